@@ -1,0 +1,54 @@
+// Fails when an import crosses a boundary of the hexagon:
+// packages/core imports only `effect` (and its own files); no app imports another app;
+// no package imports an app.
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import { join, relative } from "node:path"
+
+const root = new URL("..", import.meta.url).pathname
+const importPattern = /(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g
+
+const walk = (dir: string): Array<string> =>
+  readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (name === "node_modules") return []
+    return statSync(path).isDirectory() ? walk(path) : /\.(ts|mts)$/.test(name) ? [path] : []
+  })
+
+const importsOf = (file: string): Array<string> =>
+  [...readFileSync(file, "utf8").matchAll(importPattern)].map((m) => m[1] ?? m[2] ?? "")
+
+const violations: Array<string> = []
+const check = (dir: string, allowed: (spec: string) => boolean, rule: string) => {
+  for (const file of walk(join(root, dir))) {
+    for (const spec of importsOf(file)) {
+      if (!allowed(spec)) violations.push(`${relative(root, file)} imports "${spec}": ${rule}`)
+    }
+  }
+}
+
+const isRelative = (spec: string) => spec.startsWith("./") || spec.startsWith("../")
+const apps = readdirSync(join(root, "apps"))
+
+check(
+  "packages/core/src",
+  (spec) => spec === "effect" || spec.startsWith("effect/") || isRelative(spec) || spec === "fast-check" || spec === "@effect/vitest",
+  "packages/core may import only effect (tests may also use @effect/vitest and fast-check)"
+)
+for (const file of walk(join(root, "packages/core/src"))) {
+  if (file.endsWith(".test.ts")) continue
+  for (const spec of importsOf(file)) {
+    if (spec === "fast-check" || spec === "@effect/vitest") violations.push(`${relative(root, file)} imports "${spec}" outside a test`)
+  }
+}
+for (const app of apps) {
+  check(`apps/${app}`, (spec) => !apps.some((other) => other !== app && spec.startsWith(`@margin/${other}`)), "an app never imports another app")
+}
+for (const pkg of readdirSync(join(root, "packages"))) {
+  check(`packages/${pkg}`, (spec) => !apps.some((a) => spec.startsWith(`@margin/${a}`)), "a package never imports an app")
+}
+
+if (violations.length > 0) {
+  console.error(`Boundary violations:\n${violations.join("\n")}`)
+  process.exit(1)
+}
+console.log("boundaries: ok")
