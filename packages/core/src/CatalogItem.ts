@@ -1,0 +1,52 @@
+import { Schema } from "effect"
+import { CatalogItemId, WorkspaceId } from "./Ids.ts"
+import { CurrencyCode } from "./Money.ts"
+import { Tag } from "./Tag.ts"
+import { Timestamp } from "./Timestamp.ts"
+
+const MinorUnits = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+const Count = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
+
+export const PricePoint = Schema.Struct({ price: MinorUnits, units: Count })
+export type PricePoint = typeof PricePoint.Type
+
+/** A sellable variant. Prices are integer minor units of `currency`; null = unknown. */
+export const CatalogItem = Schema.Struct({
+  id: CatalogItemId,
+  workspaceId: WorkspaceId,
+  sku: Schema.String,
+  title: Schema.String,
+  tags: Schema.Array(Tag),
+  currency: CurrencyCode,
+  price: MinorUnits,
+  cost: Schema.NullOr(MinorUnits),
+  compareAtPrice: Schema.NullOr(MinorUnits),
+  minPrice: Schema.NullOr(MinorUnits),
+  maxPrice: Schema.NullOr(MinorUnits),
+  inventory: Schema.NullOr(Schema.Number.pipe(Schema.check(Schema.isInt()))),
+  unitsSold30d: Count,
+  storeProductRef: Schema.NullOr(Schema.String),
+  storeVariantRef: Schema.NullOr(Schema.String),
+  /** Cost at the previous run's snapshot; the next run compares against it. */
+  analysedCost: Schema.NullOr(MinorUnits),
+  priceHistory: Schema.Array(PricePoint),
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type CatalogItem = typeof CatalogItem.Type
+
+/** What an import or the CLI supplies for one item; ids and timestamps are the repository's. */
+export const CatalogItemInput = Schema.Struct({
+  sku: Schema.String.pipe(Schema.check(Schema.isBetweenLength(1, 128))),
+  title: Schema.String,
+  tags: Schema.Array(Tag),
+  currency: CurrencyCode,
+  price: MinorUnits,
+  cost: Schema.NullOr(MinorUnits),
+  compareAtPrice: Schema.NullOr(MinorUnits),
+  minPrice: Schema.NullOr(MinorUnits),
+  maxPrice: Schema.NullOr(MinorUnits),
+  inventory: Schema.NullOr(Schema.Number.pipe(Schema.check(Schema.isInt()))),
+  unitsSold30d: Count
+})
+export type CatalogItemInput = typeof CatalogItemInput.Type

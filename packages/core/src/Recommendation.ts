@@ -1,0 +1,55 @@
+import { Schema } from "effect"
+import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "./Ids.ts"
+import { CurrencyCode } from "./Money.ts"
+import { ElasticitySource, RuleCode } from "./Pricing.ts"
+import { Timestamp } from "./Timestamp.ts"
+
+export const recommendationStatuses = [
+  "new",
+  "pending_approval",
+  "approved",
+  "applied",
+  "write_back_failed",
+  "rejected",
+  "dismissed",
+  "superseded"
+] as const
+export const RecommendationStatus = Schema.Literals(recommendationStatuses)
+export type RecommendationStatus = typeof RecommendationStatus.Type
+
+/** Statuses a newer run may supersede: nobody has decided on them yet. */
+export const openRecommendationStatuses: ReadonlyArray<RecommendationStatus> = ["new", "pending_approval"]
+
+export const Recommendation = Schema.Struct({
+  id: RecommendationId,
+  workspaceId: WorkspaceId,
+  runId: RunId,
+  itemId: CatalogItemId,
+  sku: Schema.String,
+  currency: CurrencyCode,
+  currentPrice: Schema.Number,
+  recommendedPrice: Schema.Number,
+  currentMargin: Schema.NullOr(Schema.Number),
+  projectedMargin: Schema.NullOr(Schema.Number),
+  rule: RuleCode,
+  explanation: Schema.String,
+  elasticity: Schema.Number,
+  elasticitySource: ElasticitySource,
+  elasticitySampleSize: Schema.Number,
+  expectedMonthlyImpact: Schema.Number,
+  status: RecommendationStatus,
+  /** Set once accept has taken effect; a later accept is then an idempotent repeat. */
+  acceptedAt: Schema.NullOr(Timestamp),
+  acceptedBy: Schema.NullOr(Schema.String),
+  /** Set once approve has taken effect. */
+  approvedAt: Schema.NullOr(Timestamp),
+  decidedBy: Schema.NullOr(Schema.String),
+  decidedAt: Schema.NullOr(Timestamp),
+  rejectReason: Schema.NullOr(Schema.String),
+  dismissedAt: Schema.NullOr(Timestamp),
+  /** Bumped by every saved transition: the compare-and-swap guard of the repositories. */
+  version: Schema.Number,
+  createdAt: Timestamp,
+  updatedAt: Timestamp
+})
+export type Recommendation = typeof Recommendation.Type

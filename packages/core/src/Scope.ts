@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+
+/** Every scope a token can carry: the spec's nine plus the additive `alerts:read`. */
+export const scopes = [
+  "runs:read",
+  "runs:trigger",
+  "recommendations:read",
+  "recommendations:write",
+  "recommendations:approve",
+  "alerts:read",
+  "alerts:write",
+  "catalog:read",
+  "reports:read",
+  "workspace:read"
+] as const
+export const Scope = Schema.Literals(scopes)
+export type Scope = typeof Scope.Type

@@ -1,0 +1,56 @@
+import { Context, type Effect, type Option, type Stream } from "effect"
+import type { CatalogItem, CatalogItemInput } from "../CatalogItem.ts"
+import type { RepositoryError } from "../Errors.ts"
+import type { CatalogItemId, WorkspaceId } from "../Ids.ts"
+import type { Page, PageRequest } from "../Page.ts"
+import type { Tag } from "../Tag.ts"
+
+export interface CatalogFilter {
+  readonly tag: Tag | null
+}
+
+export interface UpsertSummary {
+  readonly inserted: number
+  readonly updated: number
+}
+
+export class CatalogRepository extends Context.Service<
+  CatalogRepository,
+  {
+    readonly get: (workspaceId: WorkspaceId, id: CatalogItemId) => Effect.Effect<Option.Option<CatalogItem>, RepositoryError>
+    readonly list: (
+      workspaceId: WorkspaceId,
+      filter: CatalogFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<CatalogItem>, RepositoryError>
+    readonly count: (workspaceId: WorkspaceId) => Effect.Effect<number, RepositoryError>
+    /** Inserts new skus and updates existing ones (by workspace + sku), in one batch. */
+    readonly upsertMany: (
+      workspaceId: WorkspaceId,
+      items: ReadonlyArray<CatalogItemInput>,
+      now: number
+    ) => Effect.Effect<UpsertSummary, RepositoryError>
+    /**
+     * The items a run covers, in chunks ordered by id: all of them when `tags` is empty,
+     * otherwise those carrying any of `tags`. Memory stays bounded by `chunkSize`.
+     */
+    readonly streamForRun: (
+      workspaceId: WorkspaceId,
+      tags: ReadonlyArray<Tag>,
+      chunkSize: number
+    ) => Stream.Stream<ReadonlyArray<CatalogItem>, RepositoryError>
+    readonly countForRun: (workspaceId: WorkspaceId, tags: ReadonlyArray<Tag>) => Effect.Effect<number, RepositoryError>
+    /** After a run: remember each item's cost as the snapshot the next run compares against. */
+    readonly markAnalysed: (
+      workspaceId: WorkspaceId,
+      snapshot: ReadonlyArray<{ readonly id: CatalogItemId; readonly cost: number | null }>
+    ) => Effect.Effect<void, RepositoryError>
+    /** After an applied write-back the catalog price follows the store. */
+    readonly setPrice: (
+      workspaceId: WorkspaceId,
+      id: CatalogItemId,
+      price: number,
+      now: number
+    ) => Effect.Effect<void, RepositoryError>
+  }
+>()("margin/core/CatalogRepository") {}

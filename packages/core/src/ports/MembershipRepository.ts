@@ -1,0 +1,17 @@
+import { Context, type Effect, type Option } from "effect"
+import type { RepositoryError } from "../Errors.ts"
+import type { UserId, WorkspaceId } from "../Ids.ts"
+import type { Membership } from "../Membership.ts"
+
+export class MembershipRepository extends Context.Service<
+  MembershipRepository,
+  {
+    readonly get: (workspaceId: WorkspaceId, userId: UserId) => Effect.Effect<Option.Option<Membership>, RepositoryError>
+    /** Every workspace the user belongs to: session callers in several must name one. */
+    readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, RepositoryError>
+    /** Adds the member or changes their role. */
+    readonly upsert: (membership: Membership) => Effect.Effect<void, RepositoryError>
+    /** Owners and admins of a workspace (deprecation notices go to them). */
+    readonly listForWorkspace: (workspaceId: WorkspaceId) => Effect.Effect<ReadonlyArray<Membership>, RepositoryError>
+  }
+>()("margin/core/MembershipRepository") {}

@@ -1,0 +1,16 @@
+import { Context, type Effect } from "effect"
+
+export type BudgetDecision =
+  | { readonly _tag: "Allowed"; readonly remaining: number }
+  | { readonly _tag: "Limited"; readonly retryAfterSeconds: number }
+
+/**
+ * One fixed-window request budget per key (`token:<id>`, `user:<id>`, `grant:<id>`), shared by
+ * every front door. `consume` counts the request whatever its outcome.
+ */
+export class RateBudget extends Context.Service<
+  RateBudget,
+  {
+    readonly consume: (key: string, now: number) => Effect.Effect<BudgetDecision>
+  }
+>()("margin/core/RateBudget") {}

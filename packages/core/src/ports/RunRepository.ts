@@ -1,0 +1,42 @@
+import { Context, type Effect, type Option } from "effect"
+import type { RepositoryError } from "../Errors.ts"
+import type { RunId, WorkspaceId } from "../Ids.ts"
+import type { Outcome } from "../Outcome.ts"
+import type { Page, PageRequest } from "../Page.ts"
+import type { Run, RunStatus } from "../Run.ts"
+
+export interface RunProgress {
+  readonly itemsTotal: number
+  readonly itemsAnalysed: number
+  readonly recommendationsCount: number
+  readonly alertsCount: number
+}
+
+export class RunRepository extends Context.Service<
+  RunRepository,
+  {
+    readonly insert: (run: Run) => Effect.Effect<void, RepositoryError>
+    readonly get: (workspaceId: WorkspaceId, id: RunId) => Effect.Effect<Option.Option<Run>, RepositoryError>
+    readonly list: (
+      workspaceId: WorkspaceId,
+      filter: { readonly status: RunStatus | null },
+      page: PageRequest
+    ) => Effect.Effect<Page<Run>, RepositoryError>
+    /** Load, decide, save with a compare-and-swap on `version`; None when there is no such run. */
+    readonly update: (
+      workspaceId: WorkspaceId,
+      id: RunId,
+      decide: (current: Run) => Outcome<Run>
+    ) => Effect.Effect<Option.Option<Outcome<Run>>, RepositoryError>
+    readonly recordProgress: (workspaceId: WorkspaceId, id: RunId, progress: RunProgress) => Effect.Effect<void, RepositoryError>
+    /** Runs created since `since` (plan cap: runs per month). */
+    readonly countCreatedSince: (workspaceId: WorkspaceId, since: number) => Effect.Effect<number, RepositoryError>
+    /**
+     * Claims the oldest queued run, or a running one whose lease expired (its worker died),
+     * for `owner` until `leaseUntil`. Several workers never hold one run at once.
+     */
+    readonly claimNext: (owner: string, now: number, leaseUntil: number) => Effect.Effect<Option.Option<Run>, RepositoryError>
+    /** Extends the lease; false when another worker has taken the run over. */
+    readonly heartbeat: (id: RunId, owner: string, leaseUntil: number) => Effect.Effect<boolean, RepositoryError>
+  }
+>()("margin/core/RunRepository") {}

@@ -1,0 +1,16 @@
+import { Context, type Effect, type Option } from "effect"
+import type { ApiToken } from "../ApiToken.ts"
+import type { RepositoryError } from "../Errors.ts"
+import type { TokenId } from "../Ids.ts"
+
+export class TokenRepository extends Context.Service<
+  TokenRepository,
+  {
+    /** `secretHash` is the hex SHA-256 of the whole `pck_…` secret; the secret itself is never stored. */
+    readonly findBySecretHash: (secretHash: string) => Effect.Effect<Option.Option<ApiToken>, RepositoryError>
+    readonly get: (id: TokenId) => Effect.Effect<Option.Option<ApiToken>, RepositoryError>
+    readonly insert: (token: ApiToken, secretHash: string) => Effect.Effect<void, RepositoryError>
+    readonly revoke: (id: TokenId, at: number) => Effect.Effect<boolean, RepositoryError>
+    readonly touch: (id: TokenId, at: number) => Effect.Effect<void, RepositoryError>
+  }
+>()("margin/core/TokenRepository") {}

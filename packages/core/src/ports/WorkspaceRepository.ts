@@ -1,0 +1,19 @@
+import { Context, type Effect, type Option } from "effect"
+import type { RepositoryError } from "../Errors.ts"
+import type { WorkspaceId } from "../Ids.ts"
+import type { Plan } from "../Plan.ts"
+import type { PricingPolicy } from "../PricingPolicy.ts"
+import type { LifecycleState, Workspace } from "../Workspace.ts"
+
+export class WorkspaceRepository extends Context.Service<
+  WorkspaceRepository,
+  {
+    readonly get: (id: WorkspaceId) => Effect.Effect<Option.Option<Workspace>, RepositoryError>
+    readonly insert: (workspace: Workspace) => Effect.Effect<void, RepositoryError>
+    readonly setPlan: (id: WorkspaceId, plan: Plan) => Effect.Effect<boolean, RepositoryError>
+    readonly setLifecycleState: (id: WorkspaceId, state: LifecycleState) => Effect.Effect<boolean, RepositoryError>
+    readonly setPricingPolicy: (id: WorkspaceId, policy: PricingPolicy) => Effect.Effect<boolean, RepositoryError>
+    /** Seeding and demos find their workspace again by name. */
+    readonly findByName: (name: string) => Effect.Effect<Option.Option<Workspace>, RepositoryError>
+  }
+>()("margin/core/WorkspaceRepository") {}
