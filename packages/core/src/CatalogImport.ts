@@ -1,0 +1,335 @@
+import { Result, Schema } from "effect"
+import type { CatalogItemInput } from "./CatalogItem.ts"
+import { CurrencyCode, formatMajorUnits, parseMajorUnits } from "./Money.ts"
+import { Tag } from "./Tag.ts"
+
+/**
+ * The catalog import format, one item per line, parsed line by line so that a file of any size
+ * streams through in bounded memory (a field therefore never spans lines).
+ *
+ * CSV: a header line naming the columns, then one item per line. Fields are separated by `,`;
+ * a field holding `,` or `"` is quoted (`"a, b"`, `"say ""hi"""`). JSONL: one JSON object per line
+ * with the same keys. `tags` are separated by `;` (JSONL also takes an array of strings); amounts
+ * are decimal strings in major units (`12.99`, JSONL also takes numbers); empty or null = unknown.
+ * Blank lines are skipped.
+ */
+export const catalogColumns = [
+  "sku",
+  "title",
+  "tags",
+  "currency",
+  "price",
+  "cost",
+  "compare_at_price",
+  "min_price",
+  "max_price",
+  "inventory",
+  "units_sold_30d"
+] as const
+export type CatalogColumn = (typeof catalogColumns)[number]
+
+/** Columns a CSV header must name; the others may be left out (unknown for every item). */
+export const requiredCatalogColumns: ReadonlyArray<CatalogColumn> = ["sku", "title", "currency", "price"]
+
+export type CatalogFormat = "csv" | "jsonl"
+
+/** What one line of the file gave. */
+export type CatalogLine =
+  | { readonly _tag: "Item"; readonly line: number; readonly item: CatalogItemInput }
+  | { readonly _tag: "Rejected"; readonly line: number; readonly error: string }
+  | { readonly _tag: "Blank"; readonly line: number }
+
+/** Turns the text of line `line` (1-based, without its line break) into an item or a reason. */
+export type CatalogLineParser = (text: string, line: number) => CatalogLine
+
+/** The format a file name announces: `.csv` or `.jsonl` / `.ndjson`. */
+export const formatOfFileName = (fileName: string): Result.Result<CatalogFormat, string> => {
+  const lower = fileName.toLowerCase()
+  if (lower.endsWith(".csv")) return Result.succeed("csv")
+  if (lower.endsWith(".jsonl") || lower.endsWith(".ndjson")) return Result.succeed("jsonl")
+  return Result.fail(`cannot tell the format of "${fileName}": name it .csv or .jsonl`)
+}
+
+/** One item's fields as text, before validation; "" = not given. */
+interface RawItem {
+  readonly sku: string
+  readonly title: string
+  readonly tags: ReadonlyArray<string>
+  readonly currency: string
+  readonly price: string
+  readonly cost: string
+  readonly compare_at_price: string
+  readonly min_price: string
+  readonly max_price: string
+  readonly inventory: string
+  readonly units_sold_30d: string
+}
+
+const maxSkuLength = 128
+const integerPattern = /^-?\d+$/
+const decodeCurrency = Schema.decodeUnknownResult(CurrencyCode)
+const decodeTag = Schema.decodeUnknownResult(Tag)
+
+const rejected = (line: number, error: string): CatalogLine => ({ _tag: "Rejected", line, error })
+
+const amount = (column: CatalogColumn, text: string, currency: CurrencyCode): Result.Result<number | null, string> =>
+  text === ""
+    ? Result.succeed(null)
+    : Result.mapError(parseMajorUnits(text, currency), (reason) => `${column}: ${reason}`)
+
+const integer = (column: CatalogColumn, text: string, minimum: number | null): Result.Result<number | null, string> => {
+  if (text === "") return Result.succeed(null)
+  const value = Number(text)
+  if (!integerPattern.test(text) || !Number.isSafeInteger(value)) {
+    return Result.fail(`${column}: "${text}" is not a whole number`)
+  }
+  return minimum !== null && value < minimum
+    ? Result.fail(`${column}: ${value} is below ${minimum}`)
+    : Result.succeed(value)
+}
+
+const parseTags = (texts: ReadonlyArray<string>): Result.Result<Array<Tag>, string> => {
+  const tags: Array<Tag> = []
+  for (const text of texts) {
+    const trimmed = text.trim()
+    if (trimmed === "") continue
+    const tag = decodeTag(trimmed)
+    if (Result.isFailure(tag)) {
+      return Result.fail(`tags: "${trimmed}" is not a tag (1 to 64 characters, no ';' or ',')`)
+    }
+    if (!tags.includes(tag.success)) tags.push(tag.success)
+  }
+  return Result.succeed(tags)
+}
+
+/**
+ * The checks every line goes through, whatever its format. Written with early returns rather
+ * than `Result.gen`: this runs once per line of files of a million lines, and the generator
+ * costs several times the checks themselves.
+ */
+const validate = (raw: RawItem): Result.Result<CatalogItemInput, string> => {
+  const sku = raw.sku.trim()
+  if (sku === "") return Result.fail("sku is required")
+  if (sku.length > maxSkuLength) return Result.fail(`sku is longer than ${maxSkuLength} characters`)
+  const title = raw.title.trim()
+  if (title === "") return Result.fail("title is required")
+  const currencyText = raw.currency.trim()
+  if (currencyText === "") return Result.fail("currency is required")
+  const currency = decodeCurrency(currencyText.toUpperCase())
+  if (Result.isFailure(currency)) return Result.fail(`currency: "${currencyText}" is not an ISO 4217 code like USD`)
+  const code = currency.success
+  const priceText = raw.price.trim()
+  if (priceText === "") return Result.fail("price is required")
+  const price = parseMajorUnits(priceText, code)
+  if (Result.isFailure(price)) return Result.fail(`price: ${price.failure}`)
+  const cost = amount("cost", raw.cost.trim(), code)
+  if (Result.isFailure(cost)) return Result.fail(cost.failure)
+  const compareAtPrice = amount("compare_at_price", raw.compare_at_price.trim(), code)
+  if (Result.isFailure(compareAtPrice)) return Result.fail(compareAtPrice.failure)
+  const minPrice = amount("min_price", raw.min_price.trim(), code)
+  if (Result.isFailure(minPrice)) return Result.fail(minPrice.failure)
+  const maxPrice = amount("max_price", raw.max_price.trim(), code)
+  if (Result.isFailure(maxPrice)) return Result.fail(maxPrice.failure)
+  if (minPrice.success !== null && maxPrice.success !== null && minPrice.success > maxPrice.success) {
+    return Result.fail(`min_price ${raw.min_price.trim()} is above max_price ${raw.max_price.trim()}`)
+  }
+  const inventory = integer("inventory", raw.inventory.trim(), null)
+  if (Result.isFailure(inventory)) return Result.fail(inventory.failure)
+  const unitsSold = integer("units_sold_30d", raw.units_sold_30d.trim(), 0)
+  if (Result.isFailure(unitsSold)) return Result.fail(unitsSold.failure)
+  const tags = parseTags(raw.tags)
+  if (Result.isFailure(tags)) return Result.fail(tags.failure)
+  return Result.succeed({
+    sku,
+    title,
+    tags: tags.success,
+    currency: code,
+    price: price.success,
+    cost: cost.success,
+    compareAtPrice: compareAtPrice.success,
+    minPrice: minPrice.success,
+    maxPrice: maxPrice.success,
+    inventory: inventory.success,
+    unitsSold30d: unitsSold.success ?? 0
+  })
+}
+
+const toLine = (result: Result.Result<CatalogItemInput, string>, line: number): CatalogLine =>
+  Result.isSuccess(result) ? { _tag: "Item", line, item: result.success } : rejected(line, result.failure)
+
+const isBlank = (text: string): boolean => text.trim() === ""
+
+/** Splits one CSV record (RFC 4180 quoting, without line breaks inside fields). */
+export const splitCsvRecord = (text: string): Result.Result<Array<string>, string> => {
+  if (!text.includes('"')) return Result.succeed(text.split(","))
+  const fields: Array<string> = []
+  let index = 0
+  for (;;) {
+    let value = ""
+    if (text[index] === '"') {
+      // A quoted field runs to the next lone quote; "" inside stands for one quote.
+      index++
+      for (;;) {
+        const quote = text.indexOf('"', index)
+        if (quote === -1) return Result.fail("a quoted field is not closed on its line")
+        value += text.slice(index, quote)
+        index = quote + 1
+        if (text[index] !== '"') break
+        value += '"'
+        index++
+      }
+      const comma = text.indexOf(",", index)
+      const rest = text.slice(index, comma === -1 ? text.length : comma)
+      if (rest.trim() !== "") return Result.fail(`unexpected text after a quoted field: ${rest.trim()}`)
+      index = comma
+    } else {
+      const comma = text.indexOf(",", index)
+      value = text.slice(index, comma === -1 ? text.length : comma)
+      if (value.includes('"')) return Result.fail('a field holding a quote must be quoted, the quote doubled ("")')
+      index = comma
+    }
+    fields.push(value)
+    if (index === -1) return Result.succeed(fields)
+    index++
+  }
+}
+
+/**
+ * Reads the CSV header (line 1) and returns the parser of the lines after it; fails, with the
+ * reason, when the header names an unknown or repeated column or leaves out a required one.
+ */
+export const csvLineParser = (header: string): Result.Result<CatalogLineParser, string> => {
+  const names = splitCsvRecord(header.replace(/^\uFEFF/, ""))
+  if (Result.isFailure(names)) return Result.fail(`header: ${names.failure}`)
+  const positions = new Map<CatalogColumn, number>()
+  for (const [position, text] of names.success.entries()) {
+    const name = text.trim().toLowerCase()
+    const column = catalogColumns.find((known) => known === name)
+    if (column === undefined) {
+      return Result.fail(`header: unknown column "${text.trim()}"; the columns are ${catalogColumns.join(",")}`)
+    }
+    if (positions.has(column)) return Result.fail(`header: column "${column}" appears twice`)
+    positions.set(column, position)
+  }
+  const missing = requiredCatalogColumns.filter((column) => !positions.has(column))
+  if (missing.length > 0)
+    return Result.fail(`header: missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`)
+  const width = names.success.length
+  const at = (fields: ReadonlyArray<string>, column: CatalogColumn): string => {
+    const position = positions.get(column)
+    return position === undefined ? "" : (fields[position] ?? "")
+  }
+  return Result.succeed((text, line) => {
+    if (isBlank(text)) return { _tag: "Blank", line }
+    const fields = splitCsvRecord(text)
+    if (Result.isFailure(fields)) return rejected(line, fields.failure)
+    if (fields.success.length !== width) {
+      return rejected(line, `expected ${width} fields like the header, found ${fields.success.length}`)
+    }
+    const values = fields.success
+    return toLine(
+      validate({
+        sku: at(values, "sku"),
+        title: at(values, "title"),
+        tags: at(values, "tags").split(";"),
+        currency: at(values, "currency"),
+        price: at(values, "price"),
+        cost: at(values, "cost"),
+        compare_at_price: at(values, "compare_at_price"),
+        min_price: at(values, "min_price"),
+        max_price: at(values, "max_price"),
+        inventory: at(values, "inventory"),
+        units_sold_30d: at(values, "units_sold_30d")
+      }),
+      line
+    )
+  })
+}
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+// A number would lose what makes these text (leading zeros of a sku, for one).
+const textColumns: ReadonlyArray<CatalogColumn> = ["sku", "title", "currency"]
+
+/** A JSON value of a text or number column as text; numbers keep their shortest decimal form. */
+const jsonText = (record: Readonly<Record<string, unknown>>, column: CatalogColumn): Result.Result<string, string> => {
+  const value = record[column]
+  if (value === undefined || value === null) return Result.succeed("")
+  if (typeof value === "string") return Result.succeed(value)
+  const numeric = !textColumns.includes(column)
+  if (numeric && typeof value === "number" && Number.isFinite(value) && !/e/i.test(String(value))) {
+    return Result.succeed(String(value))
+  }
+  return Result.fail(`${column}: expected a string${numeric ? " or a number" : ""}`)
+}
+
+const jsonTags = (value: unknown): Result.Result<ReadonlyArray<string>, string> => {
+  if (value === undefined || value === null) return Result.succeed([])
+  if (typeof value === "string") return Result.succeed(value.split(";"))
+  if (Array.isArray(value) && value.every((tag): tag is string => typeof tag === "string")) {
+    return Result.succeed(value)
+  }
+  return Result.fail("tags: expected an array of strings or a ';'-separated string")
+}
+
+const parseJson = (text: string): Result.Result<unknown, string> =>
+  Result.try({ try: () => JSON.parse(text), catch: () => "not valid JSON" })
+
+/** The parser of JSONL lines: every line is one object with the CSV column names as keys. */
+export const jsonlLineParser: CatalogLineParser = (text, line) => {
+  if (isBlank(text)) return { _tag: "Blank", line }
+  const parsed = parseJson(line === 1 ? text.replace(/^\uFEFF/, "") : text)
+  if (Result.isFailure(parsed)) return rejected(line, parsed.failure)
+  const record = parsed.success
+  if (!isRecord(record)) return rejected(line, "expected a JSON object")
+  const unknown = Object.keys(record).find((key) => !catalogColumns.some((column) => column === key))
+  if (unknown !== undefined) return rejected(line, `unknown key "${unknown}"; the keys are ${catalogColumns.join(",")}`)
+  const tags = jsonTags(record.tags)
+  if (Result.isFailure(tags)) return rejected(line, tags.failure)
+  const texts: Partial<Record<CatalogColumn, string>> = {}
+  for (const column of catalogColumns) {
+    if (column === "tags") continue
+    const value = jsonText(record, column)
+    if (Result.isFailure(value)) return rejected(line, value.failure)
+    texts[column] = value.success
+  }
+  return toLine(
+    validate({
+      sku: texts.sku ?? "",
+      title: texts.title ?? "",
+      tags: tags.success,
+      currency: texts.currency ?? "",
+      price: texts.price ?? "",
+      cost: texts.cost ?? "",
+      compare_at_price: texts.compare_at_price ?? "",
+      min_price: texts.min_price ?? "",
+      max_price: texts.max_price ?? "",
+      inventory: texts.inventory ?? "",
+      units_sold_30d: texts.units_sold_30d ?? ""
+    }),
+    line
+  )
+}
+
+/** Writes an item as one CSV line in `catalogColumns` order (seeding, tests, benchmarks). */
+export const toCsvLine = (item: CatalogItemInput): string => {
+  const quote = (text: string): string => (/[",]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
+  const money = (minor: number | null): string => (minor === null ? "" : formatMajorUnits(minor, item.currency))
+  return [
+    quote(item.sku),
+    quote(item.title),
+    item.tags.join(";"),
+    item.currency,
+    money(item.price),
+    money(item.cost),
+    money(item.compareAtPrice),
+    money(item.minPrice),
+    money(item.maxPrice),
+    item.inventory === null ? "" : String(item.inventory),
+    String(item.unitsSold30d)
+  ].join(",")
+}
+
+/** The CSV header line of `toCsvLine`. */
+export const csvHeader: string = catalogColumns.join(",")
