@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "./Ids.ts"
+import { CurrencyCode } from "./Money.ts"
 import * as Outcome from "./Outcome.ts"
 import type { Recommendation, RecommendationStatus } from "./Recommendation.ts"
 import * as Machine from "./RecommendationMachine.ts"
@@ -14,7 +15,7 @@ const fresh: Recommendation = {
   runId,
   itemId: CatalogItemId.make("itm_1"),
   sku: "SKU-1",
-  currency: "EUR",
+  currency: CurrencyCode.make("EUR"),
   currentPrice: 1000,
   recommendedPrice: 1099,
   currentMargin: 0.2,

@@ -1,0 +1,86 @@
+import { Context, Effect, Layer, type Option } from "effect"
+import type { AuditEvent } from "./AuditEvent.ts"
+import type { RepositoryError, ResourceNotFound, TransitionConflict } from "./Errors.ts"
+import { AuditEventId, type WorkspaceId } from "./Ids.ts"
+import type { Outcome } from "./Outcome.ts"
+import { AuditRepository } from "./ports/AuditRepository.ts"
+import { IdGenerator } from "./ports/IdGenerator.ts"
+import { type Settled, settle } from "./Settle.ts"
+
+/** One audited mutation; the trail adds the id. */
+export interface AuditEntry {
+  readonly workspaceId: WorkspaceId
+  readonly actor: string
+  readonly action: string
+  readonly resourceType: string
+  readonly resourceId: string
+  readonly beforeStatus: string | null
+  readonly afterStatus: string | null
+  readonly at: number
+}
+
+/** Who changed which resource how, for a state machine command; the statuses come from the outcome. */
+export interface TransitionSubject<A> {
+  readonly workspaceId: WorkspaceId
+  readonly actor: string
+  readonly action: string
+  readonly resourceType: string
+  readonly resourceId: string
+  readonly at: number
+  /** The status to record; the stored `status` unless given. */
+  readonly statusOf?: (entity: A) => string
+}
+
+/**
+ * Writes the audit event of a mutation. Call it inside the `Transactor.transaction` of the write:
+ * the event lands with the change or not at all.
+ */
+export class AuditTrail extends Context.Service<
+  AuditTrail,
+  {
+    readonly record: (entry: AuditEntry) => Effect.Effect<void, RepositoryError>
+    /**
+     * Settles a repository's `update` answer (see `Settle.settle`) and audits it when the command
+     * took effect now; a repeat changed nothing and leaves no event.
+     */
+    readonly transition: <A extends { readonly status: string }>(
+      subject: TransitionSubject<A>,
+      found: Option.Option<Outcome<A>>
+    ) => Effect.Effect<Settled<A>, ResourceNotFound | TransitionConflict | RepositoryError>
+  }
+>()("margin/core/AuditTrail") {
+  static readonly layer = Layer.effect(
+    AuditTrail,
+    Effect.gen(function* () {
+      const ids = yield* IdGenerator
+      const audit = yield* AuditRepository
+
+      const record = (entry: AuditEntry): Effect.Effect<void, RepositoryError> =>
+        Effect.flatMap(ids.next("auditEvent"), (id) => {
+          const event: AuditEvent = { id: AuditEventId.make(id), ...entry }
+          return audit.record(event)
+        })
+
+      const transition = <A extends { readonly status: string }>(
+        subject: TransitionSubject<A>,
+        found: Option.Option<Outcome<A>>
+      ): Effect.Effect<Settled<A>, ResourceNotFound | TransitionConflict | RepositoryError> =>
+        Effect.tap(settle(subject.resourceType, subject.resourceId, found), (settled) => {
+          if (settled._tag === "IdempotentRepeat") return Effect.void
+          const statusOf = subject.statusOf ?? ((entity: A) => entity.status)
+          return record({
+            workspaceId: subject.workspaceId,
+            actor: subject.actor,
+            action: subject.action,
+            resourceType: subject.resourceType,
+            resourceId: subject.resourceId,
+            beforeStatus: statusOf(settled.before),
+            afterStatus: statusOf(settled.after),
+            at: subject.at
+          })
+        })
+
+      return AuditTrail.of({ record, transition })
+    })
+  )
+}

@@ -1,0 +1,205 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { type Actor, actorLabel } from "./Actor.ts"
+import { AuditTrail } from "./AuditTrail.ts"
+import {
+  NoCommerceIntegration,
+  type RepositoryError,
+  ResourceNotFound,
+  TierIneligible,
+  type TransitionConflict
+} from "./Errors.ts"
+import { type RecommendationId, type WorkspaceId, WriteBackId } from "./Ids.ts"
+import type { Page, PageRequest } from "./Page.ts"
+import { planLimits } from "./Plan.ts"
+import { CatalogRepository } from "./ports/CatalogRepository.ts"
+import { IdGenerator } from "./ports/IdGenerator.ts"
+import { type RecommendationFilter, RecommendationRepository } from "./ports/RecommendationRepository.ts"
+import { StoreConnectionRepository } from "./ports/StoreConnectionRepository.ts"
+import { Transactor } from "./ports/Transactor.ts"
+import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
+import { WriteBackOutbox } from "./ports/WriteBackOutbox.ts"
+import type { Recommendation } from "./Recommendation.ts"
+import * as Machine from "./RecommendationMachine.ts"
+import { type Settled, settledValue } from "./Settle.ts"
+import { isConnected } from "./StoreConnection.ts"
+import type { WriteBack } from "./WriteBack.ts"
+
+/** The recommendation after a command, and whether the command had already taken effect. */
+export interface RecommendationMutation {
+  readonly recommendation: Recommendation
+  readonly idempotent: boolean
+}
+
+/** Approve also answers the outbox row, so that the caller may deliver it at once. */
+export interface ApproveResult extends RecommendationMutation {
+  readonly writeBack: WriteBack | null
+}
+
+type MutationError = ResourceNotFound | TransitionConflict | RepositoryError
+
+export class Recommendations extends Context.Service<
+  Recommendations,
+  {
+    readonly list: (
+      workspaceId: WorkspaceId,
+      filter: RecommendationFilter,
+      page: PageRequest
+    ) => Effect.Effect<Page<Recommendation>, RepositoryError>
+    readonly get: (
+      workspaceId: WorkspaceId,
+      id: RecommendationId
+    ) => Effect.Effect<Recommendation, ResourceNotFound | RepositoryError>
+    readonly accept: (
+      workspaceId: WorkspaceId,
+      id: RecommendationId,
+      actor: Actor
+    ) => Effect.Effect<RecommendationMutation, MutationError>
+    readonly dismiss: (
+      workspaceId: WorkspaceId,
+      id: RecommendationId,
+      actor: Actor
+    ) => Effect.Effect<RecommendationMutation, MutationError>
+    /**
+     * Gated by plan and store first (model.md order: plan / integration, then resource, then
+     * state). One transaction: pending_approval -> approved, the outbox row keyed by the
+     * recommendation id, the audit event.
+     */
+    readonly approve: (
+      workspaceId: WorkspaceId,
+      id: RecommendationId,
+      actor: Actor
+    ) => Effect.Effect<ApproveResult, TierIneligible | NoCommerceIntegration | MutationError>
+    readonly reject: (
+      workspaceId: WorkspaceId,
+      id: RecommendationId,
+      actor: Actor,
+      reason: string
+    ) => Effect.Effect<RecommendationMutation, MutationError>
+  }
+>()("margin/core/Recommendations") {
+  static readonly layer = Layer.effect(
+    Recommendations,
+    Effect.gen(function* () {
+      const recommendations = yield* RecommendationRepository
+      const workspaces = yield* WorkspaceRepository
+      const stores = yield* StoreConnectionRepository
+      const catalog = yield* CatalogRepository
+      const outbox = yield* WriteBackOutbox
+      const ids = yield* IdGenerator
+      const transactor = yield* Transactor
+      const trail = yield* AuditTrail
+
+      /** Load, decide, save and audit; the caller wraps it in the transaction. */
+      const decide = (
+        workspaceId: WorkspaceId,
+        id: RecommendationId,
+        command: Machine.RecommendationCommand,
+        actor: Actor,
+        now: number
+      ): Effect.Effect<Settled<Recommendation>, MutationError> =>
+        Effect.flatMap(
+          recommendations.update(workspaceId, id, (current) => Machine.decide(current, command, now)),
+          (found) =>
+            trail.transition(
+              {
+                workspaceId,
+                actor: actorLabel(actor),
+                action: `recommendation.${Machine.commandName(command)}`,
+                resourceType: "recommendation",
+                resourceId: id,
+                at: now
+              },
+              found
+            )
+        )
+
+      const mutate = (
+        workspaceId: WorkspaceId,
+        id: RecommendationId,
+        command: Machine.RecommendationCommand,
+        actor: Actor
+      ): Effect.Effect<RecommendationMutation, MutationError> =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          transactor.transaction(decide(workspaceId, id, command, actor, now)).pipe(
+            Effect.map((settled) => {
+              const { value, idempotent } = settledValue(settled)
+              return { recommendation: value, idempotent }
+            })
+          )
+        )
+
+      /** The outbox row of an approval: move the store's variant from the price seen to the one approved. */
+      const writeBackFor = Effect.fnUntraced(function* (recommendation: Recommendation, now: number) {
+        const item = Option.getOrNull(yield* catalog.get(recommendation.workspaceId, recommendation.itemId))
+        const writeBack: WriteBack = {
+          id: WriteBackId.make(yield* ids.next("writeBack")),
+          workspaceId: recommendation.workspaceId,
+          recommendationId: recommendation.id,
+          idempotencyKey: recommendation.id,
+          payload: {
+            itemId: recommendation.itemId,
+            sku: recommendation.sku,
+            storeProductRef: item?.storeProductRef ?? null,
+            storeVariantRef: item?.storeVariantRef ?? null,
+            currency: recommendation.currency,
+            oldPrice: recommendation.currentPrice,
+            newPrice: recommendation.recommendedPrice
+          },
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: now,
+          lastError: null,
+          appliedAt: null,
+          createdAt: now
+        }
+        return writeBack
+      })
+
+      const approve = Effect.fn("Recommendations.approve")(function* (
+        workspaceId: WorkspaceId,
+        id: RecommendationId,
+        actor: Actor
+      ) {
+        const workspace = yield* workspaces.get(workspaceId)
+        if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: workspaceId })
+        if (!planLimits[workspace.value.plan].writeBack)
+          return yield* new TierIneligible({ plan: workspace.value.plan })
+        if (!isConnected(Option.getOrNull(yield* stores.get(workspaceId)))) return yield* new NoCommerceIntegration()
+        const now = yield* Clock.currentTimeMillis
+        return yield* transactor.transaction(
+          Effect.gen(function* () {
+            const settled = yield* decide(workspaceId, id, Machine.approve(actorLabel(actor)), actor, now)
+            if (settled._tag === "IdempotentRepeat") {
+              const existing = yield* outbox.getByRecommendation(workspaceId, id)
+              return { recommendation: settled.current, idempotent: true, writeBack: Option.getOrNull(existing) }
+            }
+            const writeBack = yield* writeBackFor(settled.after, now)
+            yield* outbox.enqueue(writeBack)
+            return { recommendation: settled.after, idempotent: false, writeBack }
+          })
+        )
+      })
+
+      return Recommendations.of({
+        list: Effect.fn("Recommendations.list")(function* (workspaceId, filter, page) {
+          return yield* recommendations.list(workspaceId, filter, page)
+        }),
+        get: Effect.fn("Recommendations.get")(function* (workspaceId, id) {
+          const found = yield* recommendations.get(workspaceId, id)
+          if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "recommendation", id })
+          return found.value
+        }),
+        accept: Effect.fn("Recommendations.accept")(function* (workspaceId, id, actor) {
+          return yield* mutate(workspaceId, id, Machine.accept(actorLabel(actor)), actor)
+        }),
+        dismiss: Effect.fn("Recommendations.dismiss")(function* (workspaceId, id, actor) {
+          return yield* mutate(workspaceId, id, Machine.dismiss(actorLabel(actor)), actor)
+        }),
+        approve,
+        reject: Effect.fn("Recommendations.reject")(function* (workspaceId, id, actor, reason) {
+          return yield* mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor)
+        })
+      })
+    })
+  ).pipe(Layer.provide(AuditTrail.layer))
+}

@@ -1,0 +1,228 @@
+import { Cause, Clock, Context, Effect, Layer, Option, Stream } from "effect"
+import { AuditTrail } from "./AuditTrail.ts"
+import type { CatalogItem } from "./CatalogItem.ts"
+import { type RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
+import { type CatalogItemId, RecommendationId } from "./Ids.ts"
+import { openAlert } from "./OpenAlert.ts"
+import { analyseCatalog, type ItemAnalysis, type PricingInput } from "./Pricing.ts"
+import type { PricingPolicy } from "./PricingPolicy.ts"
+import { AlertRepository } from "./ports/AlertRepository.ts"
+import { CatalogRepository } from "./ports/CatalogRepository.ts"
+import { IdGenerator } from "./ports/IdGenerator.ts"
+import { RecommendationRepository } from "./ports/RecommendationRepository.ts"
+import { type RunProgress, RunRepository } from "./ports/RunRepository.ts"
+import { Transactor } from "./ports/Transactor.ts"
+import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
+import type { Recommendation } from "./Recommendation.ts"
+import type { Run } from "./Run.ts"
+import * as Machine from "./RunMachine.ts"
+
+export interface RunExecutorConfig {
+  /** Catalog items analysed and written per transaction: memory stays bounded by it. */
+  readonly chunkSize: number
+}
+
+export const defaultRunExecutorConfig: RunExecutorConfig = { chunkSize: 500 }
+
+/** The label of the executor in audit events. */
+const systemActor = "system:run-executor"
+
+/** A run sees an item like this; the store price is not tracked on catalog items, so it is unknown. */
+export const pricingInput = (item: CatalogItem): PricingInput<CatalogItemId> => ({
+  itemId: item.id,
+  sku: item.sku,
+  currency: item.currency,
+  price: item.price,
+  cost: item.cost,
+  minPrice: item.minPrice,
+  maxPrice: item.maxPrice,
+  unitsSold30d: item.unitsSold30d,
+  previousCost: item.analysedCost,
+  storePrice: null,
+  priceHistory: item.priceHistory
+})
+
+/**
+ * Executes a claimed run (model.md, "What a run computes"): start it, stream the catalog in
+ * chunks through the pure engine and, per chunk and in one transaction, supersede the open
+ * recommendations of the items that get a new one, insert the new ones, raise the alerts,
+ * remember the analysed costs and record the progress. Then succeed, or fail with the reason.
+ *
+ * Safe to execute again after a crash: `start` on a running run is a repeat, `insertMany` skips
+ * (run, item) pairs already written, `raiseMany` skips alerts still open, and the run's counts
+ * are those of the analysis, the same on every execution.
+ */
+export class RunExecutor extends Context.Service<
+  RunExecutor,
+  {
+    /** Answers the run as it ends: succeeded or failed, or untouched when it was not runnable (cancelled, finished). */
+    readonly execute: (run: Run) => Effect.Effect<Run, ResourceNotFound | RepositoryError>
+  }
+>()("margin/core/RunExecutor") {
+  static readonly layerWith = (overrides: Partial<RunExecutorConfig>) =>
+    Layer.effect(
+      RunExecutor,
+      Effect.gen(function* () {
+        const config: RunExecutorConfig = { ...defaultRunExecutorConfig, ...overrides }
+        const runs = yield* RunRepository
+        const workspaces = yield* WorkspaceRepository
+        const catalog = yield* CatalogRepository
+        const recommendations = yield* RecommendationRepository
+        const alerts = yield* AlertRepository
+        const ids = yield* IdGenerator
+        const transactor = yield* Transactor
+        const trail = yield* AuditTrail
+
+        /** One run command, audited, in its own transaction. */
+        const command = (
+          run: Run,
+          next: Machine.RunCommand
+        ): Effect.Effect<Run, ResourceNotFound | TransitionConflict | RepositoryError> =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            transactor.transaction(
+              Effect.flatMap(
+                runs.update(run.workspaceId, run.id, (current) => Machine.decide(current, next, now)),
+                (found) =>
+                  trail.transition(
+                    {
+                      workspaceId: run.workspaceId,
+                      actor: systemActor,
+                      action: `run.${Machine.commandName(next)}`,
+                      resourceType: "run",
+                      resourceId: run.id,
+                      at: now
+                    },
+                    found
+                  )
+              )
+            )
+          ).pipe(Effect.map((settled) => (settled._tag === "Transitioned" ? settled.after : settled.current)))
+
+        const recommendationOf = (run: Run, item: ItemAnalysis<CatalogItemId>, now: number) =>
+          Effect.gen(function* () {
+            const found = item.recommendation
+            if (found === null) return Option.none<Recommendation>()
+            const recommendation: Recommendation = {
+              id: RecommendationId.make(yield* ids.next("recommendation")),
+              workspaceId: run.workspaceId,
+              runId: run.id,
+              itemId: item.itemId,
+              sku: item.sku,
+              ...found,
+              status: "new",
+              acceptedAt: null,
+              acceptedBy: null,
+              approvedAt: null,
+              decidedBy: null,
+              decidedAt: null,
+              rejectReason: null,
+              dismissedAt: null,
+              version: 0,
+              createdAt: now,
+              updatedAt: now
+            }
+            return Option.some(recommendation)
+          })
+
+        /** Analyses one chunk and writes its results atomically; answers the progress after it. */
+        const analyseChunk = (
+          run: Run,
+          policy: PricingPolicy,
+          progress: RunProgress,
+          chunk: ReadonlyArray<CatalogItem>
+        ) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const analysis = analyseCatalog(chunk.map(pricingInput), policy)
+            const found = yield* Effect.forEach(analysis.items, (item) => recommendationOf(run, item, now))
+            const created = found.flatMap((recommendation) => Option.toArray(recommendation))
+            const raised = yield* Effect.forEach(analysis.items, (item) =>
+              Effect.forEach(item.alerts, (finding) =>
+                Effect.map(ids.next("alert"), (id) =>
+                  openAlert(id, { workspaceId: run.workspaceId, runId: run.id, itemId: item.itemId }, finding, now)
+                )
+              )
+            )
+            const next: RunProgress = {
+              itemsTotal: progress.itemsTotal,
+              itemsAnalysed: progress.itemsAnalysed + analysis.itemsAnalysed,
+              recommendationsCount: progress.recommendationsCount + analysis.recommendations,
+              alertsCount: progress.alertsCount + analysis.alerts
+            }
+            yield* transactor.transaction(
+              Effect.gen(function* () {
+                if (created.length > 0) {
+                  const items = created.map((recommendation) => recommendation.itemId)
+                  yield* recommendations.supersedeOpen(run.workspaceId, items, run.id, now)
+                  yield* recommendations.insertMany(created)
+                }
+                yield* alerts.raiseMany(raised.flat())
+                yield* catalog.markAnalysed(
+                  run.workspaceId,
+                  chunk.map((item) => ({ id: item.id, cost: item.cost }))
+                )
+                yield* runs.recordProgress(run.workspaceId, run.id, next)
+              })
+            )
+            return next
+          })
+
+        const analyse = (run: Run) =>
+          Effect.gen(function* () {
+            const workspace = yield* workspaces.get(run.workspaceId)
+            if (Option.isNone(workspace)) {
+              return yield* new ResourceNotFound({ resource: "workspace", id: run.workspaceId })
+            }
+            const itemsTotal = yield* catalog.countForRun(run.workspaceId, run.subsetTags)
+            const start: RunProgress = { itemsTotal, itemsAnalysed: 0, recommendationsCount: 0, alertsCount: 0 }
+            yield* runs.recordProgress(run.workspaceId, run.id, start)
+            const policy = workspace.value.pricingPolicy
+            return yield* catalog.streamForRun(run.workspaceId, run.subsetTags, config.chunkSize).pipe(
+              Stream.runFoldEffect(
+                () => start,
+                (progress, chunk) => analyseChunk(run, policy, progress, chunk)
+              )
+            )
+          })
+
+        const execute = Effect.fn("RunExecutor.execute")(function* (claimed: Run) {
+          const started = yield* command(claimed, Machine.start)
+          if (started.status !== "running") return started
+          return yield* analyse(started).pipe(
+            Effect.andThen(command(started, Machine.succeed)),
+            // The run records why it failed, defects included; an interrupted worker leaves it running
+            // for the next claim to execute again.
+            Effect.catchCause((cause) =>
+              Cause.hasInterruptsOnly(cause)
+                ? Effect.failCause(cause)
+                : Effect.logError("run failed", cause).pipe(
+                    Effect.andThen(command(started, Machine.fail(failureMessage(cause))))
+                  )
+            )
+          )
+        })
+
+        return RunExecutor.of({
+          execute: (run) =>
+            execute(run).pipe(
+              // A conflict here means someone else finished or cancelled the run meanwhile: answer it as it is.
+              Effect.catchTag("TransitionConflict", () =>
+                Effect.flatMap(runs.get(run.workspaceId, run.id), (found) =>
+                  Option.isSome(found)
+                    ? Effect.succeed(found.value)
+                    : Effect.fail(new ResourceNotFound({ resource: "run", id: run.id }))
+                )
+              )
+            )
+        })
+      })
+    ).pipe(Layer.provide(AuditTrail.layer))
+
+  static readonly layer = RunExecutor.layerWith({})
+}
+
+/** The run's `error` column: the first expected failure's message, or the defect's. */
+const failureMessage = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause)
+  return error instanceof Error ? error.message : String(error)
+}

@@ -1,0 +1,177 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { type Actor, actorLabel, actorUserId } from "./Actor.ts"
+import { AuditTrail } from "./AuditTrail.ts"
+import {
+  EmailNotConfirmed,
+  PlanLimitExceeded,
+  type RepositoryError,
+  ResourceNotFound,
+  type TransitionConflict
+} from "./Errors.ts"
+import { RunId, type WorkspaceId } from "./Ids.ts"
+import type { Page, PageRequest } from "./Page.ts"
+import { planLimits } from "./Plan.ts"
+import { CatalogRepository } from "./ports/CatalogRepository.ts"
+import { IdGenerator } from "./ports/IdGenerator.ts"
+import { RunRepository } from "./ports/RunRepository.ts"
+import { Transactor } from "./ports/Transactor.ts"
+import { UserRepository } from "./ports/UserRepository.ts"
+import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
+import type { Run, RunStatus, RunTrigger } from "./Run.ts"
+import * as Machine from "./RunMachine.ts"
+import { settledValue } from "./Settle.ts"
+import type { Tag } from "./Tag.ts"
+import { usagePeriod } from "./UsagePeriod.ts"
+
+/** The run after a command, and whether the command had already taken effect. */
+export interface RunMutation {
+  readonly run: Run
+  readonly idempotent: boolean
+}
+
+export type TriggerError = ResourceNotFound | EmailNotConfirmed | PlanLimitExceeded | RepositoryError
+
+export class Runs extends Context.Service<
+  Runs,
+  {
+    readonly list: (
+      workspaceId: WorkspaceId,
+      filter: { readonly status: RunStatus | null },
+      page: PageRequest
+    ) => Effect.Effect<Page<Run>, RepositoryError>
+    readonly get: (workspaceId: WorkspaceId, id: RunId) => Effect.Effect<Run, ResourceNotFound | RepositoryError>
+    /**
+     * Queues a run over the items carrying any of `subsetTags` (all items when empty). Refused when
+     * the acting user's e-mail is unconfirmed (a system actor has no e-mail), then by the plan's caps:
+     * runs this UTC month, then catalog size.
+     */
+    readonly trigger: (
+      workspaceId: WorkspaceId,
+      subsetTags: ReadonlyArray<Tag>,
+      trigger: RunTrigger,
+      actor: Actor
+    ) => Effect.Effect<Run, TriggerError>
+    /** Only a queued run can be cancelled; a repeat is idempotent. */
+    readonly cancel: (
+      workspaceId: WorkspaceId,
+      id: RunId,
+      actor: Actor
+    ) => Effect.Effect<RunMutation, ResourceNotFound | TransitionConflict | RepositoryError>
+  }
+>()("margin/core/Runs") {
+  static readonly layer = Layer.effect(
+    Runs,
+    Effect.gen(function* () {
+      const runs = yield* RunRepository
+      const workspaces = yield* WorkspaceRepository
+      const users = yield* UserRepository
+      const catalog = yield* CatalogRepository
+      const ids = yield* IdGenerator
+      const transactor = yield* Transactor
+      const trail = yield* AuditTrail
+
+      const trigger = Effect.fn("Runs.trigger")(function* (
+        workspaceId: WorkspaceId,
+        subsetTags: ReadonlyArray<Tag>,
+        trigger: RunTrigger,
+        actor: Actor
+      ) {
+        const workspace = yield* workspaces.get(workspaceId)
+        if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: workspaceId })
+        const userId = actorUserId(actor)
+        if (userId !== null) {
+          const user = yield* users.get(userId)
+          // A user that cannot be found cannot have confirmed anything.
+          if (!Option.exists(user, (u) => u.emailConfirmed)) return yield* new EmailNotConfirmed()
+        }
+        const limits = planLimits[workspace.value.plan]
+        const now = yield* Clock.currentTimeMillis
+        const id = RunId.make(yield* ids.next("run"))
+        // Counting inside the transaction keeps the cap and the insert together on one connection.
+        return yield* transactor.transaction(
+          Effect.gen(function* () {
+            if (limits.runsPerMonth !== null) {
+              const used = yield* runs.countCreatedSince(workspaceId, usagePeriod(now).start)
+              if (used >= limits.runsPerMonth) {
+                return yield* new PlanLimitExceeded({ limit: "runs_per_month", allowed: limits.runsPerMonth, used })
+              }
+            }
+            if (limits.catalogItems !== null) {
+              const items = yield* catalog.count(workspaceId)
+              if (items > limits.catalogItems) {
+                return yield* new PlanLimitExceeded({
+                  limit: "catalog_items",
+                  allowed: limits.catalogItems,
+                  used: items
+                })
+              }
+            }
+            const run: Run = {
+              id,
+              workspaceId,
+              status: "queued",
+              subsetTags,
+              trigger,
+              requestedBy: actorLabel(actor),
+              itemsTotal: null,
+              itemsAnalysed: 0,
+              recommendationsCount: 0,
+              alertsCount: 0,
+              error: null,
+              version: 0,
+              createdAt: now,
+              startedAt: null,
+              finishedAt: null
+            }
+            yield* runs.insert(run)
+            yield* trail.record({
+              workspaceId,
+              actor: actorLabel(actor),
+              action: "run.trigger",
+              resourceType: "run",
+              resourceId: id,
+              beforeStatus: null,
+              afterStatus: run.status,
+              at: now
+            })
+            return run
+          })
+        )
+      })
+
+      return Runs.of({
+        list: Effect.fn("Runs.list")(function* (workspaceId, filter, page) {
+          return yield* runs.list(workspaceId, filter, page)
+        }),
+        get: Effect.fn("Runs.get")(function* (workspaceId, id) {
+          const found = yield* runs.get(workspaceId, id)
+          if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "run", id })
+          return found.value
+        }),
+        trigger,
+        cancel: Effect.fn("Runs.cancel")(function* (workspaceId, id, actor) {
+          const now = yield* Clock.currentTimeMillis
+          const settled = yield* transactor.transaction(
+            Effect.flatMap(
+              runs.update(workspaceId, id, (current) => Machine.decide(current, Machine.cancel, now)),
+              (found) =>
+                trail.transition(
+                  {
+                    workspaceId,
+                    actor: actorLabel(actor),
+                    action: "run.cancel",
+                    resourceType: "run",
+                    resourceId: id,
+                    at: now
+                  },
+                  found
+                )
+            )
+          )
+          const { value, idempotent } = settledValue(settled)
+          return { run: value, idempotent }
+        })
+      })
+    })
+  ).pipe(Layer.provide(AuditTrail.layer))
+}
