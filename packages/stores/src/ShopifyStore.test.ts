@@ -1,0 +1,249 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Duration, Effect, Result } from "effect"
+import { ShopifyStore, shopDomain } from "./ShopifyStore.ts"
+import { FakeShopify, fakeShop } from "./testing/FakeShopify.ts"
+import { shopifyStoreOverFake } from "./testing/ShopifyStoreOverFake.ts"
+import { connectionFor, writeBackFor } from "./testing/WriteBackFixtures.ts"
+
+const variant = "gid://shopify/ProductVariant/101"
+const product = "gid://shopify/Product/1"
+const connection = connectionFor("shopify", "ws_shop", fakeShop)
+const raise = writeBackFor({ workspaceId: "ws_shop", variantRef: variant, oldPrice: 1000, newPrice: 1200 })
+
+/** A fake shop with one variant at $10.00, and the store adapter pointed at it. */
+const seeded = Effect.gen(function* () {
+  const fake = yield* FakeShopify
+  yield* fake.setVariant(variant, { productId: product, price: "10.00" })
+  return { fake, store: yield* ShopifyStore }
+})
+
+const deliverTwice = Effect.gen(function* () {
+  const { store } = yield* seeded
+  return [yield* store.deliver(connection, raise), yield* store.deliver(connection, raise)] as const
+})
+
+describe("ShopifyStore against the fake Shopify", () => {
+  it.live("writes over the expected old price, once; a repeat finds it applied", () =>
+    Effect.gen(function* () {
+      const [first, second] = yield* deliverTwice
+      const fake = yield* FakeShopify
+      assert.deepStrictEqual(first, { _tag: "Applied" })
+      assert.deepStrictEqual(second, { _tag: "AlreadyApplied" })
+      assert.strictEqual(yield* fake.price(variant), "12.00")
+      assert.deepStrictEqual(yield* fake.writes, [{ variantId: variant, price: "12.00" }])
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("a price changed by someone else before delivery: no write, price drift", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.setPrice(variant, "11.00")
+      const result = yield* store.deliver(connection, raise)
+      assert.deepStrictEqual(result, { _tag: "PriceDrift", observedPrice: 1100 })
+      assert.strictEqual((yield* fake.writes).length, 0)
+      assert.strictEqual(yield* fake.price(variant), "11.00")
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("the documented limit: a change between our read and our write is overwritten", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext(
+        { _tag: "PriceChangedMeanwhile", variantId: variant, price: "11.00" },
+        { operation: "write" }
+      )
+      const result = yield* store.deliver(connection, raise)
+      // Shopify offers no compare-and-swap on a price, so the merchant's 11.00 is lost: see docs/stores.md.
+      assert.deepStrictEqual(result, { _tag: "Applied" })
+      assert.strictEqual(yield* fake.price(variant), "12.00")
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("userErrors are a permanent refusal, and nothing is written", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext(
+        { _tag: "UserErrors", errors: [{ code: "INVALID_INPUT", message: "Input is invalid." }] },
+        { operation: "write" }
+      )
+      const result = yield* store.deliver(connection, raise)
+      assert.strictEqual(result._tag, "Rejected")
+      assert.include(result._tag === "Rejected" ? result.message : "", "INVALID_INPUT")
+      assert.strictEqual(yield* fake.price(variant), "10.00")
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("a retryable userError is a transient failure", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext(
+        { _tag: "UserErrors", errors: [{ code: "CANNOT_CURRENTLY_BE_CHANGED", message: "Incoming transfer." }] },
+        { operation: "write" }
+      )
+      const error = yield* Effect.flip(store.deliver(connection, raise))
+      assert.include(error.message, "CANNOT_CURRENTLY_BE_CHANGED")
+      assert.deepStrictEqual(yield* store.deliver(connection, raise), { _tag: "Applied" })
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("THROTTLED answers are waited out and sent again, within the retry bound", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "Throttled" }, { times: 2, operation: "read" })
+      assert.deepStrictEqual(yield* store.deliver(connection, raise), { _tag: "Applied" })
+      const answers = (yield* fake.requests).map((request) => `${request.operation}:${request.answer}`)
+      assert.deepStrictEqual(answers, ["read:throttled", "read:throttled", "read:ok", "write:ok"])
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("throttled beyond the retry bound: unavailable, and nothing written", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "Throttled" }, { times: 10 })
+      const error = yield* Effect.flip(store.deliver(connection, raise))
+      assert.include(error.message, "still throttled after 2 retries")
+      assert.strictEqual((yield* fake.requests).length, 3)
+      assert.strictEqual((yield* fake.writes).length, 0)
+    }).pipe(Effect.provide(shopifyStoreOverFake({ config: { maxThrottleRetries: 2 } })))
+  )
+
+  it.live("HTTP 429 is retried after its Retry-After", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "Status", status: 429, retryAfterSeconds: 0.05 })
+      assert.deepStrictEqual(yield* store.deliver(connection, raise), { _tag: "Applied" })
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("paces on throttleStatus: waits for restored points instead of being throttled", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      const other = "gid://shopify/ProductVariant/102"
+      yield* fake.setVariant(other, { productId: product, price: "10.00" })
+      // 13 points at 20/s: the first delivery (3 + 10) drains the bucket; the second must wait 650 ms in all.
+      yield* fake.setBucket({ maximumAvailable: 20, currentlyAvailable: 13, restoreRate: 20 })
+      yield* store.deliver(connection, raise)
+      const started = Date.now()
+      const result = yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: other }))
+      const elapsed = Date.now() - started
+      assert.deepStrictEqual(result, { _tag: "Applied" })
+      assert.isFalse((yield* fake.requests).some((request) => request.answer === "throttled"))
+      assert.isAtLeast(elapsed, 600)
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("a pause longer than allowed is reported unavailable instead of waited", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.setBucket({ maximumAvailable: 1000, currentlyAvailable: 3, restoreRate: 1 })
+      yield* store.deliver(connection, raise).pipe(Effect.exit)
+      const error = yield* Effect.flip(store.deliver(connection, raise))
+      assert.include(error.message, "needs a pause")
+    }).pipe(Effect.provide(shopifyStoreOverFake({ config: { maxPacingWait: Duration.seconds(1) } })))
+  )
+
+  it.live("5xx is unavailable; once Shopify recovers the write lands once", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "Status", status: 503 })
+      yield* fake.failNext({ _tag: "Status", status: 502 }, { operation: "write" })
+      assert.include((yield* Effect.flip(store.deliver(connection, raise))).message, "HTTP 503")
+      assert.include((yield* Effect.flip(store.deliver(connection, raise))).message, "HTTP 502")
+      assert.strictEqual((yield* fake.writes).length, 0)
+      assert.deepStrictEqual(yield* store.deliver(connection, raise), { _tag: "Applied" })
+      assert.strictEqual((yield* fake.writes).length, 1)
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("a hanging Shopify times out as unavailable", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "Hang" })
+      const started = Date.now()
+      const error = yield* Effect.flip(store.deliver(connection, raise))
+      assert.include(error.message, "no answer to ProductVariantPrice within")
+      assert.isBelow(Date.now() - started, 2000)
+      assert.deepStrictEqual(yield* store.deliver(connection, raise), { _tag: "Applied" })
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("a write that landed but whose answer never came is found applied on the next delivery", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "HangAfterExecuting" }, { operation: "write" })
+      const error = yield* Effect.flip(store.deliver(connection, raise))
+      assert.include(error.message, "no answer to ProductVariantPriceUpdate")
+      assert.deepStrictEqual(yield* store.deliver(connection, raise), { _tag: "AlreadyApplied" })
+      assert.strictEqual((yield* fake.writes).length, 1)
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("top-level GraphQL errors: internal errors are transient, access denied is a refusal", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "GraphqlError", code: "INTERNAL_SERVER_ERROR", message: "Internal error" })
+      assert.include((yield* Effect.flip(store.deliver(connection, raise))).message, "Internal error")
+      yield* fake.failNext({ _tag: "GraphqlError", code: "ACCESS_DENIED", message: "Access denied" })
+      const refused = yield* store.deliver(connection, raise)
+      assert.strictEqual(refused._tag, "Rejected")
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("a wrong access token is a refusal (HTTP 401)", () =>
+    Effect.gen(function* () {
+      const { store } = yield* seeded
+      const result = yield* store.deliver(connection, raise)
+      assert.strictEqual(result._tag, "Rejected")
+      assert.include(result._tag === "Rejected" ? result.message : "", "HTTP 401")
+    }).pipe(Effect.provide(shopifyStoreOverFake({ tokens: { [fakeShop]: "shpat_wrong" } })))
+  )
+
+  it.live("refuses without calling when credentials, variant or shop are missing or wrong", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      const reasons = [
+        yield* store.deliver(connectionFor("shopify", "ws_shop", "other-shop"), raise),
+        yield* store.deliver(connectionFor("shopify", "ws_shop", null), raise),
+        yield* store.deliver(connectionFor("shopify", "ws_shop", "https://evil.example"), raise),
+        yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: null })),
+        yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: "sku-12" }))
+      ]
+      assert.deepStrictEqual(
+        reasons.map((result) => result._tag),
+        ["Rejected", "Rejected", "Rejected", "Rejected", "Rejected"]
+      )
+      assert.strictEqual((yield* fake.requests).length, 0)
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("an unknown variant or a shop in another currency is a refusal", () =>
+    Effect.gen(function* () {
+      const { store } = yield* seeded
+      const unknown = yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: "999" }))
+      assert.include(unknown._tag === "Rejected" ? unknown.message : "", "does not exist")
+      const euros = yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: variant, currency: "EUR" }))
+      assert.include(euros._tag === "Rejected" ? euros.message : "", "prices in USD")
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
+  it.live("prices cross the wire in major units of the shop's currency (JPY has none after the point)", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.setPrice(variant, "1500")
+      const yen = writeBackFor({ ...fields, variantRef: "101", currency: "JPY", oldPrice: 1500, newPrice: 1600 })
+      assert.deepStrictEqual(yield* store.deliver(connection, yen), { _tag: "Applied" })
+      assert.strictEqual(yield* fake.price(variant), "1600")
+    }).pipe(Effect.provide(shopifyStoreOverFake({ fake: { currencyCode: "JPY" } })))
+  )
+})
+
+const fields = { workspaceId: "ws_shop", oldPrice: 1000, newPrice: 1200 }
+
+describe("shopDomain", () => {
+  it("accepts a shop name or its myshopify.com domain, nothing else", () => {
+    assert.deepStrictEqual(shopDomain("Acme"), Result.succeed("acme.myshopify.com"))
+    assert.deepStrictEqual(shopDomain("acme.myshopify.com"), Result.succeed("acme.myshopify.com"))
+    assert.isTrue(Result.isFailure(shopDomain("acme.example.com")))
+    assert.isTrue(Result.isFailure(shopDomain("127.0.0.1:8080/x")))
+  })
+})

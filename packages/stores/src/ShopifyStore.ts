@@ -1,0 +1,107 @@
+import { formatMajorUnits, parseMajorUnits } from "@margin/core/Money"
+import { StoreUnavailable, type StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
+import type { StoreConnection } from "@margin/core/StoreConnection"
+import type { WriteBack } from "@margin/core/WriteBack"
+import { Context, Effect, Layer, Option, Result } from "effect"
+import { checkPrice } from "./PriceCheck.ts"
+import { makeShopifyAdminApi, type ShopifyEndpoint, ShopifyRefused } from "./ShopifyAdminApi.ts"
+import { ShopifyConfig } from "./ShopifyConfig.ts"
+import { isRetryableUserError, readVariantPrice, updateVariantPrice, variantGid } from "./ShopifyOperations.ts"
+import { StoreCredentials } from "./StoreCredentials.ts"
+
+/** `acme` or `acme.myshopify.com` as the shop's domain; anything else is refused rather than called. */
+export const shopDomain = (shop: string): Result.Result<string, string> => {
+  const domain = shop.includes(".") ? shop.toLowerCase() : `${shop.toLowerCase()}.myshopify.com`
+  return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(domain)
+    ? Result.succeed(domain)
+    : Result.fail(`"${shop}" is not a Shopify shop (expected <name>.myshopify.com)`)
+}
+
+const refuseOnFailure = <A>(result: Result.Result<A, string>) =>
+  Result.isSuccess(result)
+    ? Effect.succeed(result.success)
+    : Effect.fail(new ShopifyRefused({ message: result.failure }))
+
+/**
+ * The store write-back to Shopify over the Admin GraphQL API: read the variant's price, compare it with
+ * the write-back's old and new price, and only over the old price call productVariantsBulkUpdate.
+ * Shopify has no compare-and-swap on a price: a change made by someone else between our read and our
+ * write is overwritten (see docs/stores.md). Needs an HttpClient, the shop's StoreCredentials and ShopifyConfig.
+ */
+export class ShopifyStore extends Context.Service<ShopifyStore, StoreWriteBack["Service"]>()(
+  "margin/stores/ShopifyStore"
+) {
+  static readonly layer = Layer.effect(
+    ShopifyStore,
+    Effect.gen(function* () {
+      const config = yield* ShopifyConfig
+      const credentials = yield* StoreCredentials
+      const api = yield* makeShopifyAdminApi
+
+      const endpointOf = Effect.fnUntraced(function* (connection: StoreConnection) {
+        const domain = yield* refuseOnFailure(
+          connection.shop === null ? Result.fail("the Shopify connection names no shop") : shopDomain(connection.shop)
+        )
+        const token = yield* credentials
+          .accessToken(connection)
+          .pipe(
+            Effect.mapError((error) => new StoreUnavailable({ message: `credentials unreadable: ${error.message}` }))
+          )
+        if (Option.isNone(token)) {
+          return yield* new ShopifyRefused({ message: `no access token is stored for ${domain}` })
+        }
+        const base = Option.getOrElse(config.baseUrl, () => `https://${domain}`)
+        return {
+          shop: domain,
+          url: `${base}/admin/api/${config.apiVersion}/graphql.json`,
+          accessToken: token.value
+        } satisfies ShopifyEndpoint
+      })
+
+      const deliver = Effect.fn("ShopifyStore.deliver")(
+        function* (connection: StoreConnection, writeBack: WriteBack) {
+          const { payload } = writeBack
+          yield* Effect.annotateCurrentSpan({ writeBack: writeBack.id, variant: payload.storeVariantRef })
+          const variantId = yield* refuseOnFailure(
+            payload.storeVariantRef === null
+              ? Result.fail(`item ${payload.sku} has no Shopify variant`)
+              : variantGid(payload.storeVariantRef)
+          )
+          const endpoint = yield* endpointOf(connection)
+
+          const read = yield* api.execute(endpoint, readVariantPrice(variantId))
+          const variant = read.productVariant
+          if (variant === null) {
+            return yield* new ShopifyRefused({ message: `variant ${variantId} does not exist in ${endpoint.shop}` })
+          }
+          if (read.shop.currencyCode !== payload.currency) {
+            return yield* new ShopifyRefused({
+              message: `${endpoint.shop} prices in ${read.shop.currencyCode}, the write-back is in ${payload.currency}`
+            })
+          }
+          const current = yield* refuseOnFailure(parseMajorUnits(variant.price, payload.currency))
+          const check = checkPrice(current, payload)
+          if (check._tag !== "Write") return check
+
+          const updated = yield* api.execute(
+            endpoint,
+            updateVariantPrice(variant.product.id, variantId, formatMajorUnits(payload.newPrice, payload.currency))
+          )
+          const userErrors = updated.productVariantsBulkUpdate?.userErrors ?? []
+          if (userErrors.length > 0) {
+            const message = `Shopify refused the price: ${userErrors.map((error) => `${error.code ?? "ERROR"} ${error.message}`).join("; ")}`
+            return yield* userErrors.every(isRetryableUserError)
+              ? new StoreUnavailable({ message })
+              : new ShopifyRefused({ message })
+          }
+          return { _tag: "Applied" } satisfies StoreWriteResult
+        },
+        Effect.catchTag("ShopifyRefused", (refused) =>
+          Effect.succeed<StoreWriteResult>({ _tag: "Rejected", message: refused.message })
+        )
+      )
+
+      return ShopifyStore.of({ deliver })
+    })
+  )
+}

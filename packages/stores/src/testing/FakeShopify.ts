@@ -1,0 +1,355 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { Context, Effect, Layer, Result, Schema } from "effect"
+import { availableAt, type Bucket, fromStatus, type ThrottleStatus } from "../ShopifyThrottle.ts"
+
+/**
+ * A local HTTP server that speaks the slice of Shopify's Admin GraphQL contract the ShopifyStore uses:
+ * `shop { currencyCode }` + `productVariant(id)` and `productVariantsBulkUpdate`, with Shopify's
+ * leaky-bucket cost limits (THROTTLED answers with `extensions.cost.throttleStatus`), and scripted
+ * faults: HTTP statuses, hangs (before or after applying a write), THROTTLED, userErrors, GraphQL errors,
+ * and a price changed by someone else. It records every write it applies, so tests can count them.
+ * Plain node:http on 127.0.0.1 with a random port; started and stopped by its layer.
+ */
+
+export type FakeOperation = "read" | "write"
+
+export type FakeFault =
+  /** Answer this HTTP status (a 5xx, a 429...) without executing anything. */
+  | { readonly _tag: "Status"; readonly status: number; readonly retryAfterSeconds?: number }
+  /** Never answer, without executing anything (the client must time out). */
+  | { readonly _tag: "Hang" }
+  /** Execute the call, then never answer: the write landed but the caller cannot know. */
+  | { readonly _tag: "HangAfterExecuting" }
+  /** Answer THROTTLED and drain the bucket, as Shopify does when the shop's budget is spent. */
+  | { readonly _tag: "Throttled" }
+  /** Answer these mutation userErrors and write nothing. */
+  | { readonly _tag: "UserErrors"; readonly errors: ReadonlyArray<{ readonly code: string; readonly message: string }> }
+  /** Answer a top-level GraphQL error with this extensions.code. */
+  | { readonly _tag: "GraphqlError"; readonly code: string; readonly message: string }
+  /** Someone else sets the variant's price just before this call runs (between our read and our write). */
+  | { readonly _tag: "PriceChangedMeanwhile"; readonly variantId: string; readonly price: string }
+
+export interface FakeVariant {
+  readonly productId: string
+  readonly price: string
+}
+
+export interface FakeWrite {
+  readonly variantId: string
+  readonly price: string
+}
+
+export interface FakeRequest {
+  readonly operation: FakeOperation | "unknown"
+  readonly answer: "ok" | "throttled" | "fault" | "unauthorized" | "not_found" | "bad_request"
+}
+
+export interface FakeShopifyOptions {
+  readonly accessToken: string
+  readonly apiVersion: string
+  readonly currencyCode: string
+  readonly bucket: ThrottleStatus
+  /** What each operation costs against the bucket (`requestedQueryCost`). */
+  readonly costs: Readonly<Record<FakeOperation, number>>
+}
+
+export const fakeShopifyDefaults: FakeShopifyOptions = {
+  accessToken: "shpat_fake_token",
+  apiVersion: "2025-07",
+  currencyCode: "USD",
+  bucket: { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 },
+  costs: { read: 3, write: 10 }
+}
+
+/** The shop the fake answers for. */
+export const fakeShop = "fake-shop.myshopify.com"
+
+const RequestBody = Schema.fromJsonString(
+  Schema.Struct({ query: Schema.String, variables: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
+)
+const ReadVariables = Schema.Struct({ id: Schema.String })
+const WriteVariables = Schema.Struct({
+  productId: Schema.String,
+  variants: Schema.Array(Schema.Struct({ id: Schema.String, price: Schema.String }))
+})
+
+const operationOf = (document: string): FakeOperation | "unknown" =>
+  document.includes("productVariantsBulkUpdate(") ? "write" : document.includes("productVariant(") ? "read" : "unknown"
+
+export class FakeShopify extends Context.Service<
+  FakeShopify,
+  {
+    /** Base URL to configure as the ShopifyStore's `baseUrl`. */
+    readonly url: string
+    readonly options: FakeShopifyOptions
+    readonly setVariant: (variantId: string, variant: FakeVariant) => Effect.Effect<void>
+    /** Someone else changes the price in the shop admin. */
+    readonly setPrice: (variantId: string, price: string) => Effect.Effect<void>
+    readonly price: (variantId: string) => Effect.Effect<string | undefined>
+    /** Scripts the next `times` calls (of `operation`, or of any kind) to meet `fault`. */
+    readonly failNext: (
+      fault: FakeFault,
+      options?: { readonly times?: number; readonly operation?: FakeOperation }
+    ) => Effect.Effect<void>
+    readonly setBucket: (status: ThrottleStatus) => Effect.Effect<void>
+    readonly writes: Effect.Effect<ReadonlyArray<FakeWrite>>
+    readonly requests: Effect.Effect<ReadonlyArray<FakeRequest>>
+  }
+>()("margin/stores/testing/FakeShopify") {
+  static readonly layer = (overrides: Partial<FakeShopifyOptions> = {}) =>
+    Layer.effect(FakeShopify, makeFakeShopify({ ...fakeShopifyDefaults, ...overrides }))
+}
+
+interface ScriptedFault {
+  readonly fault: FakeFault
+  readonly operation: FakeOperation | undefined
+  remaining: number
+}
+
+const makeFakeShopify = (options: FakeShopifyOptions) =>
+  Effect.gen(function* () {
+    const variants = new Map<string, FakeVariant>()
+    const faults: Array<ScriptedFault> = []
+    const writes: Array<FakeWrite> = []
+    const requests: Array<FakeRequest> = []
+    const hanging = new Set<ServerResponse>()
+    let bucket: Bucket = fromStatus(options.bucket, Date.now())
+
+    const throttleStatus = (): ThrottleStatus => ({
+      maximumAvailable: bucket.maximum,
+      currentlyAvailable: Math.floor(availableAt(bucket, Date.now())),
+      restoreRate: bucket.restoreRate
+    })
+
+    const respond = (response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { "content-type": "application/json", ...headers })
+      response.end(JSON.stringify(body))
+    }
+
+    const answer = (
+      response: ServerResponse,
+      operation: FakeOperation,
+      body: { readonly data?: unknown; readonly errors?: unknown },
+      actualCost: number | null
+    ) =>
+      respond(response, 200, {
+        ...body,
+        extensions: {
+          cost: {
+            requestedQueryCost: options.costs[operation],
+            actualQueryCost: actualCost,
+            throttleStatus: throttleStatus()
+          }
+        }
+      })
+
+    const takeFault = (operation: FakeOperation): FakeFault | undefined => {
+      const index = faults.findIndex((scripted) => scripted.operation === undefined || scripted.operation === operation)
+      const scripted = faults[index]
+      if (scripted === undefined) return undefined
+      scripted.remaining -= 1
+      if (scripted.remaining <= 0) faults.splice(index, 1)
+      return scripted.fault
+    }
+
+    /** Runs the call against the variants; returns the GraphQL `data` and `errors` Shopify would answer. */
+    const execute = (
+      operation: FakeOperation,
+      variables: unknown,
+      userErrors: ReadonlyArray<{ readonly code: string; readonly message: string }> | undefined
+    ): { readonly data?: unknown; readonly errors?: unknown } => {
+      if (operation === "read") {
+        const decoded = Schema.decodeUnknownResult(ReadVariables)(variables)
+        if (Result.isFailure(decoded))
+          return { errors: [{ message: "Variable $id of type ID! was provided invalid value" }] }
+        const variant = variants.get(decoded.success.id)
+        return {
+          data: {
+            shop: { currencyCode: options.currencyCode },
+            productVariant:
+              variant === undefined
+                ? null
+                : { id: decoded.success.id, price: variant.price, product: { id: variant.productId } }
+          }
+        }
+      }
+      const decoded = Schema.decodeUnknownResult(WriteVariables)(variables)
+      if (Result.isFailure(decoded)) return { errors: [{ message: "Variable $variants was provided invalid value" }] }
+      const bulkUpdate = (
+        errors: ReadonlyArray<{
+          readonly field: ReadonlyArray<string>
+          readonly code: string
+          readonly message: string
+        }>
+      ) => ({
+        data: {
+          productVariantsBulkUpdate: {
+            productVariants: errors.length === 0 ? decoded.success.variants : null,
+            userErrors: errors
+          }
+        }
+      })
+      if (userErrors !== undefined)
+        return bulkUpdate(userErrors.map((error) => ({ field: ["variants", "0"], ...error })))
+      const { productId } = decoded.success
+      if (![...variants.values()].some((variant) => variant.productId === productId)) {
+        return bulkUpdate([{ field: ["productId"], code: "PRODUCT_DOES_NOT_EXIST", message: "Product does not exist" }])
+      }
+      const refused = decoded.success.variants.flatMap((input, index) => {
+        const field = ["variants", String(index)]
+        if (variants.get(input.id)?.productId !== productId) {
+          return [
+            {
+              field: [...field, "id"],
+              code: "PRODUCT_VARIANT_DOES_NOT_EXIST",
+              message: "Product variant does not exist"
+            }
+          ]
+        }
+        if (!/^-?\d+(\.\d+)?$/.test(input.price))
+          return [{ field: [...field, "price"], code: "INVALID_INPUT", message: "Price is invalid" }]
+        if (input.price.startsWith("-")) {
+          return [
+            {
+              field: [...field, "price"],
+              code: "GREATER_THAN_OR_EQUAL_TO",
+              message: "Price must be greater than or equal to 0"
+            }
+          ]
+        }
+        return []
+      })
+      if (refused.length > 0) return bulkUpdate(refused)
+      for (const input of decoded.success.variants) {
+        variants.set(input.id, { productId, price: input.price })
+        writes.push({ variantId: input.id, price: input.price })
+      }
+      return bulkUpdate([])
+    }
+
+    const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string) => {
+      if (request.method !== "POST" || request.url !== `/admin/api/${options.apiVersion}/graphql.json`) {
+        requests.push({ operation: "unknown", answer: "not_found" })
+        return respond(response, 404, { errors: "Not Found" })
+      }
+      if (request.headers["x-shopify-access-token"] !== options.accessToken) {
+        requests.push({ operation: "unknown", answer: "unauthorized" })
+        return respond(response, 401, {
+          errors: "[API] Invalid API key or access token (unrecognized login or wrong password)"
+        })
+      }
+      const body = Schema.decodeUnknownResult(RequestBody)(rawBody)
+      const operation = Result.isSuccess(body) ? operationOf(body.success.query) : "unknown"
+      if (Result.isFailure(body) || operation === "unknown") {
+        requests.push({ operation: "unknown", answer: "bad_request" })
+        return respond(response, 200, {
+          errors: [{ message: "Parse error: this fake knows only the price operations" }]
+        })
+      }
+      const fault = takeFault(operation)
+      const record = (answer: FakeRequest["answer"]) => requests.push({ operation, answer })
+      switch (fault?._tag) {
+        case "Status":
+          record("fault")
+          return respond(
+            response,
+            fault.status,
+            { errors: `fake status ${fault.status}` },
+            fault.retryAfterSeconds === undefined ? {} : { "retry-after": String(fault.retryAfterSeconds) }
+          )
+        case "Hang":
+          record("fault")
+          hanging.add(response)
+          return
+        case "GraphqlError":
+          record("fault")
+          return answer(
+            response,
+            operation,
+            { errors: [{ message: fault.message, extensions: { code: fault.code } }] },
+            null
+          )
+        case "Throttled":
+          bucket = { ...bucket, available: 0, at: Date.now() }
+          record("throttled")
+          return answer(response, operation, throttledBody, null)
+        case "PriceChangedMeanwhile": {
+          const variant = variants.get(fault.variantId)
+          if (variant !== undefined) variants.set(fault.variantId, { ...variant, price: fault.price })
+          break
+        }
+      }
+      const cost = options.costs[operation]
+      const now = Date.now()
+      const available = availableAt(bucket, now)
+      if (available < cost) {
+        bucket = { ...bucket, available, at: now }
+        record("throttled")
+        return answer(response, operation, throttledBody, null)
+      }
+      bucket = { ...bucket, available: available - cost, at: now }
+      const result = execute(operation, body.success.variables, fault?._tag === "UserErrors" ? fault.errors : undefined)
+      if (fault?._tag === "HangAfterExecuting") {
+        record("fault")
+        hanging.add(response)
+        return
+      }
+      record("ok")
+      return answer(response, operation, result, cost)
+    }
+
+    const server = createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => handle(request, response, Buffer.concat(chunks).toString("utf8")))
+    })
+
+    const url = yield* Effect.acquireRelease(
+      Effect.callback<string>((resume) => {
+        server.once("error", (error) => resume(Effect.die(error)))
+        server.listen(0, "127.0.0.1", () => {
+          const address = server.address()
+          resume(
+            address !== null && typeof address === "object"
+              ? Effect.succeed(`http://127.0.0.1:${address.port}`)
+              : Effect.die(new Error("the fake Shopify server has no TCP address"))
+          )
+        })
+      }),
+      () =>
+        Effect.callback<void>((resume) => {
+          for (const response of hanging) response.destroy()
+          server.closeAllConnections()
+          server.close(() => resume(Effect.void))
+        })
+    )
+
+    return FakeShopify.of({
+      url,
+      options,
+      setVariant: (variantId, variant) => Effect.sync(() => void variants.set(variantId, variant)),
+      setPrice: (variantId, price) =>
+        Effect.sync(() => {
+          const variant = variants.get(variantId)
+          if (variant !== undefined) variants.set(variantId, { ...variant, price })
+        }),
+      price: (variantId) => Effect.sync(() => variants.get(variantId)?.price),
+      failNext: (fault, scripted = {}) =>
+        Effect.sync(() => void faults.push({ fault, operation: scripted.operation, remaining: scripted.times ?? 1 })),
+      setBucket: (status) =>
+        Effect.sync(() => {
+          bucket = fromStatus(status, Date.now())
+        }),
+      writes: Effect.sync(() => [...writes]),
+      requests: Effect.sync(() => [...requests])
+    })
+  })
+
+const throttledBody = {
+  errors: [
+    {
+      message: "Throttled",
+      extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" }
+    }
+  ]
+}

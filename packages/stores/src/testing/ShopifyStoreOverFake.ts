@@ -1,0 +1,33 @@
+import { NodeHttpClient } from "@effect/platform-node"
+import { Duration, Effect, Layer, Option } from "effect"
+import { ShopifyConfig, type ShopifyConfigShape } from "../ShopifyConfig.ts"
+import { ShopifyStore } from "../ShopifyStore.ts"
+import { StoreCredentials } from "../StoreCredentials.ts"
+import { FakeShopify, type FakeShopifyOptions, fakeShop } from "./FakeShopify.ts"
+
+/**
+ * A fresh FakeShopify and a ShopifyStore pointed at it over real HTTP (undici), with a short request
+ * timeout so hang tests stay fast. `tokens` replaces the stored credentials (default: the fake's token).
+ */
+export const shopifyStoreOverFake = (
+  options: {
+    readonly config?: Partial<ShopifyConfigShape>
+    readonly fake?: Partial<FakeShopifyOptions>
+    readonly tokens?: Readonly<Record<string, string>>
+  } = {}
+) =>
+  Layer.unwrap(
+    Effect.map(FakeShopify, (fake) =>
+      ShopifyStore.layer.pipe(
+        Layer.provide([
+          ShopifyConfig.layerWith({
+            baseUrl: Option.some(fake.url),
+            requestTimeout: Duration.millis(300),
+            ...options.config
+          }),
+          StoreCredentials.layerStatic(options.tokens ?? { [fakeShop]: fake.options.accessToken }),
+          NodeHttpClient.layerUndici
+        ])
+      )
+    )
+  ).pipe(Layer.provideMerge(FakeShopify.layer(options.fake)))
