@@ -31,20 +31,39 @@ const apps = readdirSync(join(root, "apps"))
 
 check(
   "packages/core/src",
-  (spec) => spec === "effect" || spec.startsWith("effect/") || isRelative(spec) || spec === "fast-check" || spec === "@effect/vitest",
-  "packages/core may import only effect (tests may also use @effect/vitest and fast-check)"
+  (spec) =>
+    spec === "effect" ||
+    spec.startsWith("effect/") ||
+    isRelative(spec) ||
+    spec === "fast-check" ||
+    spec === "@effect/vitest",
+  "packages/core may import only effect (tests and src/testing/ may also use @effect/vitest and fast-check)"
 )
+// Test code: *.test.ts files, and the shared contract suites and fixtures under src/testing/.
+const coreTesting = join(root, "packages/core/src/testing/")
+const isTestCode = (file: string) => file.endsWith(".test.ts") || file.startsWith(coreTesting)
 for (const file of walk(join(root, "packages/core/src"))) {
-  if (file.endsWith(".test.ts")) continue
+  if (isTestCode(file)) continue
   for (const spec of importsOf(file)) {
-    if (spec === "fast-check" || spec === "@effect/vitest") violations.push(`${relative(root, file)} imports "${spec}" outside a test`)
+    if (spec === "fast-check" || spec === "@effect/vitest")
+      violations.push(`${relative(root, file)} imports "${spec}" outside a test`)
+    if (spec.includes("/testing/"))
+      violations.push(`${relative(root, file)} imports "${spec}": only tests use src/testing/`)
   }
 }
 for (const app of apps) {
-  check(`apps/${app}`, (spec) => !apps.some((other) => other !== app && spec.startsWith(`@margin/${other}`)), "an app never imports another app")
+  check(
+    `apps/${app}`,
+    (spec) => !apps.some((other) => other !== app && spec.startsWith(`@margin/${other}`)),
+    "an app never imports another app"
+  )
 }
 for (const pkg of readdirSync(join(root, "packages"))) {
-  check(`packages/${pkg}`, (spec) => !apps.some((a) => spec.startsWith(`@margin/${a}`)), "a package never imports an app")
+  check(
+    `packages/${pkg}`,
+    (spec) => !apps.some((a) => spec.startsWith(`@margin/${a}`)),
+    "a package never imports an app"
+  )
 }
 
 if (violations.length > 0) {

@@ -1,0 +1,137 @@
+import { Effect, HashMap, Layer, Option, Stream } from "effect"
+import type { CatalogItem, CatalogItemInput, PricePoint } from "../CatalogItem.ts"
+import { CatalogItemId, type WorkspaceId } from "../Ids.ts"
+import { CatalogRepository } from "../ports/CatalogRepository.ts"
+import { IdGenerator } from "../ports/IdGenerator.ts"
+import type { Tag } from "../Tag.ts"
+import { MemoryDatabase } from "./MemoryDatabase.ts"
+import { byCreatedAt, pageBy } from "./MemoryPaging.ts"
+import { compareStrings, getRow, rowsWhere } from "./MemoryRows.ts"
+import { catalogItemsTable, type Tables } from "./MemoryTables.ts"
+
+/** How many past (price, units) observations an item keeps for the elasticity estimate. */
+export const priceHistoryLimit = 24
+
+/**
+ * A new price for an item. When the price really changes, the outgoing price and the units sold
+ * while it was in force become one observation of the item's price history.
+ */
+export const withPrice = (item: CatalogItem, price: number): Pick<CatalogItem, "price" | "priceHistory"> =>
+  price === item.price
+    ? { price, priceHistory: item.priceHistory }
+    : {
+        price,
+        priceHistory: [
+          ...item.priceHistory,
+          { price: item.price, units: item.unitsSold30d } satisfies PricePoint
+        ].slice(-priceHistoryLimit)
+      }
+
+const inScope = (item: CatalogItem, tags: ReadonlyArray<Tag>): boolean =>
+  tags.length === 0 || item.tags.some((tag) => tags.includes(tag))
+
+const itemsForRun = (tables: Tables, workspaceId: WorkspaceId, tags: ReadonlyArray<Tag>): Array<CatalogItem> =>
+  rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId && inScope(item, tags))
+
+export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGenerator> = Layer.effect(
+  CatalogRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabase
+    const ids = yield* IdGenerator
+
+    const upsertMany = (workspaceId: WorkspaceId, inputs: ReadonlyArray<CatalogItemInput>, now: number) =>
+      db.transaction(
+        Effect.gen(function* () {
+          // One row per sku: a sku repeated in the batch keeps its last version.
+          const bySku = new Map(inputs.map((input) => [input.sku, input]))
+          const existing = yield* db.read(
+            (tables) =>
+              new Map(
+                rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId && bySku.has(item.sku)).map(
+                  (item) => [item.sku, item]
+                )
+              )
+          )
+          const rows: Array<CatalogItem> = []
+          for (const input of bySku.values()) {
+            const current = existing.get(input.sku)
+            rows.push(
+              current === undefined
+                ? {
+                    storeProductRef: null,
+                    storeVariantRef: null,
+                    ...input,
+                    id: CatalogItemId.make(yield* ids.next("catalogItem")),
+                    workspaceId,
+                    analysedCost: null,
+                    priceHistory: [],
+                    createdAt: now,
+                    updatedAt: now
+                  }
+                : { ...current, ...input, ...withPrice(current, input.price), updatedAt: now }
+            )
+          }
+          yield* db.update((tables) => ({
+            ...tables,
+            catalogItems: rows.reduce((all, item) => HashMap.set(all, item.id, item), tables.catalogItems)
+          }))
+          return { inserted: bySku.size - existing.size, updated: existing.size }
+        })
+      )
+
+    // Keyset paging by id, so each chunk is one short read and memory stays bounded.
+    const streamForRun = (workspaceId: WorkspaceId, tags: ReadonlyArray<Tag>, chunkSize: number) =>
+      Stream.paginate<string | null, ReadonlyArray<CatalogItem>, never, never>(null, (afterId) =>
+        db.read((tables) => {
+          const chunk = itemsForRun(tables, workspaceId, tags)
+            .filter((item) => afterId === null || item.id > afterId)
+            .sort((a, b) => compareStrings(a.id, b.id))
+            .slice(0, chunkSize)
+          const last = chunk[chunk.length - 1]
+          return [
+            chunk.length === 0 ? [] : [chunk],
+            last === undefined || chunk.length < chunkSize ? Option.none() : Option.some(last.id)
+          ] as const
+        })
+      )
+
+    return CatalogRepository.of({
+      get: (workspaceId, id) =>
+        getRow(db, catalogItemsTable, id).pipe(Effect.map(Option.filter((item) => item.workspaceId === workspaceId))),
+      list: (workspaceId, filter, page) =>
+        db.read((tables) =>
+          pageBy(
+            rowsWhere(
+              tables.catalogItems,
+              (item) => item.workspaceId === workspaceId && (filter.tag === null || item.tags.includes(filter.tag))
+            ),
+            byCreatedAt,
+            page
+          )
+        ),
+      count: (workspaceId) =>
+        db.read((tables) => rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId).length),
+      upsertMany,
+      streamForRun,
+      countForRun: (workspaceId, tags) => db.read((tables) => itemsForRun(tables, workspaceId, tags).length),
+      markAnalysed: (workspaceId, snapshot) =>
+        db.update((tables) => ({
+          ...tables,
+          catalogItems: snapshot.reduce(
+            (all, { id, cost }) =>
+              HashMap.modify(all, id, (item) =>
+                item.workspaceId === workspaceId ? { ...item, analysedCost: cost } : item
+              ),
+            tables.catalogItems
+          )
+        })),
+      setPrice: (workspaceId, id, price, now) =>
+        db.update((tables) => ({
+          ...tables,
+          catalogItems: HashMap.modify(tables.catalogItems, id, (item) =>
+            item.workspaceId === workspaceId ? { ...item, ...withPrice(item, price), updatedAt: now } : item
+          )
+        }))
+    })
+  })
+)

@@ -1,0 +1,34 @@
+import { Effect, HashMap, Layer, Option } from "effect"
+import { type DeletionRequest, isDeletionActive } from "../DeletionRequest.ts"
+import type { UserId } from "../Ids.ts"
+import { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
+import { MemoryDatabase } from "./MemoryDatabase.ts"
+import { insertNew, rowsWhere } from "./MemoryRows.ts"
+import { deletionRequestsTable, type Tables } from "./MemoryTables.ts"
+
+/** The user's pending or blocked request; the latest scheduled one if there were ever two. */
+const activeRequest = (tables: Tables, userId: UserId): Option.Option<DeletionRequest> =>
+  Option.fromUndefinedOr(
+    rowsWhere(tables.deletionRequests, (request) => request.userId === userId && isDeletionActive(request)).sort(
+      (a, b) => b.scheduledAt - a.scheduledAt
+    )[0]
+  )
+
+export const layer: Layer.Layer<DeletionRequestRepository, never, MemoryDatabase> = Layer.effect(
+  DeletionRequestRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabase
+    return DeletionRequestRepository.of({
+      activeFor: (userId) => db.read((tables) => activeRequest(tables, userId)),
+      insert: (request) =>
+        insertNew(db, deletionRequestsTable, request.id, request, "DeletionRequestRepository.insert"),
+      setState: (userId, state) =>
+        db.modify((tables) => {
+          const active = activeRequest(tables, userId)
+          if (Option.isNone(active)) return [false, tables]
+          const request = { ...active.value, state }
+          return [true, { ...tables, deletionRequests: HashMap.set(tables.deletionRequests, request.id, request) }]
+        })
+    })
+  })
+)

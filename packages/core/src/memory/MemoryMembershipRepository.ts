@@ -1,0 +1,32 @@
+import { Effect, Layer } from "effect"
+import { MembershipRepository } from "../ports/MembershipRepository.ts"
+import { hasAtLeast } from "../Role.ts"
+import { MemoryDatabase } from "./MemoryDatabase.ts"
+import { compareStrings, getRow, putRow, rowsWhere } from "./MemoryRows.ts"
+import { membershipKey, membershipsTable } from "./MemoryTables.ts"
+
+export const layer: Layer.Layer<MembershipRepository, never, MemoryDatabase> = Layer.effect(
+  MembershipRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabase
+    return MembershipRepository.of({
+      get: (workspaceId, userId) => getRow(db, membershipsTable, membershipKey(workspaceId, userId)),
+      listForUser: (userId) =>
+        db.read((tables) =>
+          rowsWhere(tables.memberships, (membership) => membership.userId === userId).sort((a, b) =>
+            compareStrings(a.workspaceId, b.workspaceId)
+          )
+        ),
+      upsert: (membership) =>
+        putRow(db, membershipsTable, membershipKey(membership.workspaceId, membership.userId), membership),
+      // The port's contract: only owners and admins (they receive deprecation notices).
+      listForWorkspace: (workspaceId) =>
+        db.read((tables) =>
+          rowsWhere(
+            tables.memberships,
+            (membership) => membership.workspaceId === workspaceId && hasAtLeast(membership.role, "admin")
+          ).sort((a, b) => compareStrings(a.userId, b.userId))
+        )
+    })
+  })
+)

@@ -1,0 +1,106 @@
+import { Effect, HashMap, Layer, Option, Stream } from "effect"
+import type { CatalogItemId, RunId, WorkspaceId } from "../Ids.ts"
+import type { Cursor } from "../Page.ts"
+import { type RecommendationFilter, RecommendationRepository } from "../ports/RecommendationRepository.ts"
+import { openRecommendationStatuses, type Recommendation } from "../Recommendation.ts"
+import { MemoryDatabase } from "./MemoryDatabase.ts"
+import { decideAndSave, wholeRow } from "./MemoryDecide.ts"
+import { byCreatedAt, pageBy } from "./MemoryPaging.ts"
+import { getRow, rowsWhere } from "./MemoryRows.ts"
+import { recommendationsTable } from "./MemoryTables.ts"
+
+/** Rows per read while streaming a workspace's recommendations. */
+const streamChunkSize = 500
+
+const runItemKey = (recommendation: Recommendation): string => `${recommendation.runId}/${recommendation.itemId}`
+
+export const layer: Layer.Layer<RecommendationRepository, never, MemoryDatabase> = Layer.effect(
+  RecommendationRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabase
+
+    const page = (workspaceId: WorkspaceId, filter: RecommendationFilter, limit: number, cursor: Cursor | null) =>
+      db.read((tables) =>
+        pageBy(
+          rowsWhere(
+            tables.recommendations,
+            (recommendation) =>
+              recommendation.workspaceId === workspaceId &&
+              (filter.status === null || recommendation.status === filter.status) &&
+              (filter.runId === null || recommendation.runId === filter.runId)
+          ),
+          byCreatedAt,
+          { limit, cursor }
+        )
+      )
+
+    // A run's recommendations arrive in one batch; pairs already stored (a retried batch) are skipped.
+    const insertMany = (recommendations: ReadonlyArray<Recommendation>) =>
+      db.modify((tables) => {
+        const seen = new Set(Array.from(HashMap.values(tables.recommendations), runItemKey))
+        const fresh = recommendations.filter((recommendation) => {
+          const key = runItemKey(recommendation)
+          if (seen.has(key) || HashMap.has(tables.recommendations, recommendation.id)) return false
+          seen.add(key)
+          return true
+        })
+        const rows = fresh.reduce(
+          (all, recommendation) => HashMap.set(all, recommendation.id, recommendation),
+          tables.recommendations
+        )
+        return [fresh.length, { ...tables, recommendations: rows }]
+      })
+
+    const supersedeOpen = (
+      workspaceId: WorkspaceId,
+      itemIds: ReadonlyArray<CatalogItemId>,
+      newerRunId: RunId,
+      now: number
+    ) =>
+      db.modify((tables) => {
+        const items = new Set<string>(itemIds)
+        const superseded = rowsWhere(
+          tables.recommendations,
+          (recommendation) =>
+            recommendation.workspaceId === workspaceId &&
+            items.has(recommendation.itemId) &&
+            recommendation.runId !== newerRunId &&
+            openRecommendationStatuses.includes(recommendation.status)
+        )
+        const rows = superseded.reduce(
+          (all, recommendation) =>
+            HashMap.set(all, recommendation.id, {
+              ...recommendation,
+              status: "superseded" as const,
+              updatedAt: now,
+              version: recommendation.version + 1
+            }),
+          tables.recommendations
+        )
+        return [superseded.length, { ...tables, recommendations: rows }]
+      })
+
+    return RecommendationRepository.of({
+      get: (workspaceId, id) =>
+        getRow(db, recommendationsTable, id).pipe(
+          Effect.map(Option.filter((recommendation) => recommendation.workspaceId === workspaceId))
+        ),
+      list: (workspaceId, filter, request) => page(workspaceId, filter, request.limit, request.cursor),
+      update: (workspaceId, id, decide) => decideAndSave(db, recommendationsTable, wholeRow(), workspaceId, id, decide),
+      insertMany,
+      supersedeOpen,
+      // Page by page with the list's own cursor, so an export never holds the whole workspace.
+      stream: (workspaceId) =>
+        Stream.paginate<Cursor | null, Recommendation, never, never>(null, (after) =>
+          page(workspaceId, { status: null, runId: null }, streamChunkSize, after).pipe(
+            Effect.map((result) => {
+              const last = result.items[result.items.length - 1]
+              const next =
+                result.nextCursor === null || last === undefined ? Option.none() : Option.some(byCreatedAt(last))
+              return [result.items, next] as const
+            })
+          )
+        )
+    })
+  })
+)

@@ -1,0 +1,71 @@
+import { Effect, HashMap, Layer, Option } from "effect"
+import { RunRepository } from "../ports/RunRepository.ts"
+import type { Run } from "../Run.ts"
+import { MemoryDatabase } from "./MemoryDatabase.ts"
+import { decideAndSave, type EntityInRow } from "./MemoryDecide.ts"
+import { isClaimable, isHeldBy } from "./MemoryLease.ts"
+import { byCreatedAt, pageBy } from "./MemoryPaging.ts"
+import { changeRow, insertNew, oldestFirst, rowsWhere } from "./MemoryRows.ts"
+import { type RunRow, runsTable } from "./MemoryTables.ts"
+
+const runInRow: EntityInRow<RunRow, Run> = { get: (row) => row.run, set: (row, run) => ({ ...row, run }) }
+
+/** Queued runs wait for a worker; a running one whose lease ran out lost its worker. */
+const isWaiting = (row: RunRow, now: number): boolean =>
+  (row.run.status === "queued" || row.run.status === "running") && isClaimable(row.lease, now)
+
+export const layer: Layer.Layer<RunRepository, never, MemoryDatabase> = Layer.effect(
+  RunRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabase
+    return RunRepository.of({
+      insert: (run) => insertNew(db, runsTable, run.id, { run, lease: null }, "RunRepository.insert"),
+      get: (workspaceId, id) =>
+        db.read((tables) =>
+          HashMap.get(tables.runs, id).pipe(
+            Option.map((row) => row.run),
+            Option.filter((run) => run.workspaceId === workspaceId)
+          )
+        ),
+      list: (workspaceId, filter, page) =>
+        db.read((tables) =>
+          pageBy(
+            rowsWhere(
+              tables.runs,
+              ({ run }) => run.workspaceId === workspaceId && (filter.status === null || run.status === filter.status)
+            ).map((row) => row.run),
+            byCreatedAt,
+            page
+          )
+        ),
+      update: (workspaceId, id, decide) => decideAndSave(db, runsTable, runInRow, workspaceId, id, decide),
+      // Progress is bookkeeping, not a transition: it does not bump the version.
+      recordProgress: (workspaceId, id, progress) =>
+        Effect.asVoid(
+          changeRow(db, runsTable, id, (row) =>
+            row.run.workspaceId === workspaceId
+              ? Option.some({ ...row, run: { ...row.run, ...progress } })
+              : Option.none()
+          )
+        ),
+      countCreatedSince: (workspaceId, since) =>
+        db.read(
+          (tables) =>
+            rowsWhere(tables.runs, ({ run }) => run.workspaceId === workspaceId && run.createdAt >= since).length
+        ),
+      claimNext: (owner, now, leaseUntil) =>
+        db.modify((tables) => {
+          const next = rowsWhere(tables.runs, (row) => isWaiting(row, now))
+            .map((row) => row.run)
+            .sort(oldestFirst)[0]
+          if (next === undefined) return [Option.none(), tables]
+          const runs = HashMap.set(tables.runs, next.id, { run: next, lease: { owner, until: leaseUntil } })
+          return [Option.some(next), { ...tables, runs }]
+        }),
+      heartbeat: (id, owner, leaseUntil) =>
+        changeRow(db, runsTable, id, (row) =>
+          isHeldBy(row.lease, owner) ? Option.some({ ...row, lease: { owner, until: leaseUntil } }) : Option.none()
+        )
+    })
+  })
+)

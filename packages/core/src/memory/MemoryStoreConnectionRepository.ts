@@ -1,0 +1,25 @@
+import { Effect, Layer, Option } from "effect"
+import { StoreConnectionRepository } from "../ports/StoreConnectionRepository.ts"
+import { MemoryDatabase } from "./MemoryDatabase.ts"
+import { changeRow, getRow, putRow } from "./MemoryRows.ts"
+import { storeConnectionsTable } from "./MemoryTables.ts"
+
+export const layer: Layer.Layer<StoreConnectionRepository, never, MemoryDatabase> = Layer.effect(
+  StoreConnectionRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabase
+    return StoreConnectionRepository.of({
+      get: (workspaceId) =>
+        getRow(db, storeConnectionsTable, workspaceId).pipe(Effect.map(Option.map((row) => row.connection))),
+      connect: (connection, credentials) =>
+        putRow(db, storeConnectionsTable, connection.workspaceId, { connection, credentials }),
+      // The row stays (status `disconnected`) so that the workspace's history still names its store.
+      disconnect: (workspaceId) =>
+        changeRow(db, storeConnectionsTable, workspaceId, (row) =>
+          row.connection.status === "connected"
+            ? Option.some({ connection: { ...row.connection, status: "disconnected" }, credentials: null })
+            : Option.none()
+        )
+    })
+  })
+)

@@ -1,0 +1,9 @@
+import { Layer } from "effect"
+import { StoreWriteBack } from "../ports/StoreWriteBack.ts"
+import { MemoryStore } from "./MemoryStore.ts"
+
+/** The StoreWriteBack port over the fake MemoryStore. */
+export const layer: Layer.Layer<StoreWriteBack, never, MemoryStore> = Layer.effect(
+  StoreWriteBack,
+  MemoryStore.useSync((store) => StoreWriteBack.of({ deliver: store.deliver }))
+)

@@ -1,0 +1,108 @@
+import { HashMap } from "effect"
+import type { Alert } from "../Alert.ts"
+import type { ApiToken } from "../ApiToken.ts"
+import type { AuditEvent } from "../AuditEvent.ts"
+import type { CatalogItem } from "../CatalogItem.ts"
+import type { DeletionRequest } from "../DeletionRequest.ts"
+import type { Membership } from "../Membership.ts"
+import type { Recommendation } from "../Recommendation.ts"
+import type { Run } from "../Run.ts"
+import type { StoreConnection } from "../StoreConnection.ts"
+import type { SupportSession } from "../SupportSession.ts"
+import type { User } from "../User.ts"
+import type { Workspace } from "../Workspace.ts"
+import type { WriteBack } from "../WriteBack.ts"
+
+/** A worker's claim on a row: who holds it and until when (epoch ms). Null when nobody does. */
+export interface Lease {
+  readonly owner: string
+  readonly until: number
+}
+
+export interface TokenRow {
+  readonly token: ApiToken
+  readonly secretHash: string
+}
+
+export interface StoreConnectionRow {
+  readonly connection: StoreConnection
+  /** Kept as given: nothing in memory needs encrypting, and core never reads it back. */
+  readonly credentials: string | null
+}
+
+export interface RunRow {
+  readonly run: Run
+  readonly lease: Lease | null
+}
+
+export interface WriteBackRow {
+  readonly writeBack: WriteBack
+  readonly lease: Lease | null
+}
+
+/**
+ * Every table of the in-memory database. Persistent maps, so a snapshot is just the value
+ * itself and restoring it after a failed transaction costs nothing.
+ */
+export interface Tables {
+  readonly workspaces: HashMap.HashMap<string, Workspace>
+  readonly users: HashMap.HashMap<string, User>
+  /** Keyed by `membershipKey(workspaceId, userId)`. */
+  readonly memberships: HashMap.HashMap<string, Membership>
+  readonly tokens: HashMap.HashMap<string, TokenRow>
+  /** Keyed by workspace id: one connection per workspace. */
+  readonly storeConnections: HashMap.HashMap<string, StoreConnectionRow>
+  readonly catalogItems: HashMap.HashMap<string, CatalogItem>
+  readonly runs: HashMap.HashMap<string, RunRow>
+  readonly recommendations: HashMap.HashMap<string, Recommendation>
+  readonly alerts: HashMap.HashMap<string, Alert>
+  readonly auditEvents: HashMap.HashMap<string, AuditEvent>
+  readonly writeBacks: HashMap.HashMap<string, WriteBackRow>
+  readonly supportSessions: HashMap.HashMap<string, SupportSession>
+  readonly deletionRequests: HashMap.HashMap<string, DeletionRequest>
+}
+
+export const emptyTables: Tables = {
+  workspaces: HashMap.empty(),
+  users: HashMap.empty(),
+  memberships: HashMap.empty(),
+  tokens: HashMap.empty(),
+  storeConnections: HashMap.empty(),
+  catalogItems: HashMap.empty(),
+  runs: HashMap.empty(),
+  recommendations: HashMap.empty(),
+  alerts: HashMap.empty(),
+  auditEvents: HashMap.empty(),
+  writeBacks: HashMap.empty(),
+  supportSessions: HashMap.empty(),
+  deletionRequests: HashMap.empty()
+}
+
+export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
+
+/** A typed handle on one table: read its rows, or write them back into a new set of tables. */
+export interface Table<Row> {
+  readonly name: string
+  readonly rows: (tables: Tables) => HashMap.HashMap<string, Row>
+  readonly withRows: (tables: Tables, rows: HashMap.HashMap<string, Row>) => Tables
+}
+
+const table = <K extends keyof Tables>(name: K) => ({
+  name,
+  rows: (tables: Tables): Tables[K] => tables[name],
+  withRows: (tables: Tables, rows: Tables[K]): Tables => ({ ...tables, [name]: rows })
+})
+
+export const workspacesTable: Table<Workspace> = table("workspaces")
+export const usersTable: Table<User> = table("users")
+export const membershipsTable: Table<Membership> = table("memberships")
+export const tokensTable: Table<TokenRow> = table("tokens")
+export const storeConnectionsTable: Table<StoreConnectionRow> = table("storeConnections")
+export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
+export const runsTable: Table<RunRow> = table("runs")
+export const recommendationsTable: Table<Recommendation> = table("recommendations")
+export const alertsTable: Table<Alert> = table("alerts")
+export const auditEventsTable: Table<AuditEvent> = table("auditEvents")
+export const writeBacksTable: Table<WriteBackRow> = table("writeBacks")
+export const supportSessionsTable: Table<SupportSession> = table("supportSessions")
+export const deletionRequestsTable: Table<DeletionRequest> = table("deletionRequests")

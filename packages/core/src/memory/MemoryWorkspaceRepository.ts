@@ -1,0 +1,29 @@
+import { Effect, Layer, Option } from "effect"
+import { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
+import type { Workspace } from "../Workspace.ts"
+import { MemoryDatabase } from "./MemoryDatabase.ts"
+import { changeRow, getRow, insertNew, oldestFirst, rowsWhere } from "./MemoryRows.ts"
+import { workspacesTable } from "./MemoryTables.ts"
+
+export const layer: Layer.Layer<WorkspaceRepository, never, MemoryDatabase> = Layer.effect(
+  WorkspaceRepository,
+  Effect.gen(function* () {
+    const db = yield* MemoryDatabase
+    const set = (id: string, change: Partial<Workspace>) =>
+      changeRow(db, workspacesTable, id, (workspace) => Option.some({ ...workspace, ...change }))
+    return WorkspaceRepository.of({
+      get: (id) => getRow(db, workspacesTable, id),
+      insert: (workspace) => insertNew(db, workspacesTable, workspace.id, workspace, "WorkspaceRepository.insert"),
+      setPlan: (id, plan) => set(id, { plan }),
+      setLifecycleState: (id, lifecycleState) => set(id, { lifecycleState }),
+      setPricingPolicy: (id, pricingPolicy) => set(id, { pricingPolicy }),
+      // Names are not unique: the oldest workspace of that name is the one seeding created first.
+      findByName: (name) =>
+        db.read((tables) =>
+          Option.fromUndefinedOr(
+            rowsWhere(tables.workspaces, (workspace) => workspace.name === name).sort(oldestFirst)[0]
+          )
+        )
+    })
+  })
+)
