@@ -1,7 +1,7 @@
 import { Cause, Clock, Context, Effect, Layer, Option, Stream } from "effect"
 import { AuditTrail } from "./AuditTrail.ts"
 import type { CatalogItem } from "./CatalogItem.ts"
-import { type RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
+import { RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
 import { type CatalogItemId, RecommendationId } from "./Ids.ts"
 import { openAlert } from "./OpenAlert.ts"
 import { analyseCatalog, type ItemAnalysis, type PricingInput } from "./Pricing.ts"
@@ -49,8 +49,10 @@ export const pricingInput = (item: CatalogItem): PricingInput<CatalogItemId> => 
  * remember the analysed costs and record the progress. Then succeed, or fail with the reason.
  *
  * Safe to execute again after a crash: `start` on a running run is a repeat, `insertMany` skips
- * (run, item) pairs already written, `raiseMany` skips alerts still open, and the run's counts
- * are those of the analysis, the same on every execution.
+ * (run, item) pairs already written and `raiseMany` skips alerts still open, so nothing is stored
+ * twice. The run's counts are those of the last execution's analysis: chunks the crashed execution
+ * completed have already moved their cost snapshot, so their `cost_changed` findings (stored then)
+ * are not counted again.
  */
 export class RunExecutor extends Context.Service<
   RunExecutor,
@@ -221,8 +223,10 @@ export class RunExecutor extends Context.Service<
   static readonly layer = RunExecutor.layerWith({})
 }
 
-/** The run's `error` column: the first expected failure's message, or the defect's. */
+/** The run's `error` column: what went wrong, in words an operator can act on. */
 const failureMessage = (cause: Cause.Cause<unknown>): string => {
   const error = Cause.squash(cause)
-  return error instanceof Error ? error.message : String(error)
+  if (error instanceof ResourceNotFound) return `the ${error.resource} ${error.id} was not found`
+  if (error instanceof RepositoryError) return `${error.operation} failed: ${error.message}`
+  return error instanceof Error && error.message !== "" ? error.message : Cause.pretty(cause)
 }
