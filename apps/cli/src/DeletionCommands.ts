@@ -1,0 +1,121 @@
+import { AuditTrail } from "@margin/core/AuditTrail"
+import type { DeletionRequest, DeletionState } from "@margin/core/DeletionRequest"
+import { DeletionRequestId, type UserId } from "@margin/core/Ids"
+import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
+import { IdGenerator } from "@margin/core/ports/IdGenerator"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import { Transactor } from "@margin/core/ports/Transactor"
+import { toIso } from "@margin/core/Timestamp"
+import { Clock, Effect, Option } from "effect"
+import { Command, Flag } from "effect/cli"
+import { positiveIntFlag, userFlag } from "./Flags.ts"
+import { OperatorError } from "./OperatorError.ts"
+import { report } from "./Output.ts"
+import { requireUser } from "./UserCommands.ts"
+import { operatorActor } from "./WorkspaceCommands.ts"
+
+/** How long a deletion waits by default before the purge may happen. */
+export const defaultDeletionDelayDays = 30
+
+/** A user has no workspace of their own: each workspace they belong to records the change. */
+const auditForUser = Effect.fn("auditForUser")(function* (
+  userId: UserId,
+  action: string,
+  before: DeletionState | null,
+  after: DeletionState,
+  at: number
+) {
+  const trail = yield* AuditTrail
+  const memberships = yield* MembershipRepository.use((repository) => repository.listForUser(userId))
+  yield* Effect.forEach(memberships, (membership) =>
+    trail.record({
+      workspaceId: membership.workspaceId,
+      actor: operatorActor,
+      action,
+      resourceType: "deletion_request",
+      resourceId: userId,
+      beforeStatus: before,
+      afterStatus: after,
+      at
+    })
+  )
+})
+
+const requestJson = (request: DeletionRequest) => ({
+  id: request.id,
+  user_id: request.userId,
+  state: request.state,
+  scheduled_at: toIso(request.scheduledAt),
+  effective_at: toIso(request.effectiveAt)
+})
+
+const request = Command.make(
+  "request",
+  {
+    user: userFlag,
+    effectiveInDays: positiveIntFlag("effective-in-days", "days").pipe(Flag.withDefault(defaultDeletionDelayDays))
+  },
+  Effect.fn(function* ({ user: userId, effectiveInDays }) {
+    yield* requireUser(userId)
+    const requests = yield* DeletionRequestRepository
+    const active = yield* requests.activeFor(userId)
+    if (Option.isSome(active)) {
+      return yield* report(
+        { ...requestJson(active.value), already_requested: true },
+        (r) => `User ${r.user_id} has a deletion request already (${r.state}, effective ${r.effective_at})`
+      )
+    }
+    const now = yield* Clock.currentTimeMillis
+    const created: DeletionRequest = {
+      id: DeletionRequestId.make(yield* (yield* IdGenerator).next("deletionRequest")),
+      userId,
+      state: "pending",
+      scheduledAt: now,
+      effectiveAt: now + effectiveInDays * 86_400_000
+    }
+    yield* (yield* Transactor).transaction(
+      Effect.gen(function* () {
+        yield* requests.insert(created)
+        yield* auditForUser(userId, "deletion.request", null, "pending", now)
+      })
+    )
+    yield* report(
+      { ...requestJson(created), already_requested: false },
+      (r) => `Scheduled the deletion of ${r.user_id}: pending, effective ${r.effective_at}`
+    )
+  })
+).pipe(Command.withDescription("Request the deletion of a user's account"))
+
+const move = (name: "block" | "cancel", state: DeletionState, description: string) =>
+  Command.make(
+    name,
+    { user: userFlag },
+    Effect.fn(function* ({ user: userId }) {
+      yield* requireUser(userId, true)
+      const requests = yield* DeletionRequestRepository
+      const active = yield* requests.activeFor(userId)
+      if (Option.isNone(active)) {
+        return yield* new OperatorError({ message: `user ${userId} has no pending or blocked deletion request` })
+      }
+      const now = yield* Clock.currentTimeMillis
+      yield* (yield* Transactor).transaction(
+        Effect.gen(function* () {
+          yield* requests.setState(userId, state)
+          yield* auditForUser(userId, `deletion.${name}`, active.value.state, state, now)
+        })
+      )
+      yield* report(
+        { ...requestJson({ ...active.value, state }), previous_state: active.value.state },
+        (r) => `Deletion request of ${r.user_id}: ${r.previous_state} -> ${r.state}`
+      )
+    })
+  ).pipe(Command.withDescription(description))
+
+export const deletionCommand = Command.make("deletion").pipe(
+  Command.withDescription("Account deletion requests"),
+  Command.withSubcommands([
+    request,
+    move("block", "blocked", "Block a user's pending deletion (e.g. a legal hold)"),
+    move("cancel", "cancelled", "Cancel a user's pending or blocked deletion")
+  ])
+)

@@ -1,0 +1,109 @@
+import { AuditTrail } from "@margin/core/AuditTrail"
+import { SupportSessionId } from "@margin/core/Ids"
+import { IdGenerator } from "@margin/core/ports/IdGenerator"
+import { SupportSessionRepository } from "@margin/core/ports/SupportSessionRepository"
+import { Transactor } from "@margin/core/ports/Transactor"
+import type { SupportSession } from "@margin/core/SupportSession"
+import { toIso } from "@margin/core/Timestamp"
+import { Email } from "@margin/core/User"
+import { Clock, Effect, Option } from "effect"
+import { Command, Flag } from "effect/cli"
+import { positiveIntFlag, workspaceFlag } from "./Flags.ts"
+import { OperatorError } from "./OperatorError.ts"
+import { report } from "./Output.ts"
+import { operatorActor, requireWorkspace } from "./WorkspaceCommands.ts"
+
+const open = Command.make(
+  "open",
+  {
+    workspace: workspaceFlag,
+    adminEmail: Flag.String("admin-email").pipe(
+      Flag.withDescription("The support administrator's e-mail address, shown to the workspace"),
+      Flag.withSchema(Email)
+    ),
+    minutes: positiveIntFlag("minutes", "minutes").pipe(Flag.withDefault(60))
+  },
+  Effect.fn(function* ({ workspace: workspaceId, adminEmail, minutes }) {
+    yield* requireWorkspace(workspaceId)
+    const sessions = yield* SupportSessionRepository
+    const now = yield* Clock.currentTimeMillis
+    const active = yield* sessions.activeFor(workspaceId, now)
+    if (Option.isSome(active)) {
+      return yield* new OperatorError({
+        message: `a support session by ${active.value.adminEmail} is open on ${workspaceId} until ${toIso(active.value.expiresAt)}; close it first`
+      })
+    }
+    const session: SupportSession = {
+      id: SupportSessionId.make(yield* (yield* IdGenerator).next("supportSession")),
+      workspaceId,
+      adminEmail,
+      startedAt: now,
+      expiresAt: now + minutes * 60_000,
+      closedAt: null
+    }
+    const trail = yield* AuditTrail
+    yield* (yield* Transactor).transaction(
+      Effect.gen(function* () {
+        yield* sessions.open(session)
+        yield* trail.record({
+          workspaceId,
+          actor: operatorActor,
+          action: "support.open",
+          resourceType: "support_session",
+          resourceId: session.id,
+          beforeStatus: null,
+          afterStatus: "open",
+          at: now
+        })
+      })
+    )
+    yield* report(
+      {
+        id: session.id,
+        workspace_id: workspaceId,
+        admin_email: adminEmail,
+        started_at: toIso(session.startedAt),
+        expires_at: toIso(session.expiresAt)
+      },
+      (s) => `Opened a support session on ${s.workspace_id} for ${s.admin_email} until ${s.expires_at}`
+    )
+  })
+).pipe(Command.withDescription("Open a platform support session on a workspace (shown in its status)"))
+
+const close = Command.make(
+  "close",
+  { workspace: workspaceFlag },
+  Effect.fn(function* ({ workspace: workspaceId }) {
+    yield* requireWorkspace(workspaceId)
+    const now = yield* Clock.currentTimeMillis
+    const trail = yield* AuditTrail
+    const closed = yield* (yield* Transactor).transaction(
+      Effect.gen(function* () {
+        const count = yield* SupportSessionRepository.use((sessions) => sessions.close(workspaceId, now))
+        if (count > 0) {
+          yield* trail.record({
+            workspaceId,
+            actor: operatorActor,
+            action: "support.close",
+            resourceType: "support_session",
+            resourceId: workspaceId,
+            beforeStatus: "open",
+            afterStatus: "closed",
+            at: now
+          })
+        }
+        return count
+      })
+    )
+    yield* report({ workspace_id: workspaceId, closed }, (r) =>
+      r.closed === 0
+        ? `No support session was open on ${r.workspace_id}`
+        : `Closed ${r.closed} support session${r.closed === 1 ? "" : "s"} on ${r.workspace_id}`
+    )
+  })
+).pipe(Command.withDescription("Close the support sessions open on a workspace"))
+
+export const supportCommand = Command.make("support").pipe(
+  Command.withDescription("Platform support sessions"),
+  Command.withSubcommands([open, close])
+)

@@ -1,0 +1,170 @@
+import type { ApiToken } from "@margin/core/ApiToken"
+import { AuditTrail } from "@margin/core/AuditTrail"
+import { ResourceNotFound } from "@margin/core/Errors"
+import { TokenId, type UserId, type WorkspaceId } from "@margin/core/Ids"
+import { IdGenerator } from "@margin/core/ports/IdGenerator"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import { TokenRepository } from "@margin/core/ports/TokenRepository"
+import { Transactor } from "@margin/core/ports/Transactor"
+import { type Scope, scopes } from "@margin/core/Scope"
+import { toIso } from "@margin/core/Timestamp"
+import { generateTokenSecret, hashTokenSecret } from "@margin/edge/TokenSecret"
+import { Clock, Effect, Option, Redacted, Schema } from "effect"
+import { Command, Flag } from "effect/cli"
+import { positiveIntFlag, userFlag, workspaceFlag } from "./Flags.ts"
+import { OperatorError } from "./OperatorError.ts"
+import { report } from "./Output.ts"
+import { requireUser } from "./UserCommands.ts"
+import { operatorActor, requireWorkspace } from "./WorkspaceCommands.ts"
+
+/** `all`, or scopes separated by commas. */
+export const parseScopes = (text: string): Effect.Effect<ReadonlyArray<Scope>, OperatorError> => {
+  if (text.trim() === "all") return Effect.succeed(scopes)
+  const names = text
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "")
+  const unknown = names.filter((name) => !scopes.some((scope) => scope === name))
+  if (names.length === 0 || unknown.length > 0) {
+    return Effect.fail(
+      new OperatorError({
+        message: `${names.length === 0 ? "no scopes given" : `unknown scope ${unknown.join(", ")}`}; use all or some of ${scopes.join(",")}`
+      })
+    )
+  }
+  return Effect.succeed(scopes.filter((scope) => names.includes(scope)))
+}
+
+export interface IssuedToken {
+  readonly token: ApiToken
+  /** The `pck_…` secret: shown once, never stored. */
+  readonly secret: Redacted.Redacted<string>
+}
+
+/** Issues a token of the workspace on behalf of one of its members; only the secret's hash is stored. */
+export const issueToken = Effect.fn("issueToken")(function* (options: {
+  readonly workspaceId: WorkspaceId
+  readonly userId: UserId
+  readonly scopes: ReadonlyArray<Scope>
+  readonly name: string
+  readonly expiresInSeconds: number | null
+}) {
+  yield* requireWorkspace(options.workspaceId)
+  yield* requireUser(options.userId)
+  const membership = yield* MembershipRepository.use((memberships) =>
+    memberships.get(options.workspaceId, options.userId)
+  )
+  if (Option.isNone(membership)) {
+    return yield* new OperatorError({
+      message: `user ${options.userId} is not a member of workspace ${options.workspaceId}: add them with marginctl member add`
+    })
+  }
+  const now = yield* Clock.currentTimeMillis
+  const secret = Redacted.make(generateTokenSecret())
+  const token: ApiToken = {
+    id: TokenId.make(yield* (yield* IdGenerator).next("token")),
+    workspaceId: options.workspaceId,
+    issuedBy: options.userId,
+    name: options.name,
+    scopes: options.scopes,
+    createdAt: now,
+    expiresAt: options.expiresInSeconds === null ? null : now + options.expiresInSeconds * 1000,
+    revokedAt: null,
+    lastUsedAt: null
+  }
+  const trail = yield* AuditTrail
+  yield* (yield* Transactor).transaction(
+    Effect.gen(function* () {
+      yield* TokenRepository.use((tokens) => tokens.insert(token, hashTokenSecret(Redacted.value(secret))))
+      yield* trail.record({
+        workspaceId: token.workspaceId,
+        actor: operatorActor,
+        action: "token.create",
+        resourceType: "token",
+        resourceId: token.id,
+        beforeStatus: null,
+        afterStatus: "active",
+        at: now
+      })
+    })
+  )
+  const issued: IssuedToken = { token, secret }
+  return issued
+})
+
+export const tokenJson = ({ token, secret }: IssuedToken) => ({
+  id: token.id,
+  token: Redacted.value(secret),
+  workspace_id: token.workspaceId,
+  user_id: token.issuedBy,
+  name: token.name,
+  scopes: token.scopes,
+  expires_at: token.expiresAt === null ? null : toIso(token.expiresAt)
+})
+
+const TokenName = Schema.String.pipe(Schema.check(Schema.isBetweenLength(1, 100)))
+
+const create = Command.make(
+  "create",
+  {
+    workspace: workspaceFlag,
+    user: userFlag,
+    scopes: Flag.String("scopes").pipe(Flag.withDescription(`Comma-separated scopes, or all: ${scopes.join(",")}`)),
+    expiresIn: positiveIntFlag("expires-in", "seconds").pipe(Flag.optional),
+    name: Flag.String("name").pipe(Flag.withSchema(TokenName), Flag.withDefault("marginctl"))
+  },
+  Effect.fn(function* (input) {
+    const issued = yield* issueToken({
+      workspaceId: input.workspace,
+      userId: input.user,
+      scopes: yield* parseScopes(input.scopes),
+      name: input.name,
+      expiresInSeconds: Option.getOrNull(input.expiresIn)
+    })
+    yield* report(
+      tokenJson(issued),
+      (t) =>
+        `Created token ${t.id} for ${t.user_id} in ${t.workspace_id} (${t.scopes.join(",")}${t.expires_at === null ? "" : `, expires ${t.expires_at}`}).\nSecret, shown only this once:\n${t.token}`
+    )
+  })
+).pipe(Command.withDescription("Issue an API token; prints its id and its secret, once"))
+
+const revoke = Command.make(
+  "revoke",
+  { tokenId: Flag.String("token-id").pipe(Flag.withDescription("The token id (tok_…)"), Flag.map(TokenId.make)) },
+  Effect.fn(function* ({ tokenId }) {
+    const tokens = yield* TokenRepository
+    const found = yield* tokens.get(tokenId)
+    if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "token", id: tokenId })
+    const token = found.value
+    if (token.revokedAt !== null) {
+      return yield* report(
+        { id: token.id, revoked_at: toIso(token.revokedAt), already_revoked: true },
+        (r) => `Token ${r.id} was revoked already, at ${r.revoked_at}`
+      )
+    }
+    const now = yield* Clock.currentTimeMillis
+    const trail = yield* AuditTrail
+    yield* (yield* Transactor).transaction(
+      Effect.gen(function* () {
+        yield* tokens.revoke(token.id, now)
+        yield* trail.record({
+          workspaceId: token.workspaceId,
+          actor: operatorActor,
+          action: "token.revoke",
+          resourceType: "token",
+          resourceId: token.id,
+          beforeStatus: "active",
+          afterStatus: "revoked",
+          at: now
+        })
+      })
+    )
+    yield* report({ id: token.id, revoked_at: toIso(now), already_revoked: false }, (r) => `Revoked token ${r.id}`)
+  })
+).pipe(Command.withDescription("Revoke an API token"))
+
+export const tokenCommand = Command.make("token").pipe(
+  Command.withDescription("Issue and revoke API tokens"),
+  Command.withSubcommands([create, revoke])
+)

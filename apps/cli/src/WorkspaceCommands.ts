@@ -1,0 +1,188 @@
+import { AuditTrail } from "@margin/core/AuditTrail"
+import { ResourceNotFound } from "@margin/core/Errors"
+import { WorkspaceId } from "@margin/core/Ids"
+import { type Plan, plans } from "@margin/core/Plan"
+import { defaultPricingPolicy, PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
+import { IdGenerator } from "@margin/core/ports/IdGenerator"
+import { Transactor } from "@margin/core/ports/Transactor"
+import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
+import { toIso } from "@margin/core/Timestamp"
+import type { LifecycleState, Workspace } from "@margin/core/Workspace"
+import { Clock, Effect, Option, Schema } from "effect"
+import { Command, Flag } from "effect/cli"
+import { workspaceFlag } from "./Flags.ts"
+import { OperatorError } from "./OperatorError.ts"
+import { report } from "./Output.ts"
+
+/** How long a workspace created in `trial` stays in trial. */
+export const trialDays = 14
+const dayMs = 86_400_000
+
+/** The actor of every audit event the CLI leaves. */
+export const operatorActor = "system:marginctl"
+
+const workspaceJson = (workspace: Workspace) => ({
+  id: workspace.id,
+  name: workspace.name,
+  plan: workspace.plan,
+  state: workspace.lifecycleState,
+  trial_ends_at: workspace.trialEndsAt === null ? null : toIso(workspace.trialEndsAt),
+  created_at: toIso(workspace.createdAt)
+})
+
+const policyJson = (policy: PricingPolicy) => ({
+  target_margin: policy.targetMargin,
+  min_margin: policy.minMargin,
+  max_change: policy.maxChangePct,
+  rounding: policy.rounding,
+  threshold: policy.threshold
+})
+
+/** The workspace, or a failure naming the id. */
+export const requireWorkspace = Effect.fn("requireWorkspace")(function* (id: WorkspaceId) {
+  const found = yield* WorkspaceRepository.use((workspaces) => workspaces.get(id))
+  if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "workspace", id })
+  return found.value
+})
+
+/** Creates a workspace with the default pricing policy; in `trial` for `trialDays` days. */
+export const createWorkspace = Effect.fn("createWorkspace")(function* (
+  name: string,
+  plan: Plan,
+  state: LifecycleState
+) {
+  const ids = yield* IdGenerator
+  const now = yield* Clock.currentTimeMillis
+  const workspace: Workspace = {
+    id: WorkspaceId.make(yield* ids.next("workspace")),
+    name,
+    plan,
+    lifecycleState: state,
+    pricingPolicy: defaultPricingPolicy,
+    trialEndsAt: state === "trial" ? now + trialDays * dayMs : null,
+    createdAt: now
+  }
+  const trail = yield* AuditTrail
+  yield* (yield* Transactor).transaction(
+    Effect.gen(function* () {
+      yield* WorkspaceRepository.use((workspaces) => workspaces.insert(workspace))
+      yield* trail.record({
+        workspaceId: workspace.id,
+        actor: operatorActor,
+        action: "workspace.create",
+        resourceType: "workspace",
+        resourceId: workspace.id,
+        beforeStatus: null,
+        afterStatus: state,
+        at: now
+      })
+    })
+  )
+  return workspace
+})
+
+const NonBlank = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/\S/, { message: "must not be blank" }), Schema.isMaxLength(200))
+)
+
+const create = Command.make(
+  "create",
+  {
+    name: Flag.String("name").pipe(Flag.withDescription("The workspace's name"), Flag.withSchema(NonBlank)),
+    plan: Flag.Literals("plan", plans).pipe(Flag.withDefault("free")),
+    state: Flag.Literals("state", ["trial", "active", "suspended"]).pipe(Flag.withDefault("trial"))
+  },
+  Effect.fn(function* ({ name, plan, state }) {
+    const workspace = yield* createWorkspace(name.trim(), plan, state)
+    yield* report(
+      workspaceJson(workspace),
+      (w) =>
+        `Created workspace ${w.id} "${w.name}" on plan ${w.plan}, ${w.state}${w.trial_ends_at === null ? "" : ` until ${w.trial_ends_at}`}`
+    )
+  })
+).pipe(Command.withDescription("Create a workspace; prints its id"))
+
+const setPlan = Command.make(
+  "set-plan",
+  { workspace: workspaceFlag, plan: Flag.Literals("plan", plans) },
+  Effect.fn(function* ({ workspace: id, plan }) {
+    const before = yield* requireWorkspace(id)
+    const now = yield* Clock.currentTimeMillis
+    const trail = yield* AuditTrail
+    yield* (yield* Transactor).transaction(
+      Effect.gen(function* () {
+        yield* WorkspaceRepository.use((workspaces) => workspaces.setPlan(id, plan))
+        yield* trail.record({
+          workspaceId: id,
+          actor: operatorActor,
+          action: "workspace.set_plan",
+          resourceType: "workspace",
+          resourceId: id,
+          beforeStatus: before.plan,
+          afterStatus: plan,
+          at: now
+        })
+      })
+    )
+    yield* report(
+      { id, plan, previous_plan: before.plan },
+      (r) => `Workspace ${r.id}: plan ${r.previous_plan} -> ${r.plan}`
+    )
+  })
+).pipe(Command.withDescription("Change a workspace's plan"))
+
+const ratio = (name: string, description: string) =>
+  Flag.Finite(name).pipe(Flag.withDescription(description), Flag.optional)
+
+const setPolicy = Command.make(
+  "set-policy",
+  {
+    workspace: workspaceFlag,
+    targetMargin: ratio("target-margin", "The margin recommendations aim for, e.g. 0.35"),
+    minMargin: ratio("min-margin", "The margin no recommendation goes below, e.g. 0.15"),
+    maxChange: ratio("max-change", "The largest move of one run as a fraction of the price, e.g. 0.10"),
+    rounding: Flag.Literals("rounding", RoundingMode.literals).pipe(Flag.optional),
+    threshold: ratio("threshold", "Moves smaller than this fraction are not recommended, e.g. 0.01")
+  },
+  Effect.fn(function* (input) {
+    const workspace = yield* requireWorkspace(input.workspace)
+    const current = workspace.pricingPolicy
+    const candidate = {
+      targetMargin: Option.getOrElse(input.targetMargin, () => current.targetMargin),
+      minMargin: Option.getOrElse(input.minMargin, () => current.minMargin),
+      maxChangePct: Option.getOrElse(input.maxChange, () => current.maxChangePct),
+      rounding: Option.getOrElse(input.rounding, () => current.rounding),
+      threshold: Option.getOrElse(input.threshold, () => current.threshold)
+    }
+    const policy = yield* Schema.decodeUnknownEffect(PricingPolicy)(candidate).pipe(
+      Effect.mapError((error) => new OperatorError({ message: `invalid pricing policy: ${error.message}` }))
+    )
+    const now = yield* Clock.currentTimeMillis
+    const trail = yield* AuditTrail
+    yield* (yield* Transactor).transaction(
+      Effect.gen(function* () {
+        yield* WorkspaceRepository.use((workspaces) => workspaces.setPricingPolicy(workspace.id, policy))
+        yield* trail.record({
+          workspaceId: workspace.id,
+          actor: operatorActor,
+          action: "workspace.set_policy",
+          resourceType: "workspace",
+          resourceId: workspace.id,
+          beforeStatus: null,
+          afterStatus: null,
+          at: now
+        })
+      })
+    )
+    yield* report(
+      { id: workspace.id, pricing_policy: policyJson(policy) },
+      (r) =>
+        `Workspace ${r.id}: target margin ${policy.targetMargin}, min margin ${policy.minMargin}, max change ${policy.maxChangePct}, rounding ${policy.rounding}, threshold ${policy.threshold}`
+    )
+  })
+).pipe(Command.withDescription("Change a workspace's pricing policy (only the flags given)"))
+
+export const workspaceCommand = Command.make("workspace").pipe(
+  Command.withDescription("Create workspaces, change their plan and pricing policy"),
+  Command.withSubcommands([create, setPlan, setPolicy])
+)
