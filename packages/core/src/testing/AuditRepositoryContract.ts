@@ -1,0 +1,45 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, type Layer } from "effect"
+import type { AuditEvent } from "../AuditEvent.ts"
+import { AuditEventId } from "../Ids.ts"
+import { AuditRepository } from "../ports/AuditRepository.ts"
+import type { IdGenerator } from "../ports/IdGenerator.ts"
+import type { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
+import { anAuditEvent, fixtureNow, minuteMs } from "./Fixtures.ts"
+import { assertPaging } from "./PagingContract.ts"
+import { freshId, seedWorkspace } from "./Seed.ts"
+
+export type AuditContractServices = AuditRepository | WorkspaceRepository | IdGenerator
+
+/** The AuditRepository port's contract: every adapter must pass it. */
+export const auditRepositoryContract = <E>(name: string, services: Layer.Layer<AuditContractServices, E>) =>
+  layer(services)(`AuditRepository contract (${name})`, (it) => {
+    it.effect("list pages the workspace's events newest first by `at`", () =>
+      Effect.gen(function* () {
+        const audit = yield* AuditRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const events: Array<AuditEvent> = []
+        for (let n = 0; n < 5; n++) {
+          const event = anAuditEvent({
+            id: yield* freshId("auditEvent", AuditEventId.make),
+            workspaceId: workspace.id,
+            at: fixtureNow + Math.floor(n / 2) * minuteMs
+          })
+          yield* audit.record(event)
+          events.push(event)
+        }
+        yield* audit.record(
+          anAuditEvent({ id: yield* freshId("auditEvent", AuditEventId.make), workspaceId: other.id })
+        )
+        const key = (event: AuditEvent) => ({ createdAt: event.at, id: event.id })
+        yield* assertPaging((page) => audit.list(workspace.id, page), key, events.map(key), 2)
+        const page = yield* audit.list(workspace.id, { limit: 50, cursor: null })
+        assert.deepStrictEqual(
+          [...page.items].sort((a, b) => (a.id < b.id ? -1 : 1)),
+          [...events].sort((a, b) => (a.id < b.id ? -1 : 1)),
+          "events come back as recorded"
+        )
+      })
+    )
+  })
