@@ -1,34 +1,18 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import type { Alert, AlertStatus } from "./Alert.ts"
+import type { AlertStatus } from "./Alert.ts"
 import * as Machine from "./AlertMachine.ts"
-import { AlertId, CatalogItemId, RunId, WorkspaceId } from "./Ids.ts"
 import * as Outcome from "./Outcome.ts"
+import { anAlert } from "./testing/Fixtures.ts"
+import * as Laws from "./testing/MachineLaws.ts"
 
-const fresh: Alert = {
-  id: AlertId.make("alt_1"),
-  workspaceId: WorkspaceId.make("ws_1"),
-  runId: RunId.make("run_1"),
-  itemId: CatalogItemId.make("itm_1"),
-  kind: "negative_margin",
-  severity: "critical",
-  message: "price is below cost",
-  status: "open",
-  snoozedUntil: null,
-  snoozeReason: null,
-  resolvedAt: null,
-  dismissedAt: null,
-  version: 0,
-  createdAt: 0,
-  updatedAt: 0
-}
+const fresh = anAlert({ status: "open", snoozedUntil: null, resolvedAt: null, dismissedAt: null, createdAt: 0 })
 
 const snoozeSame = Machine.snooze(50_000, "waiting for the supplier")
 const snoozeNew = Machine.snooze(80_000, "later")
 const snoozePast = Machine.snooze(10_000, "too late")
 
-const reach = (path: ReadonlyArray<Machine.AlertCommand>): Alert =>
-  path.reduce((state, command, step) => Outcome.current(Machine.decide(state, command, 1000 * (step + 1))), fresh)
+const reach = (path: ReadonlyArray<Parameters<typeof Machine.decide>[1]>) => Laws.reach(Machine.decide, fresh, path)
 
 const states: Record<string, { readonly path: ReadonlyArray<Machine.AlertCommand>; readonly now: number }> = {
   open: { path: [], now: 20_000 },
@@ -40,7 +24,7 @@ const states: Record<string, { readonly path: ReadonlyArray<Machine.AlertCommand
   "dismissed after a snooze": { path: [snoozeSame, Machine.dismiss], now: 20_000 }
 }
 
-type Expected = AlertStatus | "repeat" | "conflict"
+type Expected = Laws.Expected<AlertStatus>
 const R = "repeat"
 const C = "conflict"
 const commandOrder = [snoozeSame, snoozeNew, Machine.resolve, Machine.dismiss, snoozePast] as const
@@ -66,14 +50,8 @@ describe("AlertMachine", () => {
         it(`${name} + ${label} at ${now} -> ${expected}`, () => {
           const state = reach(path)
           const outcome = Machine.decide(state, command, now)
-          if (expected === R || expected === C) {
-            assert.strictEqual(outcome._tag, expected === R ? "IdempotentRepeat" : "Conflict")
-            assert.strictEqual(Outcome.current(outcome), state)
-          } else {
-            assert.strictEqual(outcome._tag, "Transitioned")
-            assert.strictEqual(Outcome.current(outcome).status, expected)
-            assert.strictEqual(Outcome.current(outcome).updatedAt, now)
-          }
+          Laws.assertCell(state, outcome, expected ?? C)
+          if (outcome._tag === "Transitioned") assert.strictEqual(outcome.after.updatedAt, now)
         })
       })
     }
@@ -110,48 +88,29 @@ describe("AlertMachine", () => {
         .tuple(fc.integer({ min: 0, max: 100_000 }), fc.string({ maxLength: 6 }))
         .map(([until, reason]) => Machine.snooze(until, reason))
     )
-    const history = fc.array(fc.tuple(command, fc.integer({ min: 0, max: 20_000 })), { maxLength: 12 })
 
     it("a repeated command that took effect is an IdempotentRepeat and changes nothing, whatever came after", () => {
       fc.assert(
-        fc.property(history, (steps) => {
-          let state = fresh
-          let now = 0
-          let tookEffect: Array<Machine.AlertCommand> = []
-          for (const [next, delay] of steps) {
-            now += delay
-            const outcome = Machine.decide(state, next, now)
-            if (outcome._tag === "Transitioned") {
-              // A later snooze moves the earlier one: only the latest instant is a repeat.
-              if (next._tag === "Snooze") tookEffect = tookEffect.filter((c) => c._tag !== "Snooze")
-              tookEffect.push(next)
-            }
-            state = Outcome.current(outcome)
-            for (const earlier of tookEffect) {
-              const repeat = Machine.decide(state, earlier, now + 1)
-              assert.strictEqual(repeat._tag, "IdempotentRepeat")
-              assert.strictEqual(Outcome.current(repeat), state)
-            }
-          }
-        })
+        fc.property(Laws.history(command, 20_000), (steps) =>
+          Laws.assertRepeatsAreIdempotent(Machine.decide, fresh, steps, {
+            repeatable: () => true,
+            // A later snooze moves the earlier one: only the latest instant is a repeat.
+            replaces: (later, earlier) => later._tag === "Snooze" && earlier._tag === "Snooze"
+          })
+        )
       )
     })
 
     it("no command sequence throws, no snooze lands in the past, and resolved / dismissed are final", () => {
       fc.assert(
-        fc.property(history, (steps) => {
-          let state = fresh
-          let now = 0
-          for (const [next, delay] of steps) {
-            now += delay
-            const outcome = Machine.decide(state, next, now)
+        fc.property(Laws.history(command, 20_000), (steps) => {
+          Laws.replay(Machine.decide, fresh, steps, ({ command: next, outcome, now }) => {
             if (outcome._tag === "Transitioned") {
               assert.include(["open", "snoozed"], Machine.effectiveStatus(outcome.before, now))
               if (next._tag === "Snooze") assert.isAbove(next.until, now)
             }
             assert.strictEqual(Outcome.current(outcome).version, fresh.version)
-            state = Outcome.current(outcome)
-          }
+          })
         })
       )
     })

@@ -17,6 +17,8 @@
  * case rejects it as invalid input before the machine sees it.
  */
 import type { Alert, AlertStatus } from "./Alert.ts"
+import type { AlertFinding } from "./AlertFinding.ts"
+import { AlertId, type CatalogItemId, type RunId, type WorkspaceId } from "./Ids.ts"
 import * as Outcome from "./Outcome.ts"
 
 export type AlertCommand =
@@ -43,6 +45,28 @@ export const alertTransitions = {
   Resolve: { from: ["open", "snoozed"], to: "resolved", tookEffect: (alert) => alert.resolvedAt !== null },
   Dismiss: { from: ["open", "snoozed"], to: "dismissed", tookEffect: (alert) => alert.dismissedAt !== null }
 } as const satisfies Record<AlertCommandTag, Rule>
+
+/** Where a finding was made: which workspace, run (null outside a run) and item. */
+export interface AlertOrigin {
+  readonly workspaceId: WorkspaceId
+  readonly runId: RunId | null
+  readonly itemId: CatalogItemId | null
+}
+
+/** The machine's initial state: a new, open alert for a finding. */
+export const raise = (id: string, origin: AlertOrigin, finding: AlertFinding, now: number): Alert => ({
+  id: AlertId.make(id),
+  ...origin,
+  ...finding,
+  status: "open",
+  snoozedUntil: null,
+  snoozeReason: null,
+  resolvedAt: null,
+  dismissedAt: null,
+  version: 0,
+  createdAt: now,
+  updatedAt: now
+})
 
 export const snooze = (until: number, reason: string): AlertCommand => ({ _tag: "Snooze", until, reason })
 export const resolve: AlertCommand = { _tag: "Resolve" }

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { Alerts } from "./AlertsService.ts"
 import { AlertId } from "./Ids.ts"
-import { auditOf, seedAlert, seedWorkspace, tokenActor, useCases, wsA, wsB } from "./UseCaseFixtures.ts"
+import { auditOf, seedAlert, seedWorkspace, tokenActor, useCases, wsA, wsB } from "./testing/UseCases.ts"
 
 const negativeMargin = { kind: "negative_margin", severity: "critical", message: "below cost" } as const
 const noFilter = { status: null, kind: null, itemId: null }

@@ -3,20 +3,18 @@ import { type Actor, actorLabel } from "./Actor.ts"
 import type { Alert } from "./Alert.ts"
 import * as Machine from "./AlertMachine.ts"
 import { AuditTrail } from "./AuditTrail.ts"
-import { InvalidInput, type RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
+import { InvalidInput, type RepositoryError, ResourceNotFound } from "./Errors.ts"
 import type { AlertId, WorkspaceId } from "./Ids.ts"
 import type { Page, PageRequest } from "./Page.ts"
 import { type AlertFilter, AlertRepository } from "./ports/AlertRepository.ts"
 import { Transactor } from "./ports/Transactor.ts"
-import { settledValue } from "./Settle.ts"
+import { type CommandError, settledValue } from "./Settle.ts"
 
 /** The alert after a command, and whether the command had already taken effect. */
 export interface AlertMutation {
   readonly alert: Alert
   readonly idempotent: boolean
 }
-
-type MutationError = ResourceNotFound | TransitionConflict | RepositoryError
 
 /**
  * Alerts as callers see them: every alert this service answers carries its effective status at
@@ -38,17 +36,17 @@ export class Alerts extends Context.Service<
       until: number,
       reason: string,
       actor: Actor
-    ) => Effect.Effect<AlertMutation, InvalidInput | MutationError>
+    ) => Effect.Effect<AlertMutation, InvalidInput | CommandError>
     readonly resolve: (
       workspaceId: WorkspaceId,
       id: AlertId,
       actor: Actor
-    ) => Effect.Effect<AlertMutation, MutationError>
+    ) => Effect.Effect<AlertMutation, CommandError>
     readonly dismiss: (
       workspaceId: WorkspaceId,
       id: AlertId,
       actor: Actor
-    ) => Effect.Effect<AlertMutation, MutationError>
+    ) => Effect.Effect<AlertMutation, CommandError>
   }
 >()("margin/core/Alerts") {
   static readonly layer = Layer.effect(
@@ -69,7 +67,7 @@ export class Alerts extends Context.Service<
         command: Machine.AlertCommand,
         actor: Actor,
         now: number
-      ): Effect.Effect<AlertMutation, MutationError> =>
+      ): Effect.Effect<AlertMutation, CommandError> =>
         transactor
           .transaction(
             Effect.flatMap(

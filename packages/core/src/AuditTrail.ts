@@ -1,11 +1,11 @@
 import { Context, Effect, Layer, type Option } from "effect"
 import type { AuditEvent } from "./AuditEvent.ts"
-import type { RepositoryError, ResourceNotFound, TransitionConflict } from "./Errors.ts"
+import type { RepositoryError } from "./Errors.ts"
 import { AuditEventId, type WorkspaceId } from "./Ids.ts"
 import type { Outcome } from "./Outcome.ts"
 import { AuditRepository } from "./ports/AuditRepository.ts"
 import { IdGenerator } from "./ports/IdGenerator.ts"
-import { type Settled, settle } from "./Settle.ts"
+import { type CommandError, type Settled, settle } from "./Settle.ts"
 
 /** One audited mutation; the trail adds the id. */
 export interface AuditEntry {
@@ -46,7 +46,7 @@ export class AuditTrail extends Context.Service<
     readonly transition: <A extends { readonly status: string }>(
       subject: TransitionSubject<A>,
       found: Option.Option<Outcome<A>>
-    ) => Effect.Effect<Settled<A>, ResourceNotFound | TransitionConflict | RepositoryError>
+    ) => Effect.Effect<Settled<A>, CommandError>
   }
 >()("margin/core/AuditTrail") {
   static readonly layer = Layer.effect(
@@ -64,7 +64,7 @@ export class AuditTrail extends Context.Service<
       const transition = <A extends { readonly status: string }>(
         subject: TransitionSubject<A>,
         found: Option.Option<Outcome<A>>
-      ): Effect.Effect<Settled<A>, ResourceNotFound | TransitionConflict | RepositoryError> =>
+      ): Effect.Effect<Settled<A>, CommandError> =>
         Effect.tap(settle(subject.resourceType, subject.resourceId, found), (settled) => {
           if (settled._tag === "IdempotentRepeat") return Effect.void
           const statusOf = subject.statusOf ?? ((entity: A) => entity.status)

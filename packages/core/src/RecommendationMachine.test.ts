@@ -1,43 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "./Ids.ts"
-import { CurrencyCode } from "./Money.ts"
+import { RunId } from "./Ids.ts"
 import * as Outcome from "./Outcome.ts"
-import type { Recommendation, RecommendationStatus } from "./Recommendation.ts"
+import type { RecommendationStatus } from "./Recommendation.ts"
 import * as Machine from "./RecommendationMachine.ts"
+import { aRecommendation } from "./testing/Fixtures.ts"
+import * as Laws from "./testing/MachineLaws.ts"
 
 const runId = RunId.make("run_1")
 const newerRun = RunId.make("run_2")
 
-const fresh: Recommendation = {
-  id: RecommendationId.make("rec_1"),
-  workspaceId: WorkspaceId.make("ws_1"),
-  runId,
-  itemId: CatalogItemId.make("itm_1"),
-  sku: "SKU-1",
-  currency: CurrencyCode.make("EUR"),
-  currentPrice: 1000,
-  recommendedPrice: 1099,
-  currentMargin: 0.2,
-  projectedMargin: 0.27,
-  rule: "below_target_margin",
-  explanation: "margin 20% is below the 30% target",
-  elasticity: 0,
-  elasticitySource: "assumed_zero",
-  elasticitySampleSize: 0,
-  expectedMonthlyImpact: 990,
-  status: "new",
-  acceptedAt: null,
-  acceptedBy: null,
-  approvedAt: null,
-  decidedBy: null,
-  decidedAt: null,
-  rejectReason: null,
-  dismissedAt: null,
-  version: 0,
-  createdAt: 0,
-  updatedAt: 0
-}
+const fresh = aRecommendation({ runId, acceptedAt: null, status: "new" })
 
 const commands = {
   Accept: Machine.accept("token:tok_a"),
@@ -50,8 +23,7 @@ const commands = {
 } satisfies Record<Machine.RecommendationCommandTag, Machine.RecommendationCommand>
 
 /** Reaches a state the way production does: through the machine, one command per step. */
-const reach = (path: ReadonlyArray<Machine.RecommendationCommand>): Recommendation =>
-  path.reduce((state, command, step) => Outcome.current(Machine.decide(state, command, 1000 * (step + 1))), fresh)
+const reach = (path: ReadonlyArray<Parameters<typeof Machine.decide>[1]>) => Laws.reach(Machine.decide, fresh, path)
 
 const { Accept, Dismiss, Approve, Reject, Supersede, WriteBackApplied, WriteBackFailed } = commands
 
@@ -68,7 +40,7 @@ const states: Record<string, ReadonlyArray<Machine.RecommendationCommand>> = {
   "superseded (from pending_approval)": [Accept, Supersede]
 }
 
-type Expected = RecommendationStatus | "repeat" | "conflict"
+type Expected = Laws.Expected<RecommendationStatus>
 const R = "repeat"
 const C = "conflict"
 
@@ -98,17 +70,8 @@ describe("RecommendationMachine", () => {
         it(`${name} + ${command._tag} -> ${expected}`, () => {
           const state = reach(path)
           const outcome = Machine.decide(state, command, 99_000)
-          if (expected === R) {
-            assert.strictEqual(outcome._tag, "IdempotentRepeat")
-            assert.strictEqual(Outcome.current(outcome), state)
-          } else if (expected === C) {
-            assert.strictEqual(outcome._tag, "Conflict")
-            assert.strictEqual(Outcome.current(outcome), state)
-          } else {
-            assert.strictEqual(outcome._tag, "Transitioned")
-            assert.strictEqual(Outcome.current(outcome).status, expected)
-            assert.strictEqual(Outcome.current(outcome).updatedAt, 99_000)
-          }
+          Laws.assertCell(state, outcome, expected ?? C)
+          if (outcome._tag === "Transitioned") assert.strictEqual(outcome.after.updatedAt, 99_000)
         })
       })
     }
@@ -169,43 +132,27 @@ describe("RecommendationMachine", () => {
       fc.string({ maxLength: 8 }).map((reason) => Machine.reject("user:x", reason)),
       fc.constantFrom(runId, newerRun, RunId.make("run_3")).map(Machine.supersede)
     )
-    const history = fc.array(fc.tuple(command, fc.integer({ min: 0, max: 10_000 })), { maxLength: 12 })
 
     it("a repeated command that took effect is an IdempotentRepeat and changes nothing, whatever came after", () => {
       fc.assert(
-        fc.property(history, (steps) => {
-          let state = fresh
-          let now = 0
-          const tookEffect: Array<Machine.RecommendationCommand> = []
-          for (const [next, delay] of steps) {
-            now += delay
-            const outcome = Machine.decide(state, next, now)
-            if (outcome._tag === "Transitioned" && next._tag !== "Reject") tookEffect.push(next)
-            state = Outcome.current(outcome)
-            for (const earlier of tookEffect) {
-              const repeat = Machine.decide(state, earlier, now + 1)
-              assert.strictEqual(repeat._tag, "IdempotentRepeat")
-              assert.strictEqual(Outcome.current(repeat), state)
-            }
-          }
-        })
+        fc.property(Laws.history(command), (steps) =>
+          Laws.assertRepeatsAreIdempotent(Machine.decide, fresh, steps, {
+            repeatable: (c) => c._tag !== "Reject",
+            replaces: () => false
+          })
+        )
       )
     })
 
     it("no command sequence throws, and approve / reject succeed only from pending_approval", () => {
       fc.assert(
-        fc.property(history, (steps) => {
-          let state = fresh
-          let now = 0
-          for (const [next, delay] of steps) {
-            now += delay
-            const outcome = Machine.decide(state, next, now)
+        fc.property(Laws.history(command), (steps) => {
+          Laws.replay(Machine.decide, fresh, steps, ({ command: next, outcome }) => {
             if ((next._tag === "Approve" || next._tag === "Reject") && outcome._tag === "Transitioned") {
               assert.strictEqual(outcome.before.status, "pending_approval")
             }
             assert.strictEqual(Outcome.current(outcome).version, fresh.version)
-            state = Outcome.current(outcome)
-          }
+          })
         })
       )
     })

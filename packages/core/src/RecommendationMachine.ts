@@ -16,8 +16,9 @@
  * `Conflict`: the spec lists no idempotent reject. The machine never touches `version`:
  * repositories bump it when they save.
  */
-import type { RunId } from "./Ids.ts"
+import { type CatalogItemId, RecommendationId, type RunId, type WorkspaceId } from "./Ids.ts"
 import * as Outcome from "./Outcome.ts"
+import type { PriceRecommendation } from "./PriceRecommendation.ts"
 import type { Recommendation, RecommendationStatus } from "./Recommendation.ts"
 
 export type RecommendationCommand =
@@ -48,6 +49,37 @@ export const recommendationTransitions = {
   WriteBackApplied: { from: ["approved"], to: "applied", tookEffect: (r) => r.status === "applied" },
   WriteBackFailed: { from: ["approved"], to: "write_back_failed", tookEffect: (r) => r.status === "write_back_failed" }
 } as const satisfies Record<RecommendationCommandTag, Rule>
+
+/** Which run recommended for which item. */
+export interface RecommendationOrigin {
+  readonly workspaceId: WorkspaceId
+  readonly runId: RunId
+  readonly itemId: CatalogItemId
+  readonly sku: string
+}
+
+/** The machine's initial state: a `new` recommendation of the engine's price, nobody has decided on it. */
+export const recommend = (
+  id: string,
+  origin: RecommendationOrigin,
+  price: PriceRecommendation,
+  now: number
+): Recommendation => ({
+  id: RecommendationId.make(id),
+  ...origin,
+  ...price,
+  status: "new",
+  acceptedAt: null,
+  acceptedBy: null,
+  approvedAt: null,
+  decidedBy: null,
+  decidedAt: null,
+  rejectReason: null,
+  dismissedAt: null,
+  version: 0,
+  createdAt: now,
+  updatedAt: now
+})
 
 export const accept = (actor: string): RecommendationCommand => ({ _tag: "Accept", actor })
 export const dismiss = (actor: string): RecommendationCommand => ({ _tag: "Dismiss", actor })

@@ -14,7 +14,7 @@ import {
   useCases,
   wsA,
   wsB
-} from "./UseCaseFixtures.ts"
+} from "./testing/UseCases.ts"
 
 /** Workspace A on Max with a store, one item at 10.00 with a recommendation to 10.99. */
 const setup = Effect.gen(function* () {

@@ -1,13 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { type Actor, actorLabel } from "./Actor.ts"
 import { AuditTrail } from "./AuditTrail.ts"
-import {
-  NoCommerceIntegration,
-  type RepositoryError,
-  ResourceNotFound,
-  TierIneligible,
-  type TransitionConflict
-} from "./Errors.ts"
+import { NoCommerceIntegration, type RepositoryError, ResourceNotFound, TierIneligible } from "./Errors.ts"
 import { type RecommendationId, type WorkspaceId, WriteBackId } from "./Ids.ts"
 import type { Page, PageRequest } from "./Page.ts"
 import { planLimits } from "./Plan.ts"
@@ -20,7 +14,7 @@ import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
 import { WriteBackOutbox } from "./ports/WriteBackOutbox.ts"
 import type { Recommendation } from "./Recommendation.ts"
 import * as Machine from "./RecommendationMachine.ts"
-import { type Settled, settledValue } from "./Settle.ts"
+import { type CommandError, type Settled, settledValue } from "./Settle.ts"
 import { isConnected } from "./StoreConnection.ts"
 import type { WriteBack } from "./WriteBack.ts"
 
@@ -34,8 +28,6 @@ export interface RecommendationMutation {
 export interface ApproveResult extends RecommendationMutation {
   readonly writeBack: WriteBack | null
 }
-
-type MutationError = ResourceNotFound | TransitionConflict | RepositoryError
 
 export class Recommendations extends Context.Service<
   Recommendations,
@@ -53,12 +45,12 @@ export class Recommendations extends Context.Service<
       workspaceId: WorkspaceId,
       id: RecommendationId,
       actor: Actor
-    ) => Effect.Effect<RecommendationMutation, MutationError>
+    ) => Effect.Effect<RecommendationMutation, CommandError>
     readonly dismiss: (
       workspaceId: WorkspaceId,
       id: RecommendationId,
       actor: Actor
-    ) => Effect.Effect<RecommendationMutation, MutationError>
+    ) => Effect.Effect<RecommendationMutation, CommandError>
     /**
      * Gated by plan and store first (model.md order: plan / integration, then resource, then
      * state). One transaction: pending_approval -> approved, the outbox row keyed by the
@@ -68,13 +60,13 @@ export class Recommendations extends Context.Service<
       workspaceId: WorkspaceId,
       id: RecommendationId,
       actor: Actor
-    ) => Effect.Effect<ApproveResult, TierIneligible | NoCommerceIntegration | MutationError>
+    ) => Effect.Effect<ApproveResult, TierIneligible | NoCommerceIntegration | CommandError>
     readonly reject: (
       workspaceId: WorkspaceId,
       id: RecommendationId,
       actor: Actor,
       reason: string
-    ) => Effect.Effect<RecommendationMutation, MutationError>
+    ) => Effect.Effect<RecommendationMutation, CommandError>
   }
 >()("margin/core/Recommendations") {
   static readonly layer = Layer.effect(
@@ -96,7 +88,7 @@ export class Recommendations extends Context.Service<
         command: Machine.RecommendationCommand,
         actor: Actor,
         now: number
-      ): Effect.Effect<Settled<Recommendation>, MutationError> =>
+      ): Effect.Effect<Settled<Recommendation>, CommandError> =>
         Effect.flatMap(
           recommendations.update(workspaceId, id, (current) => Machine.decide(current, command, now)),
           (found) =>
@@ -118,7 +110,7 @@ export class Recommendations extends Context.Service<
         id: RecommendationId,
         command: Machine.RecommendationCommand,
         actor: Actor
-      ): Effect.Effect<RecommendationMutation, MutationError> =>
+      ): Effect.Effect<RecommendationMutation, CommandError> =>
         Effect.flatMap(Clock.currentTimeMillis, (now) =>
           transactor.transaction(decide(workspaceId, id, command, actor, now)).pipe(
             Effect.map((settled) => {

@@ -12,6 +12,7 @@ import { Recommendations } from "./RecommendationsService.ts"
 import type { Run } from "./Run.ts"
 import { pricingInput, RunExecutor } from "./RunExecutor.ts"
 import { Runs } from "./RunsService.ts"
+import { aRun } from "./testing/Fixtures.ts"
 import {
   auditOf,
   connectStore,
@@ -23,7 +24,7 @@ import {
   useCases,
   wsA,
   wsB
-} from "./UseCaseFixtures.ts"
+} from "./testing/UseCases.ts"
 
 const page = { limit: 200, cursor: null }
 
@@ -177,23 +178,7 @@ describe("RunExecutor", () => {
 
   it.effect("a run that cannot complete is failed with the reason", () =>
     Effect.gen(function* () {
-      const orphan: Run = {
-        id: RunId.make("run_orphan"),
-        workspaceId: wsB,
-        status: "queued",
-        subsetTags: [],
-        trigger: "api",
-        requestedBy: null,
-        itemsTotal: null,
-        itemsAnalysed: 0,
-        recommendationsCount: 0,
-        alertsCount: 0,
-        error: null,
-        version: 0,
-        createdAt: 0,
-        startedAt: null,
-        finishedAt: null
-      }
+      const orphan = aRun({ id: RunId.make("run_orphan"), workspaceId: wsB, status: "queued" })
       yield* RunRepository.use((runs) => runs.insert(orphan))
       const failed = yield* (yield* RunExecutor).execute(orphan)
       assert.deepStrictEqual([failed.status, failed.error], ["failed", "the workspace ws_b was not found"])

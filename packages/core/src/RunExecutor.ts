@@ -1,10 +1,11 @@
 import { Cause, Clock, Context, Effect, Layer, Option, Stream } from "effect"
+import type { Alert } from "./Alert.ts"
+import * as AlertMachine from "./AlertMachine.ts"
 import { AuditTrail } from "./AuditTrail.ts"
 import type { CatalogItem } from "./CatalogItem.ts"
 import { RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
-import { type CatalogItemId, RecommendationId } from "./Ids.ts"
-import { openAlert } from "./OpenAlert.ts"
-import { analyseCatalog, type ItemAnalysis, type PricingInput } from "./Pricing.ts"
+import type { CatalogItemId } from "./Ids.ts"
+import { analyseCatalog, type PricingInput } from "./Pricing.ts"
 import type { PricingPolicy } from "./PricingPolicy.ts"
 import { AlertRepository } from "./ports/AlertRepository.ts"
 import { CatalogRepository } from "./ports/CatalogRepository.ts"
@@ -14,6 +15,7 @@ import { type RunProgress, RunRepository } from "./ports/RunRepository.ts"
 import { Transactor } from "./ports/Transactor.ts"
 import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
 import type { Recommendation } from "./Recommendation.ts"
+import * as RecommendationMachine from "./RecommendationMachine.ts"
 import type { Run } from "./Run.ts"
 import * as Machine from "./RunMachine.ts"
 
@@ -100,32 +102,6 @@ export class RunExecutor extends Context.Service<
             )
           ).pipe(Effect.map((settled) => (settled._tag === "Transitioned" ? settled.after : settled.current)))
 
-        const recommendationOf = (run: Run, item: ItemAnalysis<CatalogItemId>, now: number) =>
-          Effect.gen(function* () {
-            const found = item.recommendation
-            if (found === null) return Option.none<Recommendation>()
-            const recommendation: Recommendation = {
-              id: RecommendationId.make(yield* ids.next("recommendation")),
-              workspaceId: run.workspaceId,
-              runId: run.id,
-              itemId: item.itemId,
-              sku: item.sku,
-              ...found,
-              status: "new",
-              acceptedAt: null,
-              acceptedBy: null,
-              approvedAt: null,
-              decidedBy: null,
-              decidedAt: null,
-              rejectReason: null,
-              dismissedAt: null,
-              version: 0,
-              createdAt: now,
-              updatedAt: now
-            }
-            return Option.some(recommendation)
-          })
-
         /** Analyses one chunk and writes its results atomically; answers the progress after it. */
         const analyseChunk = (
           run: Run,
@@ -136,15 +112,19 @@ export class RunExecutor extends Context.Service<
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const analysis = analyseCatalog(chunk.map(pricingInput), policy)
-            const found = yield* Effect.forEach(analysis.items, (item) => recommendationOf(run, item, now))
-            const created = found.flatMap((recommendation) => Option.toArray(recommendation))
-            const raised = yield* Effect.forEach(analysis.items, (item) =>
-              Effect.forEach(item.alerts, (finding) =>
-                Effect.map(ids.next("alert"), (id) =>
-                  openAlert(id, { workspaceId: run.workspaceId, runId: run.id, itemId: item.itemId }, finding, now)
+            const created: Array<Recommendation> = []
+            const raised: Array<Alert> = []
+            for (const item of analysis.items) {
+              const origin = { workspaceId: run.workspaceId, runId: run.id, itemId: item.itemId }
+              if (item.recommendation !== null) {
+                const id = yield* ids.next("recommendation")
+                created.push(
+                  RecommendationMachine.recommend(id, { ...origin, sku: item.sku }, item.recommendation, now)
                 )
-              )
-            )
+              }
+              for (const finding of item.alerts)
+                raised.push(AlertMachine.raise(yield* ids.next("alert"), origin, finding, now))
+            }
             const next: RunProgress = {
               itemsTotal: progress.itemsTotal,
               itemsAnalysed: progress.itemsAnalysed + analysis.itemsAnalysed,
@@ -158,7 +138,7 @@ export class RunExecutor extends Context.Service<
                   yield* recommendations.supersedeOpen(run.workspaceId, items, run.id, now)
                   yield* recommendations.insertMany(created)
                 }
-                yield* alerts.raiseMany(raised.flat())
+                yield* alerts.raiseMany(raised)
                 yield* catalog.markAnalysed(
                   run.workspaceId,
                   chunk.map((item) => ({ id: item.id, cost: item.cost }))

@@ -1,32 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { RunId, WorkspaceId } from "./Ids.ts"
 import * as Outcome from "./Outcome.ts"
-import { type Run, type RunStatus, runStatuses } from "./Run.ts"
+import { type RunStatus, runStatuses } from "./Run.ts"
 import * as Machine from "./RunMachine.ts"
+import { aRun } from "./testing/Fixtures.ts"
+import * as Laws from "./testing/MachineLaws.ts"
 
-const queued: Run = {
-  id: RunId.make("run_1"),
-  workspaceId: WorkspaceId.make("ws_1"),
-  status: "queued",
-  subsetTags: [],
-  trigger: "api",
-  requestedBy: "token:tok_1",
-  itemsTotal: null,
-  itemsAnalysed: 0,
-  recommendationsCount: 0,
-  alertsCount: 0,
-  error: null,
-  version: 0,
-  createdAt: 0,
-  startedAt: null,
-  finishedAt: null
-}
+const queued = aRun({ status: "queued", startedAt: null, finishedAt: null, error: null })
 
 const fail = Machine.fail("catalog unreadable")
 
-const reach = (path: ReadonlyArray<Machine.RunCommand>): Run =>
-  path.reduce((state, command, step) => Outcome.current(Machine.decide(state, command, 1000 * (step + 1))), queued)
+const reach = (path: ReadonlyArray<Parameters<typeof Machine.decide>[1]>) => Laws.reach(Machine.decide, queued, path)
 
 const states: Record<RunStatus, ReadonlyArray<Machine.RunCommand>> = {
   queued: [],
@@ -36,7 +20,7 @@ const states: Record<RunStatus, ReadonlyArray<Machine.RunCommand>> = {
   cancelled: [Machine.cancel]
 }
 
-type Expected = RunStatus | "repeat" | "conflict"
+type Expected = Laws.Expected<RunStatus>
 const R = "repeat"
 const C = "conflict"
 const commandOrder = [Machine.start, Machine.succeed, fail, Machine.cancel] as const
@@ -59,13 +43,7 @@ describe("RunMachine", () => {
         it(`${status} + ${command._tag} -> ${expected}`, () => {
           const state = reach(states[status])
           const outcome = Machine.decide(state, command, 99_000)
-          if (expected === R || expected === C) {
-            assert.strictEqual(outcome._tag, expected === R ? "IdempotentRepeat" : "Conflict")
-            assert.strictEqual(Outcome.current(outcome), state)
-          } else {
-            assert.strictEqual(outcome._tag, "Transitioned")
-            assert.strictEqual(Outcome.current(outcome).status, expected)
-          }
+          Laws.assertCell(state, outcome, expected)
         })
       })
     }
@@ -89,40 +67,24 @@ describe("RunMachine", () => {
       fc.constantFrom(Machine.start, Machine.succeed, Machine.cancel),
       fc.string({ maxLength: 6 }).map(Machine.fail)
     )
-    const history = fc.array(fc.tuple(command, fc.integer({ min: 0, max: 10_000 })), { maxLength: 10 })
 
     it("a repeated command that took effect is an IdempotentRepeat and changes nothing, whatever came after", () => {
       fc.assert(
-        fc.property(history, (steps) => {
-          let state = queued
-          let now = 0
-          const tookEffect: Array<Machine.RunCommand> = []
-          for (const [next, delay] of steps) {
-            now += delay
-            const outcome = Machine.decide(state, next, now)
-            if (outcome._tag === "Transitioned") tookEffect.push(next)
-            state = Outcome.current(outcome)
-            for (const earlier of tookEffect) {
-              const repeat = Machine.decide(state, earlier, now + 1)
-              assert.strictEqual(repeat._tag, "IdempotentRepeat")
-              assert.strictEqual(Outcome.current(repeat), state)
-            }
-          }
-        })
+        fc.property(Laws.history(command), (steps) =>
+          Laws.assertRepeatsAreIdempotent(Machine.decide, queued, steps, {
+            repeatable: () => true,
+            replaces: () => false
+          })
+        )
       )
     })
 
     it("no command sequence throws, and a finished run never changes again", () => {
       fc.assert(
-        fc.property(history, (steps) => {
-          let state = queued
-          let now = 0
-          for (const [next, delay] of steps) {
-            now += delay
-            const outcome = Machine.decide(state, next, now)
+        fc.property(Laws.history(command), (steps) => {
+          Laws.replay(Machine.decide, queued, steps, ({ outcome }) => {
             if (outcome._tag === "Transitioned") assert.include(["queued", "running"], outcome.before.status)
-            state = Outcome.current(outcome)
-          }
+          })
         })
       )
     })

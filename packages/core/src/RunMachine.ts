@@ -16,8 +16,10 @@
  *   results are kept.
  * - Only a running run can fail. A second `fail` keeps the first error.
  */
+import type { RunId, WorkspaceId } from "./Ids.ts"
 import * as Outcome from "./Outcome.ts"
-import type { Run, RunStatus } from "./Run.ts"
+import type { Run, RunStatus, RunTrigger } from "./Run.ts"
+import type { Tag } from "./Tag.ts"
 
 export type RunCommand =
   | { readonly _tag: "Start" }
@@ -40,6 +42,30 @@ export const runTransitions = {
   Fail: { from: ["running"], to: "failed", tookEffect: (run) => run.status === "failed" },
   Cancel: { from: ["queued"], to: "cancelled", tookEffect: (run) => run.status === "cancelled" }
 } as const satisfies Record<RunCommandTag, Rule>
+
+/** What asking for a run says. */
+export interface RunRequest {
+  readonly id: RunId
+  readonly workspaceId: WorkspaceId
+  readonly subsetTags: ReadonlyArray<Tag>
+  readonly trigger: RunTrigger
+  readonly requestedBy: string | null
+}
+
+/** The machine's initial state: a queued run, nothing analysed yet. */
+export const queue = (request: RunRequest, now: number): Run => ({
+  ...request,
+  status: "queued",
+  itemsTotal: null,
+  itemsAnalysed: 0,
+  recommendationsCount: 0,
+  alertsCount: 0,
+  error: null,
+  version: 0,
+  createdAt: now,
+  startedAt: null,
+  finishedAt: null
+})
 
 export const start: RunCommand = { _tag: "Start" }
 export const succeed: RunCommand = { _tag: "Succeed" }

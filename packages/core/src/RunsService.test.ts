@@ -18,7 +18,7 @@ import {
   userB,
   wsA,
   wsB
-} from "./UseCaseFixtures.ts"
+} from "./testing/UseCases.ts"
 
 const march15 = Date.parse("2025-03-15T12:00:00Z")
 const april1 = Date.parse("2025-04-01T00:00:00Z")

@@ -1,13 +1,7 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { type Actor, actorLabel, actorUserId } from "./Actor.ts"
 import { AuditTrail } from "./AuditTrail.ts"
-import {
-  EmailNotConfirmed,
-  PlanLimitExceeded,
-  type RepositoryError,
-  ResourceNotFound,
-  type TransitionConflict
-} from "./Errors.ts"
+import { EmailNotConfirmed, PlanLimitExceeded, type RepositoryError, ResourceNotFound } from "./Errors.ts"
 import { RunId, type WorkspaceId } from "./Ids.ts"
 import type { Page, PageRequest } from "./Page.ts"
 import { planLimits } from "./Plan.ts"
@@ -19,7 +13,7 @@ import { UserRepository } from "./ports/UserRepository.ts"
 import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
 import type { Run, RunStatus, RunTrigger } from "./Run.ts"
 import * as Machine from "./RunMachine.ts"
-import { settledValue } from "./Settle.ts"
+import { type CommandError, settledValue } from "./Settle.ts"
 import type { Tag } from "./Tag.ts"
 import { usagePeriod } from "./UsagePeriod.ts"
 
@@ -52,11 +46,7 @@ export class Runs extends Context.Service<
       actor: Actor
     ) => Effect.Effect<Run, TriggerError>
     /** Only a queued run can be cancelled; a repeat is idempotent. */
-    readonly cancel: (
-      workspaceId: WorkspaceId,
-      id: RunId,
-      actor: Actor
-    ) => Effect.Effect<RunMutation, ResourceNotFound | TransitionConflict | RepositoryError>
+    readonly cancel: (workspaceId: WorkspaceId, id: RunId, actor: Actor) => Effect.Effect<RunMutation, CommandError>
   }
 >()("margin/core/Runs") {
   static readonly layer = Layer.effect(
@@ -106,23 +96,7 @@ export class Runs extends Context.Service<
                 })
               }
             }
-            const run: Run = {
-              id,
-              workspaceId,
-              status: "queued",
-              subsetTags,
-              trigger,
-              requestedBy: actorLabel(actor),
-              itemsTotal: null,
-              itemsAnalysed: 0,
-              recommendationsCount: 0,
-              alertsCount: 0,
-              error: null,
-              version: 0,
-              createdAt: now,
-              startedAt: null,
-              finishedAt: null
-            }
+            const run = Machine.queue({ id, workspaceId, subsetTags, trigger, requestedBy: actorLabel(actor) }, now)
             yield* runs.insert(run)
             yield* trail.record({
               workspaceId,

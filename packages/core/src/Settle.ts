@@ -1,6 +1,9 @@
 import { Effect, Option } from "effect"
-import { ResourceNotFound, TransitionConflict } from "./Errors.ts"
+import { type RepositoryError, ResourceNotFound, TransitionConflict } from "./Errors.ts"
 import type { IdempotentRepeat, Outcome, Transitioned } from "./Outcome.ts"
+
+/** How a state machine command of a use case can fail: no such resource, not from this state, or the store failed. */
+export type CommandError = ResourceNotFound | TransitionConflict | RepositoryError
 
 /** What a use case goes on with: the command took effect now, or had already. */
 export type Settled<A> = Transitioned<A> | IdempotentRepeat<A>

@@ -5,7 +5,7 @@ import { DeletionRequestId, SupportSessionId, WorkspaceId } from "./Ids.ts"
 import { DeletionRequestRepository } from "./ports/DeletionRequestRepository.ts"
 import { SupportSessionRepository } from "./ports/SupportSessionRepository.ts"
 import { Runs } from "./RunsService.ts"
-import { seedItem, seedUser, seedWorkspace, tokenActor, useCases, userA, userB, wsA, wsB } from "./UseCaseFixtures.ts"
+import { seedItem, seedUser, seedWorkspace, tokenActor, useCases, userA, userB, wsA, wsB } from "./testing/UseCases.ts"
 import { WorkspaceStatus } from "./WorkspaceStatusService.ts"
 
 const march15 = Date.parse("2025-03-15T12:00:00Z")

@@ -17,7 +17,7 @@ import {
   tokenActor,
   useCases,
   wsA
-} from "./UseCaseFixtures.ts"
+} from "./testing/UseCases.ts"
 import { WriteBackDelivery } from "./WriteBackDelivery.ts"
 
 const start = 1_000_000

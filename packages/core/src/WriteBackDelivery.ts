@@ -1,9 +1,9 @@
 import { Clock, Context, Effect, Layer, Option, Random } from "effect"
 import type { AlertFinding } from "./AlertFinding.ts"
+import * as AlertMachine from "./AlertMachine.ts"
 import { AuditTrail } from "./AuditTrail.ts"
 import type { RepositoryError } from "./Errors.ts"
 import { formatMoney } from "./Money.ts"
-import { openAlert } from "./OpenAlert.ts"
 import { AlertRepository } from "./ports/AlertRepository.ts"
 import { CatalogRepository } from "./ports/CatalogRepository.ts"
 import { IdGenerator } from "./ports/IdGenerator.ts"
@@ -133,7 +133,7 @@ export class WriteBackDelivery extends Context.Service<
               if (!(yield* outbox.markFailed(writeBack.id, owner, finding.message, now))) return "lease_lost" as const
               yield* settleRecommendation(writeBack, Machine.writeBackFailed, now)
               const origin = { workspaceId: writeBack.workspaceId, runId: null, itemId: writeBack.payload.itemId }
-              yield* alerts.raiseMany([openAlert(yield* ids.next("alert"), origin, finding, now)])
+              yield* alerts.raiseMany([AlertMachine.raise(yield* ids.next("alert"), origin, finding, now)])
               return outcome
             })
           )
