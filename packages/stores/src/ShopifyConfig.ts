@@ -12,6 +12,11 @@ export interface ShopifyConfigShape {
   readonly maxThrottleRetries: number
   /** Longest pause the pacing may take before one call; beyond it the delivery is reported unavailable. */
   readonly maxPacingWait: Duration.Duration
+  /**
+   * A whole delivery (read, pauses, write) ends by then. Keep it below the outbox lease, so a delivery
+   * never outlives its claim and another worker never delivers the same row at the same time.
+   */
+  readonly deliveryTimeout: Duration.Duration
 }
 
 export const shopifyDefaults: ShopifyConfigShape = {
@@ -19,11 +24,12 @@ export const shopifyDefaults: ShopifyConfigShape = {
   baseUrl: Option.none(),
   requestTimeout: Duration.seconds(10),
   maxThrottleRetries: 3,
-  maxPacingWait: Duration.seconds(30)
+  maxPacingWait: Duration.seconds(20),
+  deliveryTimeout: Duration.seconds(45)
 }
 
 export class ShopifyConfig extends Context.Service<ShopifyConfig, ShopifyConfigShape>()("margin/stores/ShopifyConfig") {
-  /** From the environment: SHOPIFY_API_VERSION, SHOPIFY_BASE_URL, SHOPIFY_REQUEST_TIMEOUT, SHOPIFY_THROTTLE_RETRIES, SHOPIFY_MAX_PACING_WAIT. */
+  /** From the environment: SHOPIFY_API_VERSION, SHOPIFY_BASE_URL, SHOPIFY_REQUEST_TIMEOUT, SHOPIFY_THROTTLE_RETRIES, SHOPIFY_MAX_PACING_WAIT, SHOPIFY_DELIVERY_TIMEOUT. */
   static readonly layer = Layer.effect(
     ShopifyConfig,
     Config.all({
@@ -35,7 +41,10 @@ export class ShopifyConfig extends Context.Service<ShopifyConfig, ShopifyConfigS
       maxThrottleRetries: Config.Int("SHOPIFY_THROTTLE_RETRIES").pipe(
         Config.withDefault(shopifyDefaults.maxThrottleRetries)
       ),
-      maxPacingWait: Config.Duration("SHOPIFY_MAX_PACING_WAIT").pipe(Config.withDefault(shopifyDefaults.maxPacingWait))
+      maxPacingWait: Config.Duration("SHOPIFY_MAX_PACING_WAIT").pipe(Config.withDefault(shopifyDefaults.maxPacingWait)),
+      deliveryTimeout: Config.Duration("SHOPIFY_DELIVERY_TIMEOUT").pipe(
+        Config.withDefault(shopifyDefaults.deliveryTimeout)
+      )
     })
   )
 

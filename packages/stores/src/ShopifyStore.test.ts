@@ -167,6 +167,19 @@ describe("ShopifyStore against the fake Shopify", () => {
     }).pipe(Effect.provide(shopifyStoreOverFake()))
   )
 
+  it.live("a delivery that outlasts its deadline is unavailable, whatever call it was waiting on", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "Hang" })
+      const error = yield* Effect.flip(store.deliver(connection, raise))
+      assert.include(error.message, "delivery did not finish within")
+    }).pipe(
+      Effect.provide(
+        shopifyStoreOverFake({ config: { requestTimeout: Duration.seconds(5), deliveryTimeout: Duration.millis(200) } })
+      )
+    )
+  )
+
   it.live("a write that landed but whose answer never came is found applied on the next delivery", () =>
     Effect.gen(function* () {
       const { fake, store } = yield* seeded

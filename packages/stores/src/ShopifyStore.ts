@@ -2,7 +2,7 @@ import { formatMajorUnits, parseMajorUnits } from "@margin/core/Money"
 import { StoreUnavailable, type StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
 import type { StoreConnection } from "@margin/core/StoreConnection"
 import type { WriteBack } from "@margin/core/WriteBack"
-import { Context, Effect, Layer, Option, Result } from "effect"
+import { Context, Duration, Effect, Layer, Option, Result } from "effect"
 import { checkPrice } from "./PriceCheck.ts"
 import { makeShopifyAdminApi, type ShopifyEndpoint, ShopifyRefused } from "./ShopifyAdminApi.ts"
 import { ShopifyConfig } from "./ShopifyConfig.ts"
@@ -98,6 +98,15 @@ export class ShopifyStore extends Context.Service<ShopifyStore, StoreWriteBack["
         },
         Effect.catchTag("ShopifyRefused", (refused) =>
           Effect.succeed<StoreWriteResult>({ _tag: "Rejected", message: refused.message })
+        ),
+        // A write cut short here may have landed: the next delivery reads first and finds it applied.
+        Effect.timeout(config.deliveryTimeout),
+        Effect.catchTag("TimeoutError", () =>
+          Effect.fail(
+            new StoreUnavailable({
+              message: `Shopify: delivery did not finish within ${Duration.format(config.deliveryTimeout)}`
+            })
+          )
         )
       )
 
