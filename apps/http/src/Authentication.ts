@@ -1,0 +1,57 @@
+import { Authenticate } from "@margin/edge/Authenticate"
+import { Caller } from "@margin/edge/Caller"
+import { RouteAccess } from "@margin/edge/RouteAccess"
+import { Context, Effect, Layer } from "effect"
+import { HttpServerRequest } from "effect/http"
+import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import {
+  InsufficientScopeError,
+  RateLimitedError,
+  RepositoryErrorError,
+  TokenUnusableError,
+  UnauthorizedError,
+  WorkspaceForbiddenError
+} from "./ApiErrors.ts"
+import { RequestLog } from "./RequestLog.ts"
+
+/**
+ * Resolves the `Caller` of every /api/v1 operation before anything of the request is read, with
+ * the `RouteAccess` annotation of the endpoint: credential, rate budget, workspace, scope,
+ * token_unusable. The bearer scheme is declared for the OpenAPI document; the header is read raw
+ * so that "missing" and "malformed" can be told apart.
+ */
+export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Caller }>()(
+  "margin/http/Authentication",
+  {
+    security: { bearer: HttpApiSecurity.bearer },
+    error: [
+      UnauthorizedError,
+      RateLimitedError,
+      WorkspaceForbiddenError,
+      InsufficientScopeError,
+      TokenUnusableError,
+      RepositoryErrorError
+    ]
+  }
+) {}
+
+export const layer = Layer.effect(
+  Authentication,
+  Effect.gen(function* () {
+    const authenticate = yield* Authenticate
+    return Authentication.of({
+      bearer: (httpEffect, { endpoint }) =>
+        Effect.gen(function* () {
+          const access = Context.getOrUndefined(endpoint.annotations, RouteAccess)
+          if (access === undefined) return yield* Effect.die(`endpoint ${endpoint.identifier} declares no RouteAccess`)
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const caller = yield* authenticate.authenticate(
+            { authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] },
+            access
+          )
+          yield* RequestLog.noteCaller(caller)
+          return yield* Effect.provideService(httpEffect, Caller, caller)
+        })
+    })
+  })
+)

@@ -1,0 +1,19 @@
+import { Catalog } from "@margin/core/CatalogService"
+import { Caller } from "@margin/edge/Caller"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "./Api.ts"
+import { catalogItemJson } from "./CatalogItemJson.ts"
+import { listJson, pageRequest } from "./ListJson.ts"
+
+export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
+  Effect.gen(function* () {
+    const catalog = yield* Catalog
+    return handlers.handleAll({
+      listCatalogItems: ({ query }) =>
+        Caller.use((caller) => catalog.list(caller.workspaceId, { tag: query.tag ?? null }, pageRequest(query))).pipe(
+          Effect.map((page) => listJson(page, catalogItemJson))
+        )
+    })
+  })
+)

@@ -1,0 +1,48 @@
+import { Layer } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { AlertsHandlers } from "./AlertsHandlers.ts"
+import { Api, openApiPath } from "./Api.ts"
+import * as Authentication from "./Authentication.ts"
+import { BackgroundRuns } from "./BackgroundRuns.ts"
+import { CatalogHandlers } from "./CatalogHandlers.ts"
+import { RecommendationsHandlers } from "./RecommendationsHandlers.ts"
+import { ReportsHandlers } from "./ReportsHandlers.ts"
+import * as RequestValidation from "./RequestValidation.ts"
+import * as ResponseGuard from "./ResponseGuard.ts"
+import { routeTable } from "./RouteTable.ts"
+import { RunsHandlers } from "./RunsHandlers.ts"
+import { SystemHandlers } from "./SystemHandlers.ts"
+import { WorkspaceHandlers } from "./WorkspaceHandlers.ts"
+
+export interface HttpAppOptions {
+  /** Request bodies above this are refused with 413 (default 1 MiB). */
+  readonly maxBodyBytes?: number
+}
+
+export const defaultMaxBodyBytes = 1024 * 1024
+
+/**
+ * The REST front door as router routes: the HttpApi (with its OpenAPI document at
+ * /api/v1/openapi.json), its middlewares and the response guard. Requires the use cases
+ * (`UseCasesLayer` of @margin/edge), `Readiness` and the HTTP platform; serve it with
+ * `HttpRouter.serve(HttpApp.layer(), { disableLogger: true })`.
+ */
+export const layer = (options: HttpAppOptions = {}) =>
+  Layer.mergeAll(
+    HttpApiBuilder.layer(Api, { openapiPath: openApiPath }).pipe(
+      Layer.provide([
+        RunsHandlers,
+        RecommendationsHandlers,
+        AlertsHandlers,
+        CatalogHandlers,
+        ReportsHandlers,
+        WorkspaceHandlers,
+        SystemHandlers
+      ]),
+      Layer.provide([Authentication.layer, RequestValidation.layer, BackgroundRuns.layer])
+    ),
+    ResponseGuard.layer({
+      maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+      routes: routeTable(Api, [{ method: "GET", path: openApiPath }])
+    })
+  )

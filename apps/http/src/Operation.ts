@@ -1,0 +1,24 @@
+import { RouteAccess, type RouteAccessShape } from "@margin/edge/RouteAccess"
+import { Context } from "effect"
+import { OpenApi } from "effect/http-api"
+import { deprecatedOperations } from "./Deprecations.ts"
+
+/**
+ * The annotations of one /api/v1 operation: what it asks of the caller (enforced by
+ * `Authentication`), the same said in the OpenAPI description, and its deprecation.
+ */
+export const operation = (identifier: string, access: RouteAccessShape, description: string): Context.Context<never> =>
+  Context.merge(
+    Context.make(RouteAccess, access),
+    OpenApi.annotations({
+      description: [
+        description,
+        `Scope: \`${access.scope}\`.`,
+        access.session ? "Accepts an API token or a first-party session JWT." : "Accepts an API token.",
+        access.mutation ? "Refused with token_unusable when the token's issuing user was deleted." : ""
+      ]
+        .filter((line) => line !== "")
+        .join(" "),
+      deprecated: deprecatedOperations.has(identifier)
+    })
+  )

@@ -1,0 +1,69 @@
+import type { RecommendationMutation } from "@margin/core/RecommendationsService"
+import { Recommendations } from "@margin/core/RecommendationsService"
+import { Approval, type ApprovalResult } from "@margin/edge/Approval"
+import { Caller, callerActor, requireRole } from "@margin/edge/Caller"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "./Api.ts"
+import { listJson, pageRequest } from "./ListJson.ts"
+import { idempotentRepeat } from "./MutationJson.ts"
+import { recommendationJson } from "./RecommendationJson.ts"
+
+const changed = (mutation: RecommendationMutation) =>
+  mutation.idempotent
+    ? idempotentRepeat
+    : { ok: true as const, idempotent: false as const, recommendation: recommendationJson(mutation.recommendation) }
+
+const approved = (result: ApprovalResult) =>
+  result.idempotent || result.writeBack === null
+    ? idempotentRepeat
+    : {
+        ok: true as const,
+        idempotent: false as const,
+        recommendation: recommendationJson(result.recommendation),
+        write_back: result.writeBack
+      }
+
+/** Approve and reject: the spec's role rule, checked after the body is validated (model.md order). */
+const deciderRole = requireRole("approver")
+
+export const RecommendationsHandlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
+  Effect.gen(function* () {
+    const recommendations = yield* Recommendations
+    const approval = yield* Approval
+    return handlers.handleAll({
+      listRecommendations: ({ query }) =>
+        Caller.use((caller) =>
+          recommendations.list(
+            caller.workspaceId,
+            { status: query.status ?? null, runId: query.run_id ?? null },
+            pageRequest(query)
+          )
+        ).pipe(Effect.map((page) => listJson(page, recommendationJson))),
+      getRecommendation: ({ params }) =>
+        Caller.use((caller) => recommendations.get(caller.workspaceId, params.recommendation_id)).pipe(
+          Effect.map(recommendationJson)
+        ),
+      acceptRecommendation: ({ params }) =>
+        Caller.use((caller) =>
+          recommendations.accept(caller.workspaceId, params.recommendation_id, callerActor(caller))
+        ).pipe(Effect.map(changed)),
+      dismissRecommendation: ({ params }) =>
+        Caller.use((caller) =>
+          recommendations.dismiss(caller.workspaceId, params.recommendation_id, callerActor(caller))
+        ).pipe(Effect.map(changed)),
+      approveRecommendation: ({ params }) =>
+        Effect.andThen(
+          deciderRole,
+          Caller.use((caller) => approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller)))
+        ).pipe(Effect.map(approved)),
+      rejectRecommendation: ({ params, payload }) =>
+        Effect.andThen(
+          deciderRole,
+          Caller.use((caller) =>
+            recommendations.reject(caller.workspaceId, params.recommendation_id, callerActor(caller), payload.reason)
+          )
+        ).pipe(Effect.map(changed))
+    })
+  })
+)

@@ -1,0 +1,43 @@
+import { BadRequest, type Issue, ValidationFailed } from "@margin/edge/EdgeErrors"
+import { Effect, SchemaIssue } from "effect"
+import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
+import { BadRequestError, ValidationFailedError } from "./ApiErrors.ts"
+
+/**
+ * Turns request decoding failures into the contract's errors: a body that is not JSON is 400
+ * `bad_request`; a body or query that fails its schema is 422 `validation_error`, one issue per
+ * field (the API parses with `errors: "all"`). A response that fails to encode stays a defect (500).
+ */
+export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("margin/http/RequestValidation", {
+  error: [BadRequestError, ValidationFailedError]
+}) {}
+
+/** HttpApiBuilder reports a body that `JSON.parse` refused as this one issue; nothing else carries it. */
+const invalidJsonMessage = "Expected a valid JSON body"
+
+export const isInvalidJson = (error: HttpApiError.HttpApiSchemaError): boolean => {
+  const issue = error.cause.issue
+  return error.kind === "Payload" && issue._tag === "InvalidValue" && issue.annotations?.message === invalidJsonMessage
+}
+
+const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const pathText = (
+  path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined,
+  kind: string
+): string => {
+  const segments = (path ?? []).map((segment) => String(typeof segment === "object" ? segment.key : segment))
+  return segments.length === 0 ? (kind === "Payload" ? "body" : kind.toLowerCase()) : segments.join(".")
+}
+
+export const issuesOf = (error: HttpApiError.HttpApiSchemaError): ReadonlyArray<Issue> =>
+  formatIssues(error.cause.issue).issues.map((issue) => ({
+    path: pathText(issue.path, error.kind),
+    message: issue.message
+  }))
+
+export const layer = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) => {
+  if (error.kind === "Body" || error.kind === "ResponseHeaders") return Effect.fail(error)
+  if (isInvalidJson(error)) return Effect.fail(new BadRequest({ detail: "the body could not be parsed" }))
+  return Effect.fail(new ValidationFailed({ issues: issuesOf(error) }))
+})

@@ -1,0 +1,101 @@
+import { transportCodes } from "@margin/edge/ErrorEnvelope"
+import { Cause, Clock, Effect, type Layer } from "effect"
+import * as ByteSize from "effect/ByteSize"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type * as Types from "effect/Types"
+import { RequestLog, type RequestNotes } from "./RequestLog.ts"
+import type { RouteTable } from "./RouteTable.ts"
+
+export interface ResponseGuardOptions {
+  /** Request bodies above this many bytes are refused with 413. */
+  readonly maxBodyBytes: number
+  readonly routes: RouteTable
+}
+
+const messages: Record<number, string> = {
+  400: "The request could not be read.",
+  404: "No such route.",
+  405: "This method is not allowed on this path.",
+  408: "The request took too long to arrive.",
+  413: "The request body is too large.",
+  415: "Send the body as application/json.",
+  500: "Something went wrong on our side; it has been logged.",
+  503: "The service is shutting down or unavailable; retry shortly."
+}
+
+const transport: Partial<Record<number, string>> = transportCodes
+
+const codeOf = (status: number): string => transport[status] ?? (status >= 500 ? "internal_error" : "bad_request")
+
+const isJson = (response: HttpServerResponse.HttpServerResponse): boolean =>
+  (response.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")
+
+/** An error answer with the envelope, keeping the headers it had (Allow, Retry-After...). */
+const envelope = (status: number, message: string, headers: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe({ code: codeOf(status), message }, { status, headers })
+
+const pathOf = (url: string): string => {
+  const end = url.search(/[?#]/)
+  return end === -1 ? url : url.slice(0, end)
+}
+
+/**
+ * The outermost layer of every request: refuses oversized bodies, turns whatever the router
+ * or a defect produced (empty 404, text 415, empty 413 / 500) into the `{ code, message }`
+ * envelope, tells 405 from 404, and writes the request's one structured log line.
+ * Defects are logged here with their cause and answered without it.
+ */
+export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
+  HttpRouter.middleware(
+    // Handling every failure here is the point; the declared `unhandled` only satisfies the router's typing.
+    (
+      httpEffect
+    ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const started = yield* Clock.currentTimeNanos
+        const notes: RequestNotes = { caller: null, workspace: null }
+        const path = pathOf(request.url)
+
+        const declared = Number(request.headers["content-length"] ?? "0")
+        const answered: HttpServerResponse.HttpServerResponse =
+          declared > options.maxBodyBytes
+            ? envelope(413, messages[413] ?? "", { connection: "close" })
+            : yield* httpEffect.pipe(
+                Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(options.maxBodyBytes)),
+                Effect.provideService(RequestLog, notes),
+                Effect.catchCause((cause) =>
+                  Effect.flatMap(HttpServerError.causeResponse(cause), ([response, reported]) =>
+                    response.status >= 500 && !Cause.hasInterruptsOnly(cause)
+                      ? Effect.as(Effect.logError("request failed", reported), response)
+                      : Effect.succeed(response)
+                  )
+                )
+              )
+
+        let response = answered
+        if (response.status >= 400 && !isJson(response)) {
+          const allowed = response.status === 404 ? options.routes.allowedMethods(path) : []
+          response =
+            allowed.length > 0
+              ? envelope(405, `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
+                  allow: allowed.join(", ")
+                })
+              : envelope(response.status, messages[response.status] ?? "The request failed.", { ...response.headers })
+        }
+
+        const finished = yield* Clock.currentTimeNanos
+        yield* Effect.logInfo("http request").pipe(
+          Effect.annotateLogs({
+            method: request.method,
+            path,
+            status: response.status,
+            duration_ms: Number(finished - started) / 1e6,
+            caller: notes.caller,
+            workspace: notes.workspace
+          })
+        )
+        return response
+      }),
+    { global: true }
+  )

@@ -1,0 +1,39 @@
+import { HttpApi, type HttpApiGroup } from "effect/http-api"
+
+/** The paths the API serves and the methods each accepts: what tells a 405 from a 404. */
+export interface RouteTable {
+  /** The methods a path is served with; empty when no route has that path. */
+  readonly allowedMethods: (path: string) => ReadonlyArray<string>
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+
+const patternOf = (path: string): RegExp =>
+  new RegExp(
+    `^${path
+      .split("/")
+      .map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)))
+      .join("/")}$`
+  )
+
+export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  extra: ReadonlyArray<{ readonly method: string; readonly path: string }>
+): RouteTable => {
+  const declared: Array<{ readonly method: string; readonly path: string }> = [...extra]
+  HttpApi.reflect(api, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      declared.push({ method: endpoint.method, path: endpoint.path })
+    }
+  })
+  const routes = declared.map((route) => ({ method: route.method, pattern: patternOf(route.path) }))
+  return {
+    allowedMethods: (path) => {
+      const methods = new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))
+      // HEAD is answered wherever GET is.
+      if (methods.has("GET")) methods.add("HEAD")
+      return [...methods]
+    }
+  }
+}

@@ -1,0 +1,27 @@
+import { Runs } from "@margin/core/RunsService"
+import { Caller, callerActor } from "@margin/edge/Caller"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "./Api.ts"
+import { BackgroundRuns } from "./BackgroundRuns.ts"
+import { listJson, pageRequest } from "./ListJson.ts"
+import { runJson } from "./RunJson.ts"
+
+export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
+  Effect.gen(function* () {
+    const runs = yield* Runs
+    const background = yield* BackgroundRuns
+    return handlers.handleAll({
+      listRuns: ({ query }) =>
+        Caller.use((caller) =>
+          runs.list(caller.workspaceId, { status: query.status ?? null }, pageRequest(query))
+        ).pipe(Effect.map((page) => listJson(page, runJson))),
+      triggerRun: ({ payload }) =>
+        Caller.use((caller) =>
+          runs.trigger(caller.workspaceId, payload?.subset_tags ?? [], "api", callerActor(caller))
+        ).pipe(Effect.tap(background.start), Effect.map(runJson)),
+      getRun: ({ params }) =>
+        Caller.use((caller) => runs.get(caller.workspaceId, params.run_id)).pipe(Effect.map(runJson))
+    })
+  })
+)

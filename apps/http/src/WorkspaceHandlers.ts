@@ -1,0 +1,17 @@
+import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
+import { Caller } from "@margin/edge/Caller"
+import { Effect } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "./Api.ts"
+import { workspaceStatusJson } from "./WorkspaceStatusJson.ts"
+
+export const WorkspaceHandlers = HttpApiBuilder.group(Api, "workspace", (handlers) =>
+  Effect.gen(function* () {
+    const status = yield* WorkspaceStatus
+    return handlers.handleAll({
+      // account_deletion is the calling user's own: the session's user, or the token's issuer.
+      getWorkspaceStatus: () =>
+        Caller.use((caller) => status.read(caller.workspaceId, caller.userId)).pipe(Effect.map(workspaceStatusJson))
+    })
+  })
+)

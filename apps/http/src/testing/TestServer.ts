@@ -1,0 +1,82 @@
+import { NodeHttpServer, NodeServices } from "@effect/platform-node"
+import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
+import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
+import { SessionVerifier } from "@margin/edge/SessionJwt"
+import { SessionSigner } from "@margin/edge/SessionJwtSigner"
+import { UseCasesLayer } from "@margin/edge/UseCases"
+import { Effect, Layer, Option, References, Schema } from "effect"
+import { HttpClient, HttpClientRequest, type HttpMethod, HttpRouter } from "effect/http"
+import * as HttpApp from "../HttpApp.ts"
+import { Readiness } from "../Readiness.ts"
+
+export interface TestServerOptions {
+  readonly rateLimit?: number
+  readonly maxBodyBytes?: number
+}
+
+/**
+ * The whole REST front door on an ephemeral port over the in-memory adapters, with an
+ * `HttpClient` pointed at it, the memory ports for seeding and a development session signer.
+ * Everything goes through real HTTP, as a client would.
+ */
+export const layer = (options: TestServerOptions = {}) => {
+  const identity = IdentityKeyStore.layerMemory
+  return HttpRouter.serve(
+    HttpApp.layer({ ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }),
+    {
+      disableLogger: true,
+      disableListenLog: true
+    }
+  ).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provide(Readiness.layerAlwaysReady),
+    Layer.provideMerge(UseCasesLayer),
+    Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
+    Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
+    Layer.provideMerge(MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })),
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
+    Layer.orDie
+  )
+}
+
+export interface Reply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+  /** The body parsed as JSON; undefined when it is not JSON. */
+  readonly json: unknown
+}
+
+export interface CallOptions {
+  readonly token?: string
+  readonly headers?: Readonly<Record<string, string>>
+  /** A value is sent as JSON; a string is sent as is (with content-type application/json unless given). */
+  readonly body?: unknown
+}
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
+
+/** One raw HTTP exchange with the test server. */
+export const call = (method: HttpMethod.HttpMethod, path: string, options: CallOptions = {}) =>
+  Effect.gen(function* () {
+    const client = yield* HttpClient.HttpClient
+    const headers: Record<string, string> = {
+      ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+      ...options.headers
+    }
+    let request = HttpClientRequest.make(method)(path)
+    if (options.body !== undefined) {
+      const text = typeof options.body === "string" ? options.body : JSON.stringify(options.body)
+      request = HttpClientRequest.bodyText(request, text, headers["content-type"] ?? "application/json")
+    }
+    request = HttpClientRequest.setHeaders(request, headers)
+    const response = yield* client.execute(request).pipe(Effect.orDie)
+    const text = yield* response.text.pipe(Effect.orDie)
+    const reply: Reply = {
+      status: response.status,
+      headers: response.headers,
+      text,
+      json: Option.getOrUndefined(parseJson(text))
+    }
+    return reply
+  })

@@ -1,0 +1,172 @@
+import { type ApiToken, tokenState } from "@margin/core/ApiToken"
+import type { RepositoryError } from "@margin/core/Errors"
+import type { UserId, WorkspaceId } from "@margin/core/Ids"
+import type { Membership } from "@margin/core/Membership"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import { RateBudget } from "@margin/core/ports/RateBudget"
+import { TokenRepository } from "@margin/core/ports/TokenRepository"
+import { UserRepository } from "@margin/core/ports/UserRepository"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import type { CallerShape } from "./Caller.ts"
+import { InsufficientScope, RateLimited, TokenUnusable, Unauthorized, WorkspaceForbidden } from "./EdgeErrors.ts"
+import { type RouteAccessShape, sessionScopes } from "./RouteAccess.ts"
+import { SessionVerifier } from "./SessionJwt.ts"
+import { hashTokenSecret, isTokenSecret } from "./TokenSecret.ts"
+
+/** The raw request headers authentication reads. */
+export interface Credentials {
+  readonly authorization: string | undefined
+  readonly workspaceHeader: string | undefined
+}
+
+export type AuthenticationError =
+  | Unauthorized
+  | RateLimited
+  | WorkspaceForbidden
+  | InsufficientScope
+  | TokenUnusable
+  | RepositoryError
+
+/** `token:<id>`, `user:<id>`: the rate budget a request counts against, shared by REST and MCP. */
+export const budgetKey = (caller: { readonly tokenId: string | null; readonly userId: string }): string =>
+  caller.tokenId === null ? `user:${caller.userId}` : `token:${caller.tokenId}`
+
+/** last_used_at is written at most this often per token, not on every request. */
+const touchIntervalMs = 60_000
+
+const bearerPattern = /^Bearer +(\S+) *$/i
+
+/**
+ * Resolves the caller of one request, in the order of model.md: credential (401), rate budget
+ * (429, counted for every authenticated request), workspace (403), scope (403), token_unusable
+ * (403, mutations). Role checks come later, after the body is validated (`requireRole`).
+ */
+export class Authenticate extends Context.Service<
+  Authenticate,
+  {
+    readonly authenticate: (
+      credentials: Credentials,
+      access: RouteAccessShape
+    ) => Effect.Effect<CallerShape, AuthenticationError>
+  }
+>()("margin/edge/Authenticate") {
+  static readonly layer = Layer.effect(
+    Authenticate,
+    Effect.gen(function* () {
+      const tokens = yield* TokenRepository
+      const users = yield* UserRepository
+      const memberships = yield* MembershipRepository
+      const budget = yield* RateBudget
+      const sessions = yield* SessionVerifier
+
+      const spend = (key: string, now: number): Effect.Effect<void, RateLimited> =>
+        Effect.flatMap(budget.consume(key, now), (decision) =>
+          decision._tag === "Allowed"
+            ? Effect.void
+            : Effect.fail(new RateLimited({ retryAfterSeconds: decision.retryAfterSeconds }))
+        )
+
+      const touch = (token: ApiToken, now: number): Effect.Effect<void> =>
+        token.lastUsedAt !== null && now - token.lastUsedAt < touchIntervalMs
+          ? Effect.void
+          : tokens
+              .touch(token.id, now)
+              .pipe(Effect.catch((error) => Effect.logWarning("token last_used_at not recorded", error.message)))
+
+      const roleIn = (workspaceId: WorkspaceId, userId: UserId) =>
+        Effect.map(memberships.get(workspaceId, userId), (found) => Option.getOrNull(Option.map(found, (m) => m.role)))
+
+      const fromToken = Effect.fnUntraced(function* (
+        secret: string,
+        workspaceHeader: string | undefined,
+        access: RouteAccessShape,
+        now: number
+      ) {
+        const found = yield* tokens.findBySecretHash(hashTokenSecret(secret))
+        if (Option.isNone(found)) return yield* new Unauthorized({ reason: "unknown" })
+        const token = found.value
+        const state = tokenState(token, now)
+        if (state !== "usable") return yield* new Unauthorized({ reason: state })
+        yield* spend(budgetKey({ tokenId: token.id, userId: token.issuedBy }), now)
+        if (workspaceHeader !== undefined && workspaceHeader !== token.workspaceId) {
+          return yield* new WorkspaceForbidden({ reason: "token_bound_elsewhere" })
+        }
+        if (!token.scopes.includes(access.scope)) return yield* new InsufficientScope({ required: access.scope })
+        if (access.mutation) {
+          const issuer = yield* users.get(token.issuedBy)
+          if (Option.isNone(issuer) || issuer.value.deletedAt !== null) return yield* new TokenUnusable()
+        }
+        const role = yield* roleIn(token.workspaceId, token.issuedBy)
+        yield* touch(token, now)
+        const caller: CallerShape = {
+          workspaceId: token.workspaceId,
+          credential: "token",
+          tokenId: token.id,
+          userId: token.issuedBy,
+          scopes: token.scopes,
+          role
+        }
+        return caller
+      })
+
+      const chooseWorkspace = (
+        all: ReadonlyArray<Membership>,
+        workspaceHeader: string | undefined
+      ): Effect.Effect<Membership, WorkspaceForbidden> => {
+        if (workspaceHeader === undefined) {
+          const only = all.length === 1 ? all[0] : undefined
+          return only !== undefined
+            ? Effect.succeed(only)
+            : Effect.fail(new WorkspaceForbidden({ reason: all.length === 0 ? "not_a_member" : "header_required" }))
+        }
+        const named = all.find((membership) => membership.workspaceId === workspaceHeader)
+        return named !== undefined
+          ? Effect.succeed(named)
+          : Effect.fail(new WorkspaceForbidden({ reason: "not_a_member" }))
+      }
+
+      const fromSession = Effect.fnUntraced(function* (
+        jwt: string,
+        workspaceHeader: string | undefined,
+        access: RouteAccessShape,
+        now: number
+      ) {
+        const userId = yield* sessions
+          .verify(jwt)
+          .pipe(Effect.catchTag("InvalidSession", () => Effect.fail(new Unauthorized({ reason: "invalid_session" }))))
+        const user = yield* users.get(userId)
+        if (Option.isNone(user) || user.value.deletedAt !== null) {
+          return yield* new Unauthorized({ reason: "invalid_session" })
+        }
+        if (!access.session) return yield* new Unauthorized({ reason: "session_not_allowed" })
+        yield* spend(budgetKey({ tokenId: null, userId: user.value.id }), now)
+        const membership = yield* chooseWorkspace(yield* memberships.listForUser(user.value.id), workspaceHeader)
+        if (!sessionScopes.includes(access.scope)) return yield* new InsufficientScope({ required: access.scope })
+        const caller: CallerShape = {
+          workspaceId: membership.workspaceId,
+          credential: "session",
+          tokenId: null,
+          userId: user.value.id,
+          scopes: sessionScopes,
+          role: membership.role
+        }
+        return caller
+      })
+
+      return Authenticate.of({
+        authenticate: Effect.fn("Authenticate.authenticate")(function* (credentials, access) {
+          if (credentials.authorization === undefined || credentials.authorization.trim() === "") {
+            return yield* new Unauthorized({ reason: "missing" })
+          }
+          const credential = bearerPattern.exec(credentials.authorization)?.[1]
+          if (credential === undefined) return yield* new Unauthorized({ reason: "malformed" })
+          const workspaceHeader = credentials.workspaceHeader?.trim() || undefined
+          const now = yield* Clock.currentTimeMillis
+          return isTokenSecret(credential)
+            ? yield* fromToken(credential, workspaceHeader, access, now)
+            : yield* fromSession(credential, workspaceHeader, access, now)
+        })
+      })
+    })
+  )
+}

@@ -1,0 +1,37 @@
+import type { Actor } from "@margin/core/Actor"
+import type { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
+import { hasAtLeast, type Role } from "@margin/core/Role"
+import type { Scope } from "@margin/core/Scope"
+import { Context, Effect } from "effect"
+import { ForbiddenRole } from "./EdgeErrors.ts"
+
+/** Who is calling, resolved once per request by `Authenticate`. */
+export interface CallerShape {
+  /** The one workspace this request may reach. */
+  readonly workspaceId: WorkspaceId
+  readonly credential: "token" | "session"
+  /** The API token, for token callers. */
+  readonly tokenId: TokenId | null
+  /** The token's issuer, or the session's user. */
+  readonly userId: UserId
+  /** The token's scopes; for sessions, what first-party apps may do (`sessionScopes`). */
+  readonly scopes: ReadonlyArray<Scope>
+  /** The user's role in the workspace; null when the token's issuer is no longer a member. */
+  readonly role: Role | null
+}
+
+export class Caller extends Context.Service<Caller, CallerShape>()("margin/edge/Caller") {}
+
+/** The actor recorded on entities and audit events. */
+export const callerActor = (caller: CallerShape): Actor =>
+  caller.tokenId === null
+    ? { _tag: "SessionActor", userId: caller.userId }
+    : { _tag: "TokenActor", tokenId: caller.tokenId, userId: caller.userId }
+
+/** Fails with `ForbiddenRole` unless the caller's role is at least `minimum`. */
+export const requireRole = (minimum: Role): Effect.Effect<void, ForbiddenRole, Caller> =>
+  Caller.use((caller) =>
+    caller.role !== null && hasAtLeast(caller.role, minimum)
+      ? Effect.void
+      : Effect.fail(new ForbiddenRole({ role: caller.role }))
+  )
