@@ -1,0 +1,47 @@
+import { Schema } from "effect"
+import { ElasticitySource } from "./Elasticity.ts"
+import { CurrencyCode } from "./Money.ts"
+
+/**
+ * Why a price is recommended. One code per recommendation; the first that applies wins:
+ * - `floor_exceeds_step`: the floor (min margin or min_price / MAP) is further away than max_change_pct;
+ *   the floor wins and the move is larger than the step.
+ * - `ceiling_exceeds_step`: the same for max_price: the ceiling wins and the move is larger than the step.
+ * - `step_limited`: the price the rules call for is further than max_change_pct; this recommendation moves
+ *   by the step and later runs continue.
+ * - `below_floor`: the price is below the floor and the recommendation restores it (within the step).
+ * - `above_ceiling`: the price is above max_price and the recommendation brings it down (within the step).
+ * - `below_target_margin`: the margin is below the policy's target; the price goes up toward the target price.
+ * - `above_target_margin`: the margin is above the target; the price comes down toward the target price.
+ */
+export const RuleCode = Schema.Literals([
+  "floor_exceeds_step",
+  "ceiling_exceeds_step",
+  "step_limited",
+  "below_floor",
+  "above_ceiling",
+  "below_target_margin",
+  "above_target_margin"
+])
+export type RuleCode = typeof RuleCode.Type
+
+const Margin = Schema.NullOr(Schema.Finite)
+
+/** A price the engine recommends for one item, with its reason and expected effect. Prices are minor units. */
+export const PriceRecommendation = Schema.Struct({
+  currentPrice: Schema.Int,
+  recommendedPrice: Schema.Int,
+  currency: CurrencyCode,
+  /** (price - cost) / price; null without a cost. */
+  currentMargin: Margin,
+  projectedMargin: Margin,
+  rule: RuleCode,
+  /** One human sentence: why, from what to what, and the expected impact. */
+  explanation: Schema.String,
+  elasticity: Schema.Finite,
+  elasticitySource: ElasticitySource,
+  elasticitySampleSize: Schema.Int,
+  /** Change of profit per month in minor units (revenue change when the cost is unknown). */
+  expectedMonthlyImpact: Schema.Int
+})
+export type PriceRecommendation = typeof PriceRecommendation.Type

@@ -1,0 +1,185 @@
+/**
+ * What a run computes: for each catalog item, its margin, markup, alerts and (when worth it) a
+ * recommended price with its reason. Pure and deterministic; see docs/pricing.md for the semantics.
+ *
+ * Guardrails, in this order:
+ * 1. the goal: the target-margin price cost / (1 - targetMargin) (the current price without a cost > 0);
+ * 2. clamp the goal to [floor, ceiling] (floor = max(cost / (1 - minMargin), min_price));
+ * 3. clamp to the step, ±maxChangePct around the current price;
+ * 4. clamp to [floor, ceiling] again: the hard limits win over the step (rule *_exceeds_step);
+ * 5. round to the policy's grid, choosing only among prices that keep every limit still met;
+ * 6. recommend only when both the needed and the rounded move exceed the threshold, or the price
+ *    breaks a hard limit.
+ * This file is the hot loop of a run: plain TypeScript, no Effect, few allocations.
+ */
+import type { AlertFinding } from "./AlertFinding.ts"
+import { estimateElasticity, type PricePoint, projectedUnits } from "./Elasticity.ts"
+import { explainRecommendation, type GoalKind } from "./Explanation.ts"
+import { itemAlerts } from "./ItemAlerts.ts"
+import { type CurrencyCode, minorUnitExponent } from "./Money.ts"
+import { exceeds, type PriceLimits, priceLimits } from "./PriceLimits.ts"
+import type { PriceRecommendation, RuleCode } from "./PriceRecommendation.ts"
+import type { PricingPolicy } from "./PricingPolicy.ts"
+import { roundWithin } from "./Rounding.ts"
+
+export { AlertFinding, AlertKind, AlertSeverity } from "./AlertFinding.ts"
+export { ElasticitySource } from "./Elasticity.ts"
+export { PriceRecommendation, RuleCode } from "./PriceRecommendation.ts"
+
+/** One catalog item as a run sees it. Amounts are integer minor units of `currency`; null = unknown. */
+export interface PricingInput<Id extends string = string> {
+  readonly itemId: Id
+  readonly sku: string
+  readonly currency: CurrencyCode
+  readonly price: number
+  readonly cost: number | null
+  readonly minPrice: number | null
+  readonly maxPrice: number | null
+  readonly unitsSold30d: number
+  /** The cost at the previous run's snapshot; null = no previous snapshot. */
+  readonly previousCost: number | null
+  /** The price last seen in the connected store; null = unknown. */
+  readonly storePrice: number | null
+  /** Past prices and the units sold at each (may be empty). */
+  readonly priceHistory: ReadonlyArray<PricePoint>
+}
+
+export interface ItemAnalysis<Id extends string = string> {
+  readonly itemId: Id
+  readonly sku: string
+  /** (price - cost) / price; null without a cost or with a zero price. */
+  readonly currentMargin: number | null
+  /** (price - cost) / cost; null without a cost or with a zero cost. */
+  readonly markup: number | null
+  readonly recommendation: PriceRecommendation | null
+  readonly alerts: ReadonlyArray<AlertFinding>
+}
+
+export interface CatalogAnalysis<Id extends string = string> {
+  /** Ordered by sku, then item id. */
+  readonly items: ReadonlyArray<ItemAnalysis<Id>>
+  readonly itemsAnalysed: number
+  readonly recommendations: number
+  readonly alerts: number
+}
+
+const clamp = (x: number, min: number, max: number): number => Math.min(Math.max(x, min), max)
+
+const recommend = (
+  input: PricingInput<string>,
+  policy: PricingPolicy,
+  limits: PriceLimits,
+  currentMargin: number | null
+): PriceRecommendation | null => {
+  const { cost, price } = input
+  const { ceiling, floor, stepDown, stepUp } = limits
+  // Without a cost there is no target-margin price; only the hard limits can move the price.
+  const target = cost !== null && cost > 0 ? cost / (1 - policy.targetMargin) : price
+  const goal = clamp(target, floor, ceiling)
+  const bounded = clamp(clamp(goal, stepDown, stepUp), floor, ceiling)
+  if (bounded === price) return null
+  const floorWins = bounded > stepUp
+  const ceilingWins = bounded < stepDown
+  // The prices rounding may choose from: every limit that can still be met, on the side the price must move.
+  let min = floorWins || ceilingWins ? floor : Math.max(floor, stepDown)
+  let max = floorWins || ceilingWins ? ceiling : Math.min(ceiling, stepUp)
+  if (bounded > price) min = Math.max(min, price + 1)
+  else max = Math.min(max, price - 1)
+  const exponent = minorUnitExponent(input.currency)
+  const recommended = roundWithin(bounded, min, max, policy.rounding, exponent)
+  const breaksLimit = price < floor || price > ceiling
+  const threshold = policy.threshold * price
+  if (
+    !breaksLimit &&
+    !(exceeds(Math.abs(bounded - price), threshold) && exceeds(Math.abs(recommended - price), threshold))
+  ) {
+    return null
+  }
+  const rule: RuleCode = floorWins
+    ? "floor_exceeds_step"
+    : ceilingWins
+      ? "ceiling_exceeds_step"
+      : goal < stepDown || goal > stepUp
+        ? "step_limited"
+        : price < floor
+          ? "below_floor"
+          : price > ceiling
+            ? "above_ceiling"
+            : recommended > price
+              ? "below_target_margin"
+              : "above_target_margin"
+  const estimate = estimateElasticity(input.priceHistory)
+  const units = input.unitsSold30d
+  const unitCost = cost ?? 0 // unknown cost: the impact is the revenue change
+  const newUnits = projectedUnits(units, price, recommended, estimate.elasticity)
+  const impact = Math.round(newUnits * (recommended - unitCost) - units * (price - unitCost)) + 0
+  const projectedMargin = cost !== null && recommended > 0 ? (recommended - cost) / recommended : null
+  const goalKind: GoalKind = target < floor ? "floor" : target > ceiling ? "ceiling" : "target"
+  return {
+    currentPrice: price,
+    recommendedPrice: recommended,
+    currency: input.currency,
+    currentMargin,
+    projectedMargin,
+    rule,
+    explanation: explainRecommendation({
+      rule,
+      currency: input.currency,
+      price,
+      recommended,
+      currentMargin,
+      projectedMargin,
+      targetMargin: policy.targetMargin,
+      maxChangePct: policy.maxChangePct,
+      floor,
+      floorIsMinPrice: limits.floorIsMinPrice,
+      minMargin: policy.minMargin,
+      ceiling,
+      goal,
+      goalKind,
+      estimate,
+      impact,
+      costKnown: cost !== null
+    }),
+    elasticity: estimate.elasticity,
+    elasticitySource: estimate.source,
+    elasticitySampleSize: estimate.sampleSize,
+    expectedMonthlyImpact: impact
+  }
+}
+
+/** Margin, markup, alerts and the recommended price (if any) of one item under a policy. */
+export const analyseItem = <Id extends string>(input: PricingInput<Id>, policy: PricingPolicy): ItemAnalysis<Id> => {
+  const { cost, price } = input
+  const currentMargin = cost !== null && price > 0 ? (price - cost) / price : null
+  const markup = cost !== null && cost > 0 ? (price - cost) / cost : null
+  const limits = priceLimits(price, cost, input.minPrice, input.maxPrice, policy.minMargin, policy.maxChangePct)
+  return {
+    itemId: input.itemId,
+    sku: input.sku,
+    currentMargin,
+    markup,
+    // A floor above the ceiling leaves no valid price: the item gets an alert, not a price.
+    recommendation: limits.floor > limits.ceiling ? null : recommend(input, policy, limits, currentMargin),
+    alerts: itemAlerts(input, currentMargin, limits, policy.minMargin)
+  }
+}
+
+/** Code-unit order, not locale order: the same everywhere, whatever the machine's locale. */
+const bySkuThenId = (a: PricingInput<string>, b: PricingInput<string>): number =>
+  a.sku < b.sku ? -1 : a.sku > b.sku ? 1 : a.itemId < b.itemId ? -1 : a.itemId > b.itemId ? 1 : 0
+
+/** Every item of a catalog, ordered by sku then item id, whatever order the input came in. */
+export const analyseCatalog = <Id extends string>(
+  inputs: ReadonlyArray<PricingInput<Id>>,
+  policy: PricingPolicy
+): CatalogAnalysis<Id> => {
+  const items = inputs.toSorted(bySkuThenId).map((input) => analyseItem(input, policy))
+  let recommendations = 0
+  let alerts = 0
+  for (const item of items) {
+    if (item.recommendation !== null) recommendations++
+    alerts += item.alerts.length
+  }
+  return { items, itemsAnalysed: items.length, recommendations, alerts }
+}

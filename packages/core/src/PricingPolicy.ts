@@ -1,0 +1,45 @@
+import { Schema } from "effect"
+
+/**
+ * How a recommended price is shaped (see docs/pricing.md, "Rounding modes"):
+ * - `none`: any minor unit (12.37).
+ * - `99`, `95`: charm endings, x.99 / x.95.
+ * - `49_99`: the nearer of x.49 and x.99.
+ * - `whole`: whole major units (13.00).
+ * The ending applies to the two digits after the major unit; currencies without decimals (JPY, KRW)
+ * use the last two digits instead (¥1,299 / ¥1,300).
+ */
+export const RoundingMode = Schema.Literals(["none", "99", "95", "49_99", "whole"])
+export type RoundingMode = typeof RoundingMode.Type
+
+// Ratios are plain fractions (0.35 = 35 %), never money.
+const FractionBelowOne = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThan(1))
+
+/** A workspace's pricing rules: what margin to aim for, what never to cross, how far one run may move a price. */
+export const PricingPolicy = Schema.Struct({
+  /** The margin a recommendation aims for: price = cost / (1 - targetMargin). */
+  targetMargin: FractionBelowOne,
+  /** The margin no recommendation goes below: the floor is cost / (1 - minMargin) (or min_price, if higher). */
+  minMargin: FractionBelowOne,
+  /** The largest move of one run, as a fraction of the current price (0.10 = ±10 %). */
+  maxChangePct: Schema.Finite.check(Schema.isGreaterThan(0)),
+  rounding: RoundingMode,
+  /** A move smaller than this fraction of the current price is noise and is not recommended. */
+  threshold: FractionBelowOne
+}).check(
+  Schema.makeFilter((policy) =>
+    policy.minMargin <= policy.targetMargin
+      ? undefined
+      : { path: ["minMargin"], issue: "minMargin must not be above targetMargin" }
+  )
+)
+export type PricingPolicy = typeof PricingPolicy.Type
+
+/** What a new workspace starts with. */
+export const defaultPricingPolicy: PricingPolicy = {
+  targetMargin: 0.35,
+  minMargin: 0.15,
+  maxChangePct: 0.1,
+  rounding: "99",
+  threshold: 0.01
+}
