@@ -49,10 +49,10 @@ export const layer: Layer.Layer<WriteBackOutbox, never, MemoryDatabase> = Layer.
       )
 
     return WriteBackOutbox.of({
+      // One row per recommendation: the approval that enqueued first wins, a repeat is a no-op.
       enqueue: (writeBack) =>
         db.update((tables) =>
-          rowsWhere(tables.writeBacks, (row) => row.writeBack.recommendationId === writeBack.recommendationId).length >
-          0
+          HashMap.some(tables.writeBacks, (row) => row.writeBack.recommendationId === writeBack.recommendationId)
             ? tables
             : { ...tables, writeBacks: HashMap.set(tables.writeBacks, writeBack.id, { writeBack, lease: null }) }
         ),
