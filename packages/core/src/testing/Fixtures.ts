@@ -148,7 +148,7 @@ export const aRun = (overrides: Partial<Run> = {}): Run => ({
   recommendationsCount: 0,
   alertsCount: 0,
   error: null,
-  version: 1,
+  version: 0,
   createdAt: fixtureNow,
   startedAt: null,
   finishedAt: null,
@@ -181,7 +181,7 @@ export const aRecommendation = (overrides: Partial<Recommendation> = {}): Recomm
   decidedAt: null,
   rejectReason: null,
   dismissedAt: null,
-  version: 1,
+  version: 0,
   createdAt: fixtureNow,
   updatedAt: fixtureNow,
   ...overrides
@@ -201,7 +201,7 @@ export const anAlert = (overrides: Partial<Alert> = {}): Alert => ({
   snoozeReason: null,
   resolvedAt: null,
   dismissedAt: null,
-  version: 1,
+  version: 0,
   createdAt: fixtureNow,
   updatedAt: fixtureNow,
   ...overrides

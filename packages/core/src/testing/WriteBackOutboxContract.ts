@@ -40,6 +40,16 @@ const stored = Effect.fnUntraced(function* (row: WriteBack) {
 
 const idsOf = (rows: ReadonlyArray<WriteBack>) => rows.map((row) => row.id).sort()
 
+/** One enqueued row, claimed by `a` at `fixtureNow` for a minute. */
+const inFlight = Effect.gen(function* () {
+  const outbox = yield* WriteBackOutbox
+  const { rows } = yield* approvals(1)
+  const [row] = rows
+  yield* outbox.enqueue(row)
+  yield* expectSome(yield* outbox.claim(row.id, "a", fixtureNow, fixtureNow + minuteMs), "a claim")
+  return row
+})
+
 /** The WriteBackOutbox port's contract: every adapter must pass it. */
 export const writeBackOutboxContract = <E>(name: string, services: Layer.Layer<WriteBackOutboxContractServices, E>) =>
   layer(services)(`WriteBackOutbox contract (${name})`, (it) => {
@@ -88,10 +98,10 @@ export const writeBackOutboxContract = <E>(name: string, services: Layer.Layer<W
       Effect.gen(function* () {
         const outbox = yield* WriteBackOutbox
         const { rows } = yield* approvals(1)
-        const [row] = rows
-        yield* outbox.enqueue(row)
-        assert.isFalse(yield* outbox.markApplied(row.id, "a", fixtureNow), "a pending row is not in flight")
-        yield* outbox.claim(row.id, "a", fixtureNow, fixtureNow + minuteMs)
+        const [pending] = rows
+        yield* outbox.enqueue(pending)
+        assert.isFalse(yield* outbox.markApplied(pending.id, "a", fixtureNow), "a pending row is not in flight")
+        const row = yield* inFlight
         const appliedAt = fixtureNow + 1_000
         assert.isTrue(yield* outbox.markApplied(row.id, "a", appliedAt))
         const applied = yield* stored(row)
@@ -107,10 +117,7 @@ export const writeBackOutboxContract = <E>(name: string, services: Layer.Layer<W
     it.effect("scheduleRetry puts the row back until its next attempt", () =>
       Effect.gen(function* () {
         const outbox = yield* WriteBackOutbox
-        const { rows } = yield* approvals(1)
-        const [row] = rows
-        yield* outbox.enqueue(row)
-        yield* outbox.claim(row.id, "a", fixtureNow, fixtureNow + minuteMs)
+        const row = yield* inFlight
         const retryAt = fixtureNow + 5 * minuteMs
         assert.isFalse(yield* outbox.scheduleRetry(row.id, "b", retryAt, "not the holder"))
         assert.isTrue(yield* outbox.scheduleRetry(row.id, "a", retryAt, "store unavailable"))
@@ -128,10 +135,7 @@ export const writeBackOutboxContract = <E>(name: string, services: Layer.Layer<W
     it.effect("markFailed gives the row up for good", () =>
       Effect.gen(function* () {
         const outbox = yield* WriteBackOutbox
-        const { rows } = yield* approvals(1)
-        const [row] = rows
-        yield* outbox.enqueue(row)
-        yield* outbox.claim(row.id, "a", fixtureNow, fixtureNow + minuteMs)
+        const row = yield* inFlight
         assert.isFalse(yield* outbox.markFailed(row.id, "b", "not the holder", fixtureNow))
         assert.isTrue(yield* outbox.markFailed(row.id, "a", "price drifted", fixtureNow))
         const failed = yield* stored(row)
