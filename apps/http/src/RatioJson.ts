@@ -1,3 +1,2 @@
-/** Margins on the wire: fractions (0.3521 = 35.21 %) rounded to four decimals; null when unknown. */
-export const ratioJson = (ratio: number | null): number | null =>
-  ratio === null ? null : Math.round(ratio * 10_000) / 10_000
+// Moved to @margin/edge so that REST and MCP share one wire schema; import from there.
+export * from "@margin/edge/RatioJson"

@@ -1,7 +1,2 @@
-import { toIso } from "@margin/core/Timestamp"
-import { Schema } from "effect"
-
-/** Timestamps on the wire: ISO 8601 in UTC (`2026-01-31T09:30:00.000Z`). */
-export const IsoTimestamp = Schema.String.annotate({ format: "date-time" })
-
-export const isoOrNull = (at: number | null): string | null => (at === null ? null : toIso(at))
+// Moved to @margin/edge so that REST and MCP share one wire schema; import from there.
+export * from "@margin/edge/TimestampJson"

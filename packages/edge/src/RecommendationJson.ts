@@ -1,0 +1,86 @@
+import { ElasticitySource } from "@margin/core/Elasticity"
+import { RuleCode } from "@margin/core/PriceRecommendation"
+import { type Recommendation, RecommendationStatus } from "@margin/core/Recommendation"
+import { toIso } from "@margin/core/Timestamp"
+import { Schema } from "effect"
+import { MoneyJson, moneyJson } from "./MoneyJson.ts"
+import { tookEffectFields } from "./MutationJson.ts"
+import { ratioJson } from "./RatioJson.ts"
+import { IsoTimestamp, isoOrNull } from "./TimestampJson.ts"
+
+export const RecommendationJson = Schema.Struct({
+  id: Schema.String,
+  run_id: Schema.String,
+  item_id: Schema.String,
+  sku: Schema.String,
+  status: RecommendationStatus,
+  currency: Schema.String,
+  current_price: MoneyJson,
+  recommended_price: MoneyJson,
+  /** (price - cost) / price as a fraction; null when the cost is unknown. */
+  current_margin: Schema.NullOr(Schema.Finite),
+  projected_margin: Schema.NullOr(Schema.Finite),
+  rule: RuleCode,
+  explanation: Schema.String,
+  elasticity: Schema.Finite,
+  elasticity_source: ElasticitySource,
+  elasticity_sample_size: Schema.Int,
+  expected_monthly_impact: MoneyJson,
+  accepted_at: Schema.NullOr(IsoTimestamp),
+  accepted_by: Schema.NullOr(Schema.String),
+  approved_at: Schema.NullOr(IsoTimestamp),
+  decided_by: Schema.NullOr(Schema.String),
+  decided_at: Schema.NullOr(IsoTimestamp),
+  reject_reason: Schema.NullOr(Schema.String),
+  dismissed_at: Schema.NullOr(IsoTimestamp),
+  created_at: IsoTimestamp,
+  updated_at: IsoTimestamp
+}).annotate({ identifier: "Recommendation" })
+export type RecommendationJson = typeof RecommendationJson.Type
+
+export const recommendationJson = (recommendation: Recommendation): RecommendationJson => ({
+  id: recommendation.id,
+  run_id: recommendation.runId,
+  item_id: recommendation.itemId,
+  sku: recommendation.sku,
+  status: recommendation.status,
+  currency: recommendation.currency,
+  current_price: moneyJson(recommendation.currentPrice, recommendation.currency),
+  recommended_price: moneyJson(recommendation.recommendedPrice, recommendation.currency),
+  current_margin: ratioJson(recommendation.currentMargin),
+  projected_margin: ratioJson(recommendation.projectedMargin),
+  rule: recommendation.rule,
+  explanation: recommendation.explanation,
+  elasticity: recommendation.elasticity,
+  elasticity_source: recommendation.elasticitySource,
+  elasticity_sample_size: recommendation.elasticitySampleSize,
+  expected_monthly_impact: moneyJson(recommendation.expectedMonthlyImpact, recommendation.currency),
+  accepted_at: isoOrNull(recommendation.acceptedAt),
+  accepted_by: recommendation.acceptedBy,
+  approved_at: isoOrNull(recommendation.approvedAt),
+  decided_by: recommendation.decidedBy,
+  decided_at: isoOrNull(recommendation.decidedAt),
+  reject_reason: recommendation.rejectReason,
+  dismissed_at: isoOrNull(recommendation.dismissedAt),
+  created_at: toIso(recommendation.createdAt),
+  updated_at: toIso(recommendation.updatedAt)
+})
+
+/** Accept, dismiss and reject that took effect now. */
+export const RecommendationChangedJson = Schema.Struct({
+  ...tookEffectFields,
+  recommendation: RecommendationJson
+}).annotate({ identifier: "RecommendationChanged" })
+
+export const WriteBackStateJson = Schema.Struct({
+  /** applied: the store has the new price; pending: delivery will be retried; failed: it gave up (see the alerts). */
+  status: Schema.Literals(["pending", "applied", "failed"]),
+  attempts: Schema.Int
+}).annotate({ identifier: "WriteBackState" })
+
+/** Approve that took effect now, and where its write-back to the store stands. */
+export const RecommendationApprovedJson = Schema.Struct({
+  ...tookEffectFields,
+  recommendation: RecommendationJson,
+  write_back: WriteBackStateJson
+}).annotate({ identifier: "RecommendationApproved" })
