@@ -19,13 +19,11 @@ export interface Credentials {
   readonly workspaceHeader: string | undefined
 }
 
-export type AuthenticationError =
-  | Unauthorized
-  | RateLimited
-  | WorkspaceForbidden
-  | InsufficientScope
-  | TokenUnusable
-  | RepositoryError
+export type IdentificationError = Unauthorized | RateLimited | WorkspaceForbidden | RepositoryError
+
+export type AuthorizationError = InsufficientScope | TokenUnusable | RepositoryError
+
+export type AuthenticationError = IdentificationError | AuthorizationError
 
 /** `token:<id>`, `user:<id>`: the rate budget a request counts against, shared by REST and MCP. */
 export const budgetKey = (caller: { readonly tokenId: string | null; readonly userId: string }): string =>
@@ -48,6 +46,17 @@ export class Authenticate extends Context.Service<
       credentials: Credentials,
       access: RouteAccessShape
     ) => Effect.Effect<CallerShape, AuthenticationError>
+    /**
+     * The first half of `authenticate`, for front doors that learn the operation only later
+     * (MCP: one HTTP request, then a tool): credential (401), rate budget (429), workspace (403).
+     * `sessions: false` refuses session JWTs (401 session_not_allowed).
+     */
+    readonly identify: (
+      credentials: Credentials,
+      options: { readonly sessions: boolean }
+    ) => Effect.Effect<CallerShape, IdentificationError>
+    /** The second half: scope (403), then token_unusable (403) when the operation mutates. */
+    readonly authorize: (caller: CallerShape, access: RouteAccessShape) => Effect.Effect<void, AuthorizationError>
   }
 >()("margin/edge/Authenticate") {
   static readonly layer = Layer.effect(
@@ -76,12 +85,7 @@ export class Authenticate extends Context.Service<
       const roleIn = (workspaceId: WorkspaceId, userId: UserId) =>
         Effect.map(memberships.get(workspaceId, userId), (found) => Option.getOrNull(Option.map(found, (m) => m.role)))
 
-      const fromToken = Effect.fnUntraced(function* (
-        secret: string,
-        workspaceHeader: string | undefined,
-        access: RouteAccessShape,
-        now: number
-      ) {
+      const fromToken = Effect.fnUntraced(function* (secret: string, workspaceHeader: string | undefined, now: number) {
         const found = yield* tokens.findBySecretHash(hashTokenSecret(secret))
         if (Option.isNone(found)) return yield* new Unauthorized({ reason: "unknown" })
         const token = found.value
@@ -90,11 +94,6 @@ export class Authenticate extends Context.Service<
         yield* spend(budgetKey({ tokenId: token.id, userId: token.issuedBy }), now)
         if (workspaceHeader !== undefined && workspaceHeader !== token.workspaceId) {
           return yield* new WorkspaceForbidden({ reason: "token_bound_elsewhere" })
-        }
-        if (!token.scopes.includes(access.scope)) return yield* new InsufficientScope({ required: access.scope })
-        if (access.mutation) {
-          const issuer = yield* users.get(token.issuedBy)
-          if (Option.isNone(issuer) || issuer.value.deletedAt !== null) return yield* new TokenUnusable()
         }
         const role = yield* roleIn(token.workspaceId, token.issuedBy)
         yield* touch(token, now)
@@ -128,7 +127,7 @@ export class Authenticate extends Context.Service<
       const fromSession = Effect.fnUntraced(function* (
         jwt: string,
         workspaceHeader: string | undefined,
-        access: RouteAccessShape,
+        sessionsAllowed: boolean,
         now: number
       ) {
         const userId = yield* sessions
@@ -138,10 +137,9 @@ export class Authenticate extends Context.Service<
         if (Option.isNone(user) || user.value.deletedAt !== null) {
           return yield* new Unauthorized({ reason: "invalid_session" })
         }
-        if (!access.session) return yield* new Unauthorized({ reason: "session_not_allowed" })
+        if (!sessionsAllowed) return yield* new Unauthorized({ reason: "session_not_allowed" })
         yield* spend(budgetKey({ tokenId: null, userId: user.value.id }), now)
         const membership = yield* chooseWorkspace(yield* memberships.listForUser(user.value.id), workspaceHeader)
-        if (!sessionScopes.includes(access.scope)) return yield* new InsufficientScope({ required: access.scope })
         const caller: CallerShape = {
           workspaceId: membership.workspaceId,
           credential: "session",
@@ -153,19 +151,39 @@ export class Authenticate extends Context.Service<
         return caller
       })
 
+      const identify = Effect.fn("Authenticate.identify")(function* (
+        credentials: Credentials,
+        options: { readonly sessions: boolean }
+      ) {
+        if (credentials.authorization === undefined || credentials.authorization.trim() === "") {
+          return yield* new Unauthorized({ reason: "missing" })
+        }
+        const credential = bearerPattern.exec(credentials.authorization)?.[1]
+        if (credential === undefined) return yield* new Unauthorized({ reason: "malformed" })
+        const workspaceHeader = credentials.workspaceHeader?.trim() || undefined
+        const now = yield* Clock.currentTimeMillis
+        return isTokenSecret(credential)
+          ? yield* fromToken(credential, workspaceHeader, now)
+          : yield* fromSession(credential, workspaceHeader, options.sessions, now)
+      })
+
+      const authorize = Effect.fn("Authenticate.authorize")(function* (caller: CallerShape, access: RouteAccessShape) {
+        if (!caller.scopes.includes(access.scope)) return yield* new InsufficientScope({ required: access.scope })
+        // A session's user was checked when it was identified; a token's issuer may be gone since.
+        if (access.mutation && caller.tokenId !== null) {
+          const issuer = yield* users.get(caller.userId)
+          if (Option.isNone(issuer) || issuer.value.deletedAt !== null) return yield* new TokenUnusable()
+        }
+      })
+
       return Authenticate.of({
         authenticate: Effect.fn("Authenticate.authenticate")(function* (credentials, access) {
-          if (credentials.authorization === undefined || credentials.authorization.trim() === "") {
-            return yield* new Unauthorized({ reason: "missing" })
-          }
-          const credential = bearerPattern.exec(credentials.authorization)?.[1]
-          if (credential === undefined) return yield* new Unauthorized({ reason: "malformed" })
-          const workspaceHeader = credentials.workspaceHeader?.trim() || undefined
-          const now = yield* Clock.currentTimeMillis
-          return isTokenSecret(credential)
-            ? yield* fromToken(credential, workspaceHeader, access, now)
-            : yield* fromSession(credential, workspaceHeader, access, now)
-        })
+          const caller = yield* identify(credentials, { sessions: access.session })
+          yield* authorize(caller, access)
+          return caller
+        }),
+        identify,
+        authorize
       })
     })
   )
