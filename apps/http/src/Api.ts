@@ -49,7 +49,7 @@ export const RunsGroup = HttpApiGroup.make("runs")
       error: RepositoryErrorError
     }).annotateMerge(operation("listRuns", readAccess("runs:read"), "Recent runs, newest first.")),
     HttpApiEndpoint.post("triggerRun", `${prefix}/runs`, {
-      payload: Schema.NullOr(TriggerRunBody),
+      payload: [TriggerRunBody, Schema.Null],
       success: RunJson.pipe(HttpApiSchema.status(202)),
       error: [EmailNotConfirmedError, PlanLimitExceededError, ResourceNotFoundError, RepositoryErrorError]
     }).annotateMerge(

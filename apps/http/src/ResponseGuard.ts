@@ -34,6 +34,12 @@ const isJson = (response: HttpServerResponse.HttpServerResponse): boolean =>
 const envelope = (status: number, message: string, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ code: codeOf(status), message }, { status, headers })
 
+// Headers of the original answer that still hold for its envelope; the body's own go with the body.
+const keptHeaders = ["allow", "retry-after", "connection"]
+
+const kept = (headers: Readonly<Record<string, string>>): Record<string, string> =>
+  Object.fromEntries(keptHeaders.flatMap((name) => (headers[name] === undefined ? [] : [[name, headers[name]]])))
+
 const pathOf = (url: string): string => {
   const end = url.search(/[?#]/)
   return end === -1 ? url : url.slice(0, end)
@@ -81,7 +87,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
               ? envelope(405, `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
                   allow: allowed.join(", ")
                 })
-              : envelope(response.status, messages[response.status] ?? "The request failed.", { ...response.headers })
+              : envelope(response.status, messages[response.status] ?? "The request failed.", kept(response.headers))
         }
 
         const finished = yield* Clock.currentTimeNanos

@@ -1,4 +1,5 @@
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
+import { assert } from "@effect/vitest"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
@@ -12,6 +13,8 @@ import { Readiness } from "../Readiness.ts"
 export interface TestServerOptions {
   readonly rateLimit?: number
   readonly maxBodyBytes?: number
+  /** Services that replace memory adapters (a port that fails, for instance); they may use the memory ones. */
+  readonly override?: Layer.Layer<never, never, MemoryAdapters.MemoryServices>
 }
 
 /**
@@ -21,6 +24,7 @@ export interface TestServerOptions {
  */
 export const layer = (options: TestServerOptions = {}) => {
   const identity = IdentityKeyStore.layerMemory
+  const memory = MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })
   return HttpRouter.serve(
     HttpApp.layer({ ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }),
     {
@@ -33,7 +37,7 @@ export const layer = (options: TestServerOptions = {}) => {
     Layer.provideMerge(UseCasesLayer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
-    Layer.provideMerge(MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })),
+    Layer.provideMerge(options.override === undefined ? memory : options.override.pipe(Layer.provideMerge(memory))),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
     Layer.orDie
   )
@@ -80,3 +84,23 @@ export const call = (method: HttpMethod.HttpMethod, path: string, options: CallO
     }
     return reply
   })
+
+/** The JSON body as a record (errors, lists, resources); anything else fails the test. */
+export const bodyOf = (reply: Reply): Readonly<Record<string, unknown>> => {
+  const body = reply.json
+  assert.isTrue(
+    typeof body === "object" && body !== null && !Array.isArray(body),
+    `expected a JSON object, got ${reply.status} ${reply.text}`
+  )
+  return { ...Object(body) }
+}
+
+/** Asserts an error answer: the status, a JSON envelope with the code and a message; answers the body. */
+export const expectError = (reply: Reply, status: number, code: string): Readonly<Record<string, unknown>> => {
+  assert.strictEqual(reply.status, status, `expected ${status} ${code}, got ${reply.status} ${reply.text}`)
+  assert.match(reply.headers["content-type"] ?? "", /^application\/json/)
+  const envelope = bodyOf(reply)
+  assert.strictEqual(envelope.code, code, reply.text)
+  assert.isString(envelope.message)
+  return envelope
+}
