@@ -1,0 +1,200 @@
+import type { Alert } from "@margin/core/Alert"
+import type { ApiToken } from "@margin/core/ApiToken"
+import type { CatalogItem } from "@margin/core/CatalogItem"
+import {
+  AlertId,
+  CatalogItemId,
+  DeletionRequestId,
+  RecommendationId,
+  RunId,
+  SupportSessionId,
+  TokenId
+} from "@margin/core/Ids"
+import { MemoryDatabase } from "@margin/core/memory/MemoryDatabase"
+import { MemoryStore } from "@margin/core/memory/MemoryStore"
+import type { Plan } from "@margin/core/Plan"
+import { AlertRepository } from "@margin/core/ports/AlertRepository"
+import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { RunRepository } from "@margin/core/ports/RunRepository"
+import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
+import { SupportSessionRepository } from "@margin/core/ports/SupportSessionRepository"
+import { TokenRepository } from "@margin/core/ports/TokenRepository"
+import type { Recommendation } from "@margin/core/Recommendation"
+import type { Role } from "@margin/core/Role"
+import type { Run } from "@margin/core/Run"
+import { type Scope, scopes } from "@margin/core/Scope"
+import {
+  aCatalogItem,
+  aDeletionRequest,
+  anAlert,
+  anApiToken,
+  aRecommendation,
+  aRun,
+  aStoreConnection,
+  aSupportSession
+} from "@margin/core/testing/Fixtures"
+import { freshId, seedUser, seedWorkspace } from "@margin/core/testing/Seed"
+import type { User } from "@margin/core/User"
+import type { Workspace } from "@margin/core/Workspace"
+import { SessionSigner } from "@margin/edge/SessionJwtSigner"
+import { generateTokenSecret, hashTokenSecret } from "@margin/edge/TokenSecret"
+import { Clock, Effect, HashMap } from "effect"
+
+/**
+ * Seeds for the front-door tests (REST and MCP). Every call makes fresh ids, so tests sharing one server never see
+ * each other's rows (nor share a rate budget).
+ */
+
+/** Issues a token with `scopes` (all by default) to `user` for `workspace`; answers the secret. */
+export const issueToken = Effect.fnUntraced(function* (
+  workspace: Workspace,
+  user: User,
+  options: { readonly scopes?: ReadonlyArray<Scope>; readonly overrides?: Partial<ApiToken> } = {}
+) {
+  const now = yield* Clock.currentTimeMillis
+  const secret = generateTokenSecret()
+  const token = anApiToken({
+    id: yield* freshId("token", TokenId.make),
+    workspaceId: workspace.id,
+    issuedBy: user.id,
+    scopes: [...(options.scopes ?? scopes)],
+    createdAt: now,
+    ...options.overrides
+  })
+  yield* TokenRepository.use((tokens) => tokens.insert(token, hashTokenSecret(secret)))
+  return { token, secret }
+})
+
+export const addMember = (workspace: Workspace, user: User, role: Role) =>
+  MembershipRepository.use((memberships) => memberships.upsert({ workspaceId: workspace.id, userId: user.id, role }))
+
+/** A confirmed user who is a member of `workspace` with `role`, and a token of theirs with every scope. */
+export const member = Effect.fnUntraced(function* (
+  workspace: Workspace,
+  role: Role,
+  userOverrides: Partial<User> = {}
+) {
+  const user = yield* seedUser(userOverrides)
+  yield* addMember(workspace, user, role)
+  const { secret } = yield* issueToken(workspace, user)
+  return { user, token: secret }
+})
+
+export const session = (user: User, expiresInSeconds = 600) =>
+  SessionSigner.use((signer) => signer.sign(user.id, expiresInSeconds))
+
+export const connectStore = (workspace: Workspace) =>
+  Effect.flatMap(Clock.currentTimeMillis, (now) =>
+    StoreConnectionRepository.use((stores) =>
+      stores.connect(aStoreConnection({ workspaceId: workspace.id, connectedAt: now }), null)
+    )
+  )
+
+/** A workspace on `plan` with a connected sandbox store (unless `store: false`), and its owner. */
+export const aWorkspaceWithOwner = Effect.fnUntraced(function* (
+  options: { readonly plan?: Plan; readonly store?: boolean } = {}
+) {
+  const now = yield* Clock.currentTimeMillis
+  const workspace = yield* seedWorkspace({ plan: options.plan ?? "max", createdAt: now })
+  if (options.store ?? true) yield* connectStore(workspace)
+  const owner = yield* member(workspace, "owner")
+  return { workspace, owner }
+})
+
+/** A catalog item whose store variant sells at the catalog price, so a write-back can apply. */
+export const seedItem = Effect.fnUntraced(function* (workspace: Workspace, overrides: Partial<CatalogItem> = {}) {
+  const now = yield* Clock.currentTimeMillis
+  const id = yield* freshId("catalogItem", CatalogItemId.make)
+  const item = aCatalogItem({
+    id,
+    workspaceId: workspace.id,
+    sku: `SKU-${id}`,
+    storeProductRef: `prod-${id}`,
+    storeVariantRef: `var-${id}`,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides
+  })
+  yield* MemoryDatabase.use((db) =>
+    db.update((tables) => ({ ...tables, catalogItems: HashMap.set(tables.catalogItems, item.id, item) }))
+  )
+  if (item.storeVariantRef !== null) {
+    const variant = item.storeVariantRef
+    yield* MemoryStore.use((store) => store.setPrice(workspace.id, variant, item.price))
+  }
+  return item
+})
+
+export const seedRun = Effect.fnUntraced(function* (workspace: Workspace, overrides: Partial<Run> = {}) {
+  const now = yield* Clock.currentTimeMillis
+  const run = aRun({ id: yield* freshId("run", RunId.make), workspaceId: workspace.id, createdAt: now, ...overrides })
+  yield* RunRepository.use((runs) => runs.insert(run))
+  return run
+})
+
+/** A recommendation in `status` for a fresh item of `workspace` (so approve can write it back). */
+export const seedRecommendation = Effect.fnUntraced(function* (
+  workspace: Workspace,
+  overrides: Partial<Recommendation> = {}
+) {
+  const now = yield* Clock.currentTimeMillis
+  const item = yield* seedItem(workspace)
+  const run = yield* seedRun(workspace, { status: "succeeded" })
+  const recommendation = aRecommendation({
+    id: yield* freshId("recommendation", RecommendationId.make),
+    workspaceId: workspace.id,
+    runId: run.id,
+    itemId: item.id,
+    sku: item.sku,
+    currency: item.currency,
+    currentPrice: item.price,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides
+  })
+  yield* RecommendationRepository.use((recommendations) => recommendations.insertMany([recommendation]))
+  return recommendation
+})
+
+export const seedAlert = Effect.fnUntraced(function* (workspace: Workspace, overrides: Partial<Alert> = {}) {
+  const now = yield* Clock.currentTimeMillis
+  const alert = anAlert({
+    id: yield* freshId("alert", AlertId.make),
+    workspaceId: workspace.id,
+    runId: null,
+    itemId: null,
+    createdAt: now,
+    updatedAt: now,
+    ...overrides
+  })
+  yield* AlertRepository.use((alerts) => alerts.raiseMany([alert]))
+  return alert
+})
+
+export const openSupportSession = Effect.fnUntraced(function* (workspace: Workspace, adminEmail: string) {
+  const now = yield* Clock.currentTimeMillis
+  const support = aSupportSession({
+    id: yield* freshId("supportSession", SupportSessionId.make),
+    workspaceId: workspace.id,
+    adminEmail,
+    startedAt: now - 60_000,
+    expiresAt: now + 3_600_000
+  })
+  yield* SupportSessionRepository.use((sessions) => sessions.open(support))
+  return support
+})
+
+export const requestDeletion = Effect.fnUntraced(function* (user: User, state: "pending" | "blocked" = "pending") {
+  const now = yield* Clock.currentTimeMillis
+  const request = aDeletionRequest({
+    id: yield* freshId("deletionRequest", DeletionRequestId.make),
+    userId: user.id,
+    state,
+    scheduledAt: now,
+    effectiveAt: now + 30 * 86_400_000
+  })
+  yield* DeletionRequestRepository.use((deletions) => deletions.insert(request))
+  return request
+})
