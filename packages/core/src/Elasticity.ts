@@ -2,8 +2,8 @@ import { Schema } from "effect"
 
 /**
  * Where a recommendation's price elasticity of demand comes from:
- * - `assumed_zero`: no usable price history (fewer than two distinct prices, or an estimate that is not negative);
- *   demand is assumed not to react to the price.
+ * - `assumed_zero`: no usable price history (fewer than two observations, prices within 1 % of each other, or an
+ *   estimate that is not negative); demand is assumed not to react to the price.
  * - `arc`: exactly two usable observations; the midpoint (arc) elasticity between them.
  * - `log_log`: three or more; the least-squares slope of ln(units) on ln(price).
  */
@@ -23,6 +23,11 @@ export interface ElasticityEstimate {
   /** The usable observations (positive price and units) the estimate looked at. */
   readonly sampleSize: number
 }
+
+/** Prices closer than this (max / min) say nothing about demand: their "elasticity" is noise. */
+const minimumSpread = 1.01
+/** Steeper estimates are capped: real demand curves rarely pass -5, and a few noisy points can give -1000. */
+export const steepestElasticity = -10
 
 const noHistory: ElasticityEstimate = { elasticity: 0, source: "assumed_zero", sampleSize: 0 }
 const assumedZero = (sampleSize: number): ElasticityEstimate =>
@@ -64,27 +69,27 @@ export const estimateElasticity = (history: ReadonlyArray<PricePoint>): Elastici
   let count = 0
   let first: PricePoint | undefined
   let second: PricePoint | undefined
+  let lowest = Number.POSITIVE_INFINITY
+  let highest = 0
   for (const point of history) {
     if (!isUsable(point)) continue
     count++
     if (first === undefined) first = point
     else if (second === undefined) second = point
+    lowest = Math.min(lowest, point.price)
+    highest = Math.max(highest, point.price)
   }
-  if (first === undefined || second === undefined) return assumedZero(count)
+  if (first === undefined || second === undefined || highest < lowest * minimumSpread) return assumedZero(count)
   const source: ElasticitySource = count === 2 ? "arc" : "log_log"
-  const raw =
-    count === 2
-      ? first.price === second.price
-        ? Number.NaN
-        : arcElasticity(first, second)
-      : logLogSlope(history, count)
-  const elasticity = Math.round(raw * 100) / 100
+  const raw = count === 2 ? arcElasticity(first, second) : logLogSlope(history, count)
+  const elasticity = Math.max(Math.round(raw * 100) / 100, steepestElasticity)
   return elasticity < 0 ? { elasticity, source, sampleSize: count } : assumedZero(count)
 }
 
 /**
  * Units expected per period at `newPrice`, with a constant elasticity: units * (newPrice / oldPrice) ^ elasticity.
  * Both estimate kinds use this curve, so a stated elasticity always means the same projection.
+ * A zero price on either side has no ratio: the units are kept.
  */
 export const projectedUnits = (units: number, oldPrice: number, newPrice: number, elasticity: number): number =>
-  elasticity === 0 || oldPrice <= 0 ? units : units * (newPrice / oldPrice) ** elasticity
+  elasticity === 0 || oldPrice <= 0 || newPrice <= 0 ? units : units * (newPrice / oldPrice) ** elasticity

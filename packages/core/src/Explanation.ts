@@ -76,7 +76,7 @@ const margin = (ratio: number | null): string => (ratio === null ? "unknown" : f
 const limitNote = (d: PriceDecision): string => {
   if (d.rule !== "below_target_margin" && d.rule !== "above_target_margin") return ""
   if (d.goalKind === "floor")
-    return `, held at the floor of ${formatMoney(d.floor, d.currency)} (${floorReason(d.floorIsMinPrice, d.minMargin)})`
+    return `, held at the floor of ${formatMoney(d.floor, d.currency)} set by ${floorReason(d.floorIsMinPrice, d.minMargin)}`
   if (d.goalKind === "ceiling") return `, capped at the maximum price of ${formatMoney(d.ceiling, d.currency)}`
   return ""
 }

@@ -9,7 +9,7 @@ import type { AlertKind } from "./AlertFinding.ts"
 import type { ElasticitySource } from "./Elasticity.ts"
 import type { PriceRecommendation, RuleCode } from "./PriceRecommendation.ts"
 import { analyseItem, type PricingInput } from "./Pricing.ts"
-import { JPY, KWD, pricingInput, pricingPolicy } from "./PricingFixtures.ts"
+import { JPY, KWD, pricingInput, pricingPolicy } from "./testing/PricingFixtures.ts"
 import type { PricingPolicy } from "./PricingPolicy.ts"
 
 interface GoldenCase {

@@ -65,6 +65,16 @@ export interface CatalogAnalysis<Id extends string = string> {
 
 const clamp = (x: number, min: number, max: number): number => Math.min(Math.max(x, min), max)
 
+/** The first reason that applies, in the order RuleCode documents them. */
+const ruleOf = (price: number, recommended: number, goal: number, bounded: number, limits: PriceLimits): RuleCode => {
+  if (bounded > limits.stepUp) return "floor_exceeds_step"
+  if (bounded < limits.stepDown) return "ceiling_exceeds_step"
+  if (goal < limits.stepDown || goal > limits.stepUp) return "step_limited"
+  if (price < limits.floor) return "below_floor"
+  if (price > limits.ceiling) return "above_ceiling"
+  return recommended > price ? "below_target_margin" : "above_target_margin"
+}
+
 const recommend = (
   input: PricingInput<string>,
   policy: PricingPolicy,
@@ -87,32 +97,17 @@ const recommend = (
   else max = Math.min(max, price - 1)
   const exponent = minorUnitExponent(input.currency)
   const recommended = roundWithin(bounded, min, max, policy.rounding, exponent)
+  // Noise is not worth a price change; a broken floor or ceiling always is.
   const breaksLimit = price < floor || price > ceiling
   const threshold = policy.threshold * price
-  if (
-    !breaksLimit &&
-    !(exceeds(Math.abs(bounded - price), threshold) && exceeds(Math.abs(recommended - price), threshold))
-  ) {
-    return null
-  }
-  const rule: RuleCode = floorWins
-    ? "floor_exceeds_step"
-    : ceilingWins
-      ? "ceiling_exceeds_step"
-      : goal < stepDown || goal > stepUp
-        ? "step_limited"
-        : price < floor
-          ? "below_floor"
-          : price > ceiling
-            ? "above_ceiling"
-            : recommended > price
-              ? "below_target_margin"
-              : "above_target_margin"
+  const worthIt = exceeds(Math.abs(bounded - price), threshold) && exceeds(Math.abs(recommended - price), threshold)
+  if (!breaksLimit && !worthIt) return null
+  const rule = ruleOf(price, recommended, goal, bounded, limits)
   const estimate = estimateElasticity(input.priceHistory)
   const units = input.unitsSold30d
   const unitCost = cost ?? 0 // unknown cost: the impact is the revenue change
   const newUnits = projectedUnits(units, price, recommended, estimate.elasticity)
-  const impact = Math.round(newUnits * (recommended - unitCost) - units * (price - unitCost)) + 0
+  const impact = Math.round(newUnits * (recommended - unitCost) - units * (price - unitCost)) + 0 // + 0 turns -0 into 0
   const projectedMargin = cost !== null && recommended > 0 ? (recommended - cost) / recommended : null
   const goalKind: GoalKind = target < floor ? "floor" : target > ceiling ? "ceiling" : "target"
   return {
