@@ -1,9 +1,11 @@
-import { RepositoryError } from "@margin/core/Errors"
 import type { WorkspaceId } from "@margin/core/Ids"
 import { StoreUnavailable, type StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
 import type { StoreConnection } from "@margin/core/StoreConnection"
 import type { WriteBack } from "@margin/core/WriteBack"
-import { Array as Arr, Clock, Context, Effect, Layer, Schema, SchemaGetter } from "effect"
+import { Instant, Int8, toTimestamptz } from "@margin/postgres/PgColumns"
+import { asRepository } from "@margin/postgres/PgRepositoryError"
+import { rowsOf } from "@margin/postgres/PgRows"
+import { Array as Arr, Clock, Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { checkPrice } from "./PriceCheck.ts"
 import { SandboxFaults } from "./SandboxFaults.ts"
@@ -16,43 +18,23 @@ import { SandboxFaults } from "./SandboxFaults.ts"
  * compare and the write, so concurrent deliveries of one write-back cannot both write.
  */
 
-/** A variant price as the sandbox keeps it: integer minor units (bigint in the table). */
-const MinorUnits = Schema.Union([Schema.BigInt, Schema.Finite]).pipe(
-  Schema.decodeTo(Schema.Int, {
-    decode: SchemaGetter.transform((value: bigint | number) => Number(value)),
-    encode: SchemaGetter.transform((value: number): bigint | number => value)
-  })
-)
-
-const VariantRow = Schema.Struct({ price: MinorUnits, currency: Schema.String })
+// Rows arrive camelCased and with bigint as number (the shared client options of @margin/postgres).
+const VariantRow = Schema.Struct({ price: Int8, currency: Schema.String })
 
 const WriteRow = Schema.Struct({
   id: Schema.String,
-  variant_ref: Schema.String,
-  old_price: MinorUnits,
-  new_price: MinorUnits,
-  idempotency_key: Schema.String,
-  written_at: Schema.Date
+  variantRef: Schema.String,
+  oldPrice: Int8,
+  newPrice: Int8,
+  idempotencyKey: Schema.String,
+  writtenAt: Instant
 })
 
-/** One write the sandbox store accepted. */
-export interface SandboxWrite {
-  readonly id: string
-  readonly variantRef: string
-  readonly oldPrice: number
-  readonly newPrice: number
-  readonly idempotencyKey: string
-  readonly writtenAt: number
-}
+/** One write the sandbox store accepted; `writtenAt` in epoch milliseconds. */
+export type SandboxWrite = typeof WriteRow.Type
 
-const toWrite = (row: typeof WriteRow.Type): SandboxWrite => ({
-  id: row.id,
-  variantRef: row.variant_ref,
-  oldPrice: row.old_price,
-  newPrice: row.new_price,
-  idempotencyKey: row.idempotency_key,
-  writtenAt: row.written_at.getTime()
-})
+const variantRows = rowsOf(VariantRow, (row) => row)
+const writeRows = rowsOf(WriteRow, (row) => row)
 
 const rejected = (message: string): StoreWriteResult => ({ _tag: "Rejected", message })
 
@@ -73,7 +55,7 @@ export class SandboxStore extends Context.Service<SandboxStore, StoreWriteBack["
             SELECT price, currency FROM sandbox_store_variants
             WHERE workspace_id = ${workspaceId} AND variant_ref = ${variantRef}
             FOR UPDATE`
-          const [row] = yield* Schema.decodeUnknownEffect(Schema.Array(VariantRow))(rows)
+          const [row] = yield* variantRows(rows)
           if (row === undefined) return rejected(`the sandbox store has no variant ${variantRef}`)
           if (row.currency !== payload.currency) {
             return rejected(
@@ -82,7 +64,7 @@ export class SandboxStore extends Context.Service<SandboxStore, StoreWriteBack["
           }
           const check = checkPrice(row.price, payload)
           if (check._tag !== "Write") return check
-          const at = new Date(now)
+          const at = toTimestamptz(now)
           yield* sql`
             UPDATE sandbox_store_variants SET price = ${payload.newPrice}, updated_at = ${at}
             WHERE workspace_id = ${workspaceId} AND variant_ref = ${variantRef}`
@@ -113,67 +95,56 @@ export class SandboxStore extends Context.Service<SandboxStore, StoreWriteBack["
   )
 }
 
-const repositoryError = (operation: string) => (error: { readonly message: string }) =>
-  new RepositoryError({ operation, message: error.message })
-
 /** Creates or replaces the sandbox store's variants of a workspace (demos, tests, `marginctl seed`). */
-export const seedVariants = Effect.fn("SandboxStore.seedVariants")(
-  function* (
-    workspaceId: WorkspaceId,
-    variants: ReadonlyArray<{ readonly variantRef: string; readonly price: number; readonly currency: string }>
-  ) {
-    const sql = yield* SqlClient.SqlClient
-    const at = new Date(yield* Clock.currentTimeMillis)
-    if (!Arr.isReadonlyArrayNonEmpty(variants)) return
-    const rows = Arr.map(variants, (variant) => ({
-      workspace_id: workspaceId,
-      variant_ref: variant.variantRef,
-      price: variant.price,
-      currency: variant.currency,
-      updated_at: at
-    }))
-    yield* sql`
+export const seedVariants = Effect.fn("SandboxStore.seedVariants")(function* (
+  workspaceId: WorkspaceId,
+  variants: ReadonlyArray<{ readonly variantRef: string; readonly price: number; readonly currency: string }>
+) {
+  const sql = yield* SqlClient.SqlClient
+  const updatedAt = toTimestamptz(yield* Clock.currentTimeMillis)
+  if (!Arr.isReadonlyArrayNonEmpty(variants)) return
+  const rows = Arr.map(variants, ({ variantRef, price, currency }) => ({
+    workspaceId,
+    variantRef,
+    price,
+    currency,
+    updatedAt
+  }))
+  yield* sql`
       INSERT INTO sandbox_store_variants ${sql.insert(rows)}
       ON CONFLICT (workspace_id, variant_ref)
       DO UPDATE SET price = EXCLUDED.price, currency = EXCLUDED.currency, updated_at = EXCLUDED.updated_at`
-  },
-  Effect.mapError(repositoryError("sandbox.seedVariants"))
-)
+}, asRepository("sandbox.seedVariants"))
 
 /** Someone changes a price in the store directly, as a merchant would in their shop's admin (fault tests). */
-export const setPriceBehindOurBack = Effect.fn("SandboxStore.setPriceBehindOurBack")(
-  function* (workspaceId: WorkspaceId, variantRef: string, price: number) {
-    const sql = yield* SqlClient.SqlClient
-    const at = new Date(yield* Clock.currentTimeMillis)
-    yield* sql`
+export const setPriceBehindOurBack = Effect.fn("SandboxStore.setPriceBehindOurBack")(function* (
+  workspaceId: WorkspaceId,
+  variantRef: string,
+  price: number
+) {
+  const sql = yield* SqlClient.SqlClient
+  const at = toTimestamptz(yield* Clock.currentTimeMillis)
+  yield* sql`
       UPDATE sandbox_store_variants SET price = ${price}, updated_at = ${at}
       WHERE workspace_id = ${workspaceId} AND variant_ref = ${variantRef}`
-  },
-  Effect.mapError(repositoryError("sandbox.setPriceBehindOurBack"))
-)
+}, asRepository("sandbox.setPriceBehindOurBack"))
 
 /** The variant's current price in the sandbox store, if it has the variant. */
-export const sandboxPrice = Effect.fn("SandboxStore.price")(
-  function* (workspaceId: WorkspaceId, variantRef: string) {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`
+export const sandboxPrice = Effect.fn("SandboxStore.price")(function* (workspaceId: WorkspaceId, variantRef: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`
       SELECT price, currency FROM sandbox_store_variants
       WHERE workspace_id = ${workspaceId} AND variant_ref = ${variantRef}`
-    const [row] = yield* Schema.decodeUnknownEffect(Schema.Array(VariantRow))(rows)
-    return row === undefined ? null : row.price
-  },
-  Effect.mapError(repositoryError("sandbox.price"))
-)
+  const [row] = yield* variantRows(rows)
+  return row === undefined ? null : row.price
+}, asRepository("sandbox.price"))
 
 /** Every write the sandbox store accepted for the workspace, oldest first (`marginctl store writes`, fault tests). */
-export const listWrites = Effect.fn("SandboxStore.listWrites")(
-  function* (workspaceId: WorkspaceId) {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`
+export const listWrites = Effect.fn("SandboxStore.listWrites")(function* (workspaceId: WorkspaceId) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql`
       SELECT id, variant_ref, old_price, new_price, idempotency_key, written_at
       FROM sandbox_store_writes WHERE workspace_id = ${workspaceId}
       ORDER BY written_at, id`
-    return (yield* Schema.decodeUnknownEffect(Schema.Array(WriteRow))(rows)).map(toWrite)
-  },
-  Effect.mapError(repositoryError("sandbox.listWrites"))
-)
+  return yield* writeRows(rows)
+}, asRepository("sandbox.listWrites"))

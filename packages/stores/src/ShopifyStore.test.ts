@@ -1,14 +1,20 @@
 import { assert, describe, it } from "@effect/vitest"
+import { CurrencyCode } from "@margin/core/Money"
+import { aStoreConnection, aWriteBack, aWriteBackPayload } from "@margin/core/testing/Fixtures"
+import type { WriteBackPayload } from "@margin/core/WriteBack"
 import { Duration, Effect, Result } from "effect"
 import { ShopifyStore, shopDomain } from "./ShopifyStore.ts"
 import { FakeShopify, fakeShop } from "./testing/FakeShopify.ts"
 import { shopifyStoreOverFake } from "./testing/ShopifyStoreOverFake.ts"
-import { connectionFor, writeBackFor } from "./testing/WriteBackFixtures.ts"
 
 const variant = "gid://shopify/ProductVariant/101"
 const product = "gid://shopify/Product/1"
-const connection = connectionFor("shopify", "ws_shop", fakeShop)
-const raise = writeBackFor({ workspaceId: "ws_shop", variantRef: variant, oldPrice: 1000, newPrice: 1200 })
+const connectionTo = (shop: string | null) => aStoreConnection({ platform: "shopify", shop })
+const connection = connectionTo(fakeShop)
+/** The write-back of $10.00 -> $12.00 on `variant`, with `payload` replaced. */
+const writeBack = (payload: Partial<WriteBackPayload> = {}) =>
+  aWriteBack({ payload: aWriteBackPayload({ storeVariantRef: variant, oldPrice: 1000, newPrice: 1200, ...payload }) })
+const raise = writeBack()
 
 /** A fake shop with one variant at $10.00, and the store adapter pointed at it. */
 const seeded = Effect.gen(function* () {
@@ -124,7 +130,7 @@ describe("ShopifyStore against the fake Shopify", () => {
       yield* fake.setBucket({ maximumAvailable: 20, currentlyAvailable: 13, restoreRate: 20 })
       yield* store.deliver(connection, raise)
       const started = Date.now()
-      const result = yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: other }))
+      const result = yield* store.deliver(connection, writeBack({ storeVariantRef: other }))
       const elapsed = Date.now() - started
       assert.deepStrictEqual(result, { _tag: "Applied" })
       assert.isFalse((yield* fake.requests).some((request) => request.answer === "throttled"))
@@ -215,11 +221,11 @@ describe("ShopifyStore against the fake Shopify", () => {
     Effect.gen(function* () {
       const { fake, store } = yield* seeded
       const reasons = [
-        yield* store.deliver(connectionFor("shopify", "ws_shop", "other-shop"), raise),
-        yield* store.deliver(connectionFor("shopify", "ws_shop", null), raise),
-        yield* store.deliver(connectionFor("shopify", "ws_shop", "https://evil.example"), raise),
-        yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: null })),
-        yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: "sku-12" }))
+        yield* store.deliver(connectionTo("other-shop"), raise),
+        yield* store.deliver(connectionTo(null), raise),
+        yield* store.deliver(connectionTo("https://evil.example"), raise),
+        yield* store.deliver(connection, writeBack({ storeVariantRef: null })),
+        yield* store.deliver(connection, writeBack({ storeVariantRef: "sku-12" }))
       ]
       assert.deepStrictEqual(
         reasons.map((result) => result._tag),
@@ -232,9 +238,9 @@ describe("ShopifyStore against the fake Shopify", () => {
   it.live("an unknown variant or a shop in another currency is a refusal", () =>
     Effect.gen(function* () {
       const { store } = yield* seeded
-      const unknown = yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: "999" }))
+      const unknown = yield* store.deliver(connection, writeBack({ storeVariantRef: "999" }))
       assert.include(unknown._tag === "Rejected" ? unknown.message : "", "does not exist")
-      const euros = yield* store.deliver(connection, writeBackFor({ ...fields, variantRef: variant, currency: "EUR" }))
+      const euros = yield* store.deliver(connection, writeBack({ currency: CurrencyCode.make("EUR") }))
       assert.include(euros._tag === "Rejected" ? euros.message : "", "prices in USD")
     }).pipe(Effect.provide(shopifyStoreOverFake()))
   )
@@ -243,14 +249,17 @@ describe("ShopifyStore against the fake Shopify", () => {
     Effect.gen(function* () {
       const { fake, store } = yield* seeded
       yield* fake.setPrice(variant, "1500")
-      const yen = writeBackFor({ ...fields, variantRef: "101", currency: "JPY", oldPrice: 1500, newPrice: 1600 })
+      const yen = writeBack({
+        storeVariantRef: "101",
+        currency: CurrencyCode.make("JPY"),
+        oldPrice: 1500,
+        newPrice: 1600
+      })
       assert.deepStrictEqual(yield* store.deliver(connection, yen), { _tag: "Applied" })
       assert.strictEqual(yield* fake.price(variant), "1600")
     }).pipe(Effect.provide(shopifyStoreOverFake({ fake: { currencyCode: "JPY" } })))
   )
 })
-
-const fields = { workspaceId: "ws_shop", oldPrice: 1000, newPrice: 1200 }
 
 describe("shopDomain", () => {
   it("accepts a shop name or its myshopify.com domain, nothing else", () => {
