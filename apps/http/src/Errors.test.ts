@@ -6,7 +6,7 @@ import { UserRepository } from "@margin/core/ports/UserRepository"
 import { seedUser } from "@margin/core/testing/Seed"
 import { Clock, Effect, Layer } from "effect"
 import { operations } from "./testing/Operations.ts"
-import { bodyOf, call, expectError, type Reply, layer as testServer } from "./testing/TestServer.ts"
+import { bodyOf, call, expectError, postChunked, type Reply, layer as testServer } from "./testing/TestServer.ts"
 import {
   addMember,
   aWorkspaceWithOwner,
@@ -162,7 +162,7 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
     })
   )
 
-  it.effect("every error has the envelope: unknown route 404, wrong method 405, 413, 415", () =>
+  it.effect("every error has the envelope: unknown route 404, wrong method 405, 413 (announced or streamed), 415", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()
       expectError(yield* call("GET", "/api/v1/nope", { token: owner.token }), 404, "not_found")
@@ -180,6 +180,11 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
       const reject = `/api/v1/recommendations/${pending.id}/reject`
       expectError(
         yield* call("POST", reject, { token: owner.token, body: { reason: "x".repeat(1_100_000) } }),
+        413,
+        "payload_too_large"
+      )
+      expectError(
+        yield* postChunked(reject, owner.token, JSON.stringify({ reason: "x".repeat(1_100_000) })),
         413,
         "payload_too_large"
       )

@@ -7,7 +7,12 @@ import { deprecatedOperations } from "./Deprecations.ts"
  * The annotations of one /api/v1 operation: what it asks of the caller (enforced by
  * `Authentication`), the same said in the OpenAPI description, and its deprecation.
  */
-export const operation = (identifier: string, access: RouteAccessShape, description: string): Context.Context<never> =>
+export const operation = (
+  identifier: string,
+  access: RouteAccessShape,
+  description: string,
+  deprecated: ReadonlySet<string> = deprecatedOperations
+): Context.Context<never> =>
   Context.merge(
     Context.make(RouteAccess, access),
     OpenApi.annotations({
@@ -19,6 +24,6 @@ export const operation = (identifier: string, access: RouteAccessShape, descript
       ]
         .filter((line) => line !== "")
         .join(" "),
-      deprecated: deprecatedOperations.has(identifier)
+      ...(deprecated.has(identifier) ? { deprecated: true } : {})
     })
   )

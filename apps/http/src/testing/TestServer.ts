@@ -6,7 +6,7 @@ import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
 import { UseCasesLayer } from "@margin/edge/UseCases"
 import { Effect, Layer, Option, References, Schema } from "effect"
-import { HttpClient, HttpClientRequest, type HttpMethod, HttpRouter } from "effect/http"
+import { HttpClient, HttpClientRequest, type HttpMethod, HttpRouter, HttpServer } from "effect/http"
 import * as HttpApp from "../HttpApp.ts"
 import { Readiness } from "../Readiness.ts"
 
@@ -104,3 +104,38 @@ export const expectError = (reply: Reply, status: number, code: string): Readonl
   assert.isString(envelope.message)
   return envelope
 }
+
+/** The test server's origin, for clients other than `call` (fetch with a streamed body, fast-check). */
+export const baseUrl = HttpServer.HttpServer.useSync((server) => {
+  const address = server.address
+  return `http://127.0.0.1:${"port" in address ? address.port : 0}`
+})
+
+/** A POST whose body is streamed with Transfer-Encoding: chunked, so no Content-Length announces its size. */
+export const postChunked = (path: string, token: string, body: string) =>
+  Effect.flatMap(baseUrl, (base) =>
+    Effect.promise(async () => {
+      const bytes = new TextEncoder().encode(body)
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(bytes)
+          controller.close()
+        }
+      })
+      const init: RequestInit & { readonly duplex: "half" } = {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: stream,
+        duplex: "half"
+      }
+      const response = await fetch(`${base}${path}`, init)
+      const text = await response.text()
+      const reply: Reply = {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        text,
+        json: Option.getOrUndefined(parseJson(text))
+      }
+      return reply
+    })
+  )

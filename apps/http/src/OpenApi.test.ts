@@ -1,0 +1,70 @@
+import { assert, describe, it, layer } from "@effect/vitest"
+import { readAccess } from "@margin/edge/RouteAccess"
+import { Effect, Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { deprecatedOperations } from "./Deprecations.ts"
+import { operation } from "./Operation.ts"
+import { operations } from "./testing/Operations.ts"
+import { bodyOf, call, layer as testServer } from "./testing/TestServer.ts"
+
+/** Spec section 9: the machine-readable description, generated from the same HttpApi that serves. */
+
+const record = (value: unknown): Readonly<Record<string, unknown>> => ({ ...Object(value) })
+
+layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (it) => {
+  it.effect("is served without authentication and describes every operation", () =>
+    Effect.gen(function* () {
+      const reply = yield* call("GET", "/api/v1/openapi.json")
+      assert.strictEqual(reply.status, 200)
+      const document = bodyOf(reply)
+      assert.match(String(document.openapi), /^3\./)
+      const paths = record(document.paths)
+      for (const entry of operations) {
+        const template = entry.path
+          .split("?")[0]
+          ?.replace(/\/(run|rec|alt)_missing/, (_, kind: string) =>
+            kind === "run" ? "/{run_id}" : kind === "rec" ? "/{recommendation_id}" : "/{alert_id}"
+          )
+        const described = record(record(paths[template ?? ""])[entry.method.toLowerCase()])
+        assert.strictEqual(described.operationId?.toString().endsWith(`.${entry.name}`), true, entry.name)
+        assert.deepStrictEqual(described.security, [{ bearer: [] }], entry.name)
+        assert.include(String(described.description), entry.scope)
+        assert.notProperty(described, "deprecated", "no v1 operation is deprecated today")
+        const responses = record(described.responses)
+        assert.property(responses, "401", entry.name)
+        assert.property(responses, "429", entry.name)
+        assert.property(record(record(responses["429"]).headers), "retry-after")
+      }
+      assert.property(paths, "/healthz")
+      assert.property(paths, "/readyz")
+    })
+  )
+
+  it.effect("health and readiness answer without authentication", () =>
+    Effect.gen(function* () {
+      assert.deepStrictEqual((yield* call("GET", "/healthz")).json, { status: "ok" })
+      assert.deepStrictEqual((yield* call("GET", "/readyz")).json, { status: "ready" })
+    })
+  )
+})
+
+describe("deprecation", () => {
+  it("nothing is deprecated in v1 today", () => {
+    assert.strictEqual(deprecatedOperations.size, 0)
+  })
+
+  it("listing an operation in the deprecation set marks it deprecated: true in the document", () => {
+    const access = readAccess("runs:read")
+    const group = HttpApiGroup.make("demo").add(
+      HttpApiEndpoint.get("oldWay", "/old", { success: Schema.String }).annotateMerge(
+        operation("oldWay", access, "The old way.", new Set(["oldWay"]))
+      ),
+      HttpApiEndpoint.get("newWay", "/new", { success: Schema.String }).annotateMerge(
+        operation("newWay", access, "The new way.", new Set(["oldWay"]))
+      )
+    )
+    const document = OpenApi.fromApi(HttpApi.make("demo").add(group))
+    assert.strictEqual(document.paths["/old"]?.get?.deprecated, true)
+    assert.notStrictEqual(document.paths["/new"]?.get?.deprecated, true)
+  })
+})
