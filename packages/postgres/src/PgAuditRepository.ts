@@ -1,0 +1,74 @@
+import type { AuditEvent } from "@margin/core/AuditEvent"
+import { AuditEventId, WorkspaceId } from "@margin/core/Ids"
+import { AuditRepository } from "@margin/core/ports/AuditRepository"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Instant, toTimestamptz } from "./PgColumns.ts"
+import { afterCursor, pageBy } from "./PgPaging.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+import { columnsOf, rowsOf } from "./PgRows.ts"
+
+export const AuditEventRow = Schema.Struct({
+  id: AuditEventId,
+  workspace_id: WorkspaceId,
+  actor: Schema.String,
+  action: Schema.String,
+  resource_type: Schema.String,
+  resource_id: Schema.String,
+  before_status: Schema.NullOr(Schema.String),
+  after_status: Schema.NullOr(Schema.String),
+  at: Instant
+})
+export type AuditEventRow = typeof AuditEventRow.Type
+
+export const toDomain = (row: AuditEventRow): AuditEvent => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  actor: row.actor,
+  action: row.action,
+  resourceType: row.resource_type,
+  resourceId: row.resource_id,
+  beforeStatus: row.before_status,
+  afterStatus: row.after_status,
+  at: row.at
+})
+
+export const toRow = (event: AuditEvent) => ({
+  id: event.id,
+  workspace_id: event.workspaceId,
+  actor: event.actor,
+  action: event.action,
+  resource_type: event.resourceType,
+  resource_id: event.resourceId,
+  before_status: event.beforeStatus,
+  after_status: event.afterStatus,
+  at: toTimestamptz(event.at)
+})
+
+const all = rowsOf(AuditEventRow, toDomain)
+
+export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = Layer.effect(
+  AuditRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(AuditEventRow))
+    return AuditRepository.of({
+      record: (event) =>
+        sql`INSERT INTO audit_events ${sql.insert(toRow(event))}`.pipe(
+          Effect.asVoid,
+          asRepository("AuditRepository.record")
+        ),
+      // Events page by (at, id), newest first.
+      list: (workspaceId, page) =>
+        sql`
+          SELECT ${columns} FROM audit_events
+          WHERE workspace_id = ${workspaceId} AND ${afterCursor(sql, page.cursor, "at")}
+          ORDER BY at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((events) => pageBy(events, (event) => ({ createdAt: event.at, id: event.id }), page.limit)),
+          asRepository("AuditRepository.list")
+        )
+    })
+  })
+)

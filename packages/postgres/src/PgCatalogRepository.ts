@@ -1,0 +1,236 @@
+import { type CatalogItem, type CatalogItemInput, PricePoint } from "@margin/core/CatalogItem"
+import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
+import { CurrencyCode } from "@margin/core/Money"
+import { priceHistoryLimit } from "@margin/core/memory/MemoryCatalogRepository"
+import { pageOf } from "@margin/core/Page"
+import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { IdGenerator } from "@margin/core/ports/IdGenerator"
+import { Tag } from "@margin/core/Tag"
+import { Effect, Layer, Option, Schema, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
+import { afterCursor } from "./PgPaging.ts"
+import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
+import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
+
+/** A row of `catalog_items`; `price_history` is jsonb, an array of `{ price, units }`. */
+export const CatalogItemRow = Schema.Struct({
+  id: CatalogItemId,
+  workspace_id: WorkspaceId,
+  sku: Schema.String,
+  title: Schema.String,
+  tags: Schema.Array(Tag),
+  currency: CurrencyCode,
+  price: Int8,
+  cost: NullableInt8,
+  compare_at_price: NullableInt8,
+  min_price: NullableInt8,
+  max_price: NullableInt8,
+  inventory: NullableInt8,
+  units_sold_30d: Int8,
+  store_product_ref: Schema.NullOr(Schema.String),
+  store_variant_ref: Schema.NullOr(Schema.String),
+  analysed_cost: NullableInt8,
+  price_history: Schema.Array(PricePoint),
+  created_at: Instant,
+  updated_at: Instant
+})
+export type CatalogItemRow = typeof CatalogItemRow.Type
+
+export const toDomain = (row: CatalogItemRow): CatalogItem => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  sku: row.sku,
+  title: row.title,
+  tags: row.tags,
+  currency: row.currency,
+  price: row.price,
+  cost: row.cost,
+  compareAtPrice: row.compare_at_price,
+  minPrice: row.min_price,
+  maxPrice: row.max_price,
+  inventory: row.inventory,
+  unitsSold30d: row.units_sold_30d,
+  storeProductRef: row.store_product_ref,
+  storeVariantRef: row.store_variant_ref,
+  analysedCost: row.analysed_cost,
+  priceHistory: row.price_history,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at
+})
+
+/** One element of an upsert batch: what an import supplies, under the id the item gets if it is new. */
+export const toUpsertRow = (id: string, input: CatalogItemInput) => ({
+  id,
+  sku: input.sku,
+  title: input.title,
+  tags: input.tags,
+  currency: input.currency,
+  price: input.price,
+  cost: input.cost,
+  compare_at_price: input.compareAtPrice,
+  min_price: input.minPrice,
+  max_price: input.maxPrice,
+  inventory: input.inventory,
+  units_sold_30d: input.unitsSold30d
+})
+
+/** Items per INSERT statement: one jsonb parameter each, so the statement size stays bounded. */
+const upsertStatementSize = 5_000
+
+const one = firstOf(CatalogItemRow, toDomain)
+const all = rowsOf(CatalogItemRow, toDomain)
+const Counted = Schema.Struct({ count: Int8 })
+const countOf = firstOf(Counted, (row) => row.count)
+const Upserted = Schema.Struct({ inserted: Schema.Boolean })
+const upsertedOf = rowsOf(Upserted, (row) => row.inserted)
+
+export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | IdGenerator> = Layer.effect(
+  CatalogRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const ids = yield* IdGenerator
+    const columns = sql.literal(columnsOf(CatalogItemRow))
+
+    /**
+     * The price history after a price change to `newPrice`: when the price really changes, the
+     * outgoing price and the units sold while it was in force become one more observation, and
+     * only the last `priceHistoryLimit` are kept. Reads the row as it was before the statement.
+     */
+    const priceHistoryAfter = (newPrice: ReturnType<typeof sql.literal> | number) => sql`
+      CASE WHEN catalog_items.price = ${newPrice} THEN catalog_items.price_history ELSE (
+        SELECT jsonb_agg(h.observation ORDER BY h.n)
+        FROM jsonb_array_elements(
+          catalog_items.price_history
+            || jsonb_build_object('price', catalog_items.price, 'units', catalog_items.units_sold_30d)
+        ) WITH ORDINALITY AS h(observation, n)
+        WHERE h.n > jsonb_array_length(catalog_items.price_history) + 1 - ${priceHistoryLimit}
+      ) END`
+
+    /** Inserts new skus and updates existing ones; `xmax = 0` tells a fresh row from an updated one. */
+    const upsertStatement = (
+      workspaceId: WorkspaceId,
+      rows: ReadonlyArray<ReturnType<typeof toUpsertRow>>,
+      now: Date
+    ) =>
+      sql`
+        INSERT INTO catalog_items (
+          id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
+          inventory, units_sold_30d, created_at, updated_at
+        )
+        SELECT r.id, ${workspaceId}, r.sku, r.title, r.tags, r.currency, r.price, r.cost, r.compare_at_price,
+          r.min_price, r.max_price, r.inventory, r.units_sold_30d, ${now}, ${now}
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
+          id text, sku text, title text, tags text[], currency text, price bigint, cost bigint,
+          compare_at_price bigint, min_price bigint, max_price bigint, inventory integer, units_sold_30d integer
+        )
+        ON CONFLICT (workspace_id, sku) DO UPDATE SET
+          title = EXCLUDED.title,
+          tags = EXCLUDED.tags,
+          currency = EXCLUDED.currency,
+          price = EXCLUDED.price,
+          cost = EXCLUDED.cost,
+          compare_at_price = EXCLUDED.compare_at_price,
+          min_price = EXCLUDED.min_price,
+          max_price = EXCLUDED.max_price,
+          inventory = EXCLUDED.inventory,
+          units_sold_30d = EXCLUDED.units_sold_30d,
+          price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
+          updated_at = EXCLUDED.updated_at
+        RETURNING (xmax = 0) AS inserted`.pipe(Effect.flatMap(upsertedOf))
+
+    const upsertMany = (workspaceId: WorkspaceId, inputs: ReadonlyArray<CatalogItemInput>, now: number) =>
+      Effect.gen(function* () {
+        // One row per sku: a sku repeated in the batch keeps its last version (ON CONFLICT may touch a row once).
+        const bySku = new Map(inputs.map((input) => [input.sku, input]))
+        const rows: Array<ReturnType<typeof toUpsertRow>> = []
+        for (const input of bySku.values()) rows.push(toUpsertRow(yield* ids.next("catalogItem"), input))
+        let inserted = 0
+        for (let start = 0; start < rows.length; start += upsertStatementSize) {
+          const outcomes = yield* upsertStatement(
+            workspaceId,
+            rows.slice(start, start + upsertStatementSize),
+            toTimestamptz(now)
+          )
+          inserted += outcomes.filter((fresh) => fresh).length
+        }
+        return { inserted, updated: rows.length - inserted }
+      }).pipe(sql.withTransaction, asRepository("CatalogRepository.upsertMany"))
+
+    /** Items carrying any of `tags` (the GIN index on tags serves `&&`); every item when there are none. */
+    const inScope = (tags: ReadonlyArray<Tag>) => (tags.length === 0 ? sql.literal("TRUE") : sql`tags && ${tags}`)
+
+    // Keyset paging by id on (workspace_id, id), so each chunk is one short indexed read and memory stays bounded.
+    const streamForRun = (workspaceId: WorkspaceId, tags: ReadonlyArray<Tag>, chunkSize: number) =>
+      Stream.paginate<string | null, ReadonlyArray<CatalogItem>, SqlError | Schema.SchemaError>(null, (afterId) =>
+        sql`
+          SELECT ${columns} FROM catalog_items
+          WHERE workspace_id = ${workspaceId} AND ${afterId === null ? sql.literal("TRUE") : sql`id > ${afterId}`}
+            AND ${inScope(tags)}
+          ORDER BY id
+          LIMIT ${chunkSize}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((chunk) => {
+            const last = chunk[chunk.length - 1]
+            return [
+              chunk.length === 0 ? [] : [chunk],
+              last === undefined || chunk.length < chunkSize ? Option.none() : Option.some(last.id)
+            ] as const
+          })
+        )
+      ).pipe(asRepositoryStream("CatalogRepository.streamForRun"))
+
+    return CatalogRepository.of({
+      get: (workspaceId, id) =>
+        sql`SELECT ${columns} FROM catalog_items WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.flatMap(one),
+          asRepository("CatalogRepository.get")
+        ),
+      list: (workspaceId, filter, page) =>
+        sql`
+          SELECT ${columns} FROM catalog_items
+          WHERE workspace_id = ${workspaceId}
+            AND ${filter.tag === null ? sql.literal("TRUE") : sql`tags @> ${[filter.tag]}`}
+            AND ${afterCursor(sql, page.cursor)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((items) => pageOf(items, page.limit)),
+          asRepository("CatalogRepository.list")
+        ),
+      count: (workspaceId) =>
+        sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId}`.pipe(
+          Effect.flatMap(countOf),
+          Effect.map(Option.getOrElse(() => 0)),
+          asRepository("CatalogRepository.count")
+        ),
+      upsertMany,
+      streamForRun,
+      countForRun: (workspaceId, tags) =>
+        sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId} AND ${inScope(tags)}`.pipe(
+          Effect.flatMap(countOf),
+          Effect.map(Option.getOrElse(() => 0)),
+          asRepository("CatalogRepository.countForRun")
+        ),
+      markAnalysed: (workspaceId, snapshot) =>
+        snapshot.length === 0
+          ? Effect.void
+          : sql`
+              UPDATE catalog_items SET analysed_cost = s.cost
+              FROM jsonb_to_recordset(${JSON.stringify(snapshot)}::jsonb) AS s(id text, cost bigint)
+              WHERE catalog_items.workspace_id = ${workspaceId} AND catalog_items.id = s.id`.pipe(
+              Effect.asVoid,
+              asRepository("CatalogRepository.markAnalysed")
+            ),
+      setPrice: (workspaceId, id, price, now) =>
+        sql`
+          UPDATE catalog_items
+          SET price = ${price}, price_history = ${priceHistoryAfter(price)}, updated_at = ${toTimestamptz(now)}
+          WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.asVoid,
+          asRepository("CatalogRepository.setPrice")
+        )
+    })
+  })
+)

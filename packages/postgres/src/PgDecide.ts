@@ -1,0 +1,60 @@
+import { RepositoryError } from "@margin/core/Errors"
+import * as Outcome from "@margin/core/Outcome"
+import { Effect, Option } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
+
+/** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
+export interface Versioned {
+  readonly id: string
+  readonly workspaceId: string
+  readonly version: number
+}
+
+/** How one table loads and saves an entity for `decideAndSave`. */
+export interface VersionedRows<A extends Versioned> {
+  /** `SELECT … WHERE workspace_id = … AND id = … FOR UPDATE`: None when the workspace has no such row. */
+  readonly lock: Effect.Effect<Option.Option<A>, PgFailure>
+  /** `UPDATE … WHERE workspace_id = … AND id = … AND version = expected RETURNING …`: None when the version moved. */
+  readonly save: (after: A, expectedVersion: number) => Effect.Effect<Option.Option<A>, PgFailure>
+}
+
+/** How often a lost compare-and-swap reloads and decides again before giving up. */
+const maxAttempts = 3
+
+/**
+ * Load (locked) -> decide -> save with a compare-and-swap on `version`, in one transaction (a
+ * savepoint inside the caller's, if one is open). Only a transition is saved, with the keys kept
+ * and the version bumped; the outcome carries the row as saved. The row lock already serializes
+ * writers; the version guard makes the save safe even without it, and a lost swap decides again
+ * on the reloaded row.
+ */
+export const decideAndSave = <A extends Versioned>(
+  sql: SqlClient,
+  operation: string,
+  rows: VersionedRows<A>,
+  decide: (current: A) => Outcome.Outcome<A>
+): Effect.Effect<Option.Option<Outcome.Outcome<A>>, RepositoryError> => {
+  const attempt = (remaining: number): Effect.Effect<Option.Option<Outcome.Outcome<A>>, PgFailure | RepositoryError> =>
+    Effect.gen(function* () {
+      const loaded = yield* rows.lock
+      if (Option.isNone(loaded)) return Option.none()
+      const current = loaded.value
+      const outcome = decide(current)
+      if (outcome._tag !== "Transitioned") return Option.some(outcome)
+      const after: A = {
+        ...outcome.after,
+        id: current.id,
+        workspaceId: current.workspaceId,
+        version: current.version + 1
+      }
+      const saved = yield* rows.save(after, current.version)
+      if (Option.isSome(saved)) return Option.some(Outcome.transitioned(current, saved.value))
+      if (remaining > 1) return yield* attempt(remaining - 1)
+      return yield* new RepositoryError({
+        operation,
+        message: `${current.id} kept changing under the update (${maxAttempts} attempts)`
+      })
+    })
+  return sql.withTransaction(attempt(maxAttempts)).pipe(asRepository(operation))
+}

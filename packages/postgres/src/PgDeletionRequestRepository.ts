@@ -1,0 +1,66 @@
+import { type DeletionRequest, DeletionState } from "@margin/core/DeletionRequest"
+import { DeletionRequestId, UserId } from "@margin/core/Ids"
+import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Instant, toTimestamptz } from "./PgColumns.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+import { columnsOf, firstOf } from "./PgRows.ts"
+
+/** A row of `deletion_requests`: a user's, across workspaces, so it has no workspace_id. */
+export const DeletionRequestRow = Schema.Struct({
+  id: DeletionRequestId,
+  user_id: UserId,
+  state: DeletionState,
+  scheduled_at: Instant,
+  effective_at: Instant
+})
+export type DeletionRequestRow = typeof DeletionRequestRow.Type
+
+export const toDomain = (row: DeletionRequestRow): DeletionRequest => ({
+  id: row.id,
+  userId: row.user_id,
+  state: row.state,
+  scheduledAt: row.scheduled_at,
+  effectiveAt: row.effective_at
+})
+
+export const toRow = (request: DeletionRequest) => ({
+  id: request.id,
+  user_id: request.userId,
+  state: request.state,
+  scheduled_at: toTimestamptz(request.scheduledAt),
+  effective_at: toTimestamptz(request.effectiveAt)
+})
+
+const one = firstOf(DeletionRequestRow, toDomain)
+
+export const layer: Layer.Layer<DeletionRequestRepository, never, SqlClient.SqlClient> = Layer.effect(
+  DeletionRequestRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(DeletionRequestRow))
+    return DeletionRequestRepository.of({
+      // At most one is active (a partial unique index); the latest scheduled wins should that ever change.
+      activeFor: (userId) =>
+        sql`
+          SELECT ${columns} FROM deletion_requests
+          WHERE user_id = ${userId} AND state IN ('pending', 'blocked')
+          ORDER BY scheduled_at DESC, id DESC
+          LIMIT 1`.pipe(Effect.flatMap(one), asRepository("DeletionRequestRepository.activeFor")),
+      insert: (request) =>
+        sql`INSERT INTO deletion_requests ${sql.insert(toRow(request))}`.pipe(
+          Effect.asVoid,
+          asRepository("DeletionRequestRepository.insert")
+        ),
+      setState: (userId, state) =>
+        sql`
+          UPDATE deletion_requests SET state = ${state}, updated_at = now()
+          WHERE user_id = ${userId} AND state IN ('pending', 'blocked')
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          asRepository("DeletionRequestRepository.setState")
+        )
+    })
+  })
+)

@@ -1,0 +1,63 @@
+import { UserId, WorkspaceId } from "@margin/core/Ids"
+import type { Membership } from "@margin/core/Membership"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import { Role } from "@margin/core/Role"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { asRepository } from "./PgRepositoryError.ts"
+import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
+
+export const MembershipRow = Schema.Struct({
+  workspace_id: WorkspaceId,
+  user_id: UserId,
+  role: Role
+})
+export type MembershipRow = typeof MembershipRow.Type
+
+export const toDomain = (row: MembershipRow): Membership => ({
+  workspaceId: row.workspace_id,
+  userId: row.user_id,
+  role: row.role
+})
+
+export const toRow = (membership: Membership): MembershipRow => ({
+  workspace_id: membership.workspaceId,
+  user_id: membership.userId,
+  role: membership.role
+})
+
+const one = firstOf(MembershipRow, toDomain)
+const all = rowsOf(MembershipRow, toDomain)
+
+export const layer: Layer.Layer<MembershipRepository, never, SqlClient.SqlClient> = Layer.effect(
+  MembershipRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(MembershipRow))
+    return MembershipRepository.of({
+      get: (workspaceId, userId) =>
+        sql`SELECT ${columns} FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`.pipe(
+          Effect.flatMap(one),
+          asRepository("MembershipRepository.get")
+        ),
+      listForUser: (userId) =>
+        sql`SELECT ${columns} FROM memberships WHERE user_id = ${userId} ORDER BY workspace_id`.pipe(
+          Effect.flatMap(all),
+          asRepository("MembershipRepository.listForUser")
+        ),
+      upsert: (membership) =>
+        sql`
+          INSERT INTO memberships ${sql.insert(toRow(membership))}
+          ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role`.pipe(
+          Effect.asVoid,
+          asRepository("MembershipRepository.upsert")
+        ),
+      // The port's contract: only owners and admins (they receive deprecation notices).
+      listForWorkspace: (workspaceId) =>
+        sql`
+          SELECT ${columns} FROM memberships
+          WHERE workspace_id = ${workspaceId} AND role IN ('admin', 'owner')
+          ORDER BY user_id`.pipe(Effect.flatMap(all), asRepository("MembershipRepository.listForWorkspace"))
+    })
+  })
+)

@@ -1,0 +1,24 @@
+import { type Cursor, type Page, pageOf } from "@margin/core/Page"
+import type { SqlClient } from "effect/sql/SqlClient"
+import type { Fragment } from "effect/sql/Statement"
+
+/**
+ * Keyset paging, newest first on (`column` DESC, id DESC), with the cursor of core Page.ts.
+ * The condition is one row comparison, so an index on (workspace_id, `column` DESC, id DESC)
+ * seeks straight to the page instead of counting an OFFSET.
+ */
+export const afterCursor = (
+  sql: SqlClient,
+  cursor: Cursor | null,
+  column: "created_at" | "at" = "created_at"
+): Fragment =>
+  cursor === null ? sql.literal("TRUE") : sql`(${sql(column)}, id) < (${new Date(cursor.createdAt)}, ${cursor.id})`
+
+/** A page from `limit + 1` rows fetched newest first, for rows whose paging key is not `createdAt`. */
+export const pageBy = <A>(rows: ReadonlyArray<A>, key: (row: A) => Cursor, limit: number): Page<A> => {
+  const page = pageOf(
+    rows.map((row) => ({ ...key(row), row })),
+    limit
+  )
+  return { items: page.items.map((entry) => entry.row), nextCursor: page.nextCursor }
+}

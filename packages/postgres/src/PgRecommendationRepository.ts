@@ -1,0 +1,203 @@
+import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "@margin/core/Ids"
+import { CurrencyCode } from "@margin/core/Money"
+import { pageOf } from "@margin/core/Page"
+import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
+import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { type Recommendation, RecommendationStatus } from "@margin/core/Recommendation"
+import { Array as Arr, Effect, Layer, Schema, Stream } from "effect"
+import { SqlClient } from "effect/sql"
+import {
+  Float,
+  Instant,
+  Int8,
+  NullableFloat,
+  NullableInstant,
+  toNullableTimestamptz,
+  toTimestamptz
+} from "./PgColumns.ts"
+import { decideAndSave } from "./PgDecide.ts"
+import { afterCursor } from "./PgPaging.ts"
+import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
+import { chunkOf, columnsOf, firstOf, rowsOf, transitionColumns } from "./PgRows.ts"
+
+/** A row of `recommendations` (`superseded_by_run_id` is bookkeeping of supersedeOpen, not domain). */
+export const RecommendationRow = Schema.Struct({
+  id: RecommendationId,
+  workspace_id: WorkspaceId,
+  run_id: RunId,
+  item_id: CatalogItemId,
+  sku: Schema.String,
+  currency: CurrencyCode,
+  current_price: Int8,
+  recommended_price: Int8,
+  current_margin: NullableFloat,
+  projected_margin: NullableFloat,
+  rule: RuleCode,
+  explanation: Schema.String,
+  elasticity: Float,
+  elasticity_source: ElasticitySource,
+  elasticity_sample_size: Int8,
+  expected_monthly_impact: Int8,
+  status: RecommendationStatus,
+  accepted_at: NullableInstant,
+  accepted_by: Schema.NullOr(Schema.String),
+  approved_at: NullableInstant,
+  decided_by: Schema.NullOr(Schema.String),
+  decided_at: NullableInstant,
+  reject_reason: Schema.NullOr(Schema.String),
+  dismissed_at: NullableInstant,
+  version: Int8,
+  created_at: Instant,
+  updated_at: Instant
+})
+export type RecommendationRow = typeof RecommendationRow.Type
+
+export const toDomain = (row: RecommendationRow): Recommendation => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  runId: row.run_id,
+  itemId: row.item_id,
+  sku: row.sku,
+  currency: row.currency,
+  currentPrice: row.current_price,
+  recommendedPrice: row.recommended_price,
+  currentMargin: row.current_margin,
+  projectedMargin: row.projected_margin,
+  rule: row.rule,
+  explanation: row.explanation,
+  elasticity: row.elasticity,
+  elasticitySource: row.elasticity_source,
+  elasticitySampleSize: row.elasticity_sample_size,
+  expectedMonthlyImpact: row.expected_monthly_impact,
+  status: row.status,
+  acceptedAt: row.accepted_at,
+  acceptedBy: row.accepted_by,
+  approvedAt: row.approved_at,
+  decidedBy: row.decided_by,
+  decidedAt: row.decided_at,
+  rejectReason: row.reject_reason,
+  dismissedAt: row.dismissed_at,
+  version: row.version,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at
+})
+
+export const toRow = (recommendation: Recommendation) => ({
+  id: recommendation.id,
+  workspace_id: recommendation.workspaceId,
+  run_id: recommendation.runId,
+  item_id: recommendation.itemId,
+  sku: recommendation.sku,
+  currency: recommendation.currency,
+  current_price: recommendation.currentPrice,
+  recommended_price: recommendation.recommendedPrice,
+  current_margin: recommendation.currentMargin,
+  projected_margin: recommendation.projectedMargin,
+  rule: recommendation.rule,
+  explanation: recommendation.explanation,
+  elasticity: recommendation.elasticity,
+  elasticity_source: recommendation.elasticitySource,
+  elasticity_sample_size: recommendation.elasticitySampleSize,
+  expected_monthly_impact: recommendation.expectedMonthlyImpact,
+  status: recommendation.status,
+  accepted_at: toNullableTimestamptz(recommendation.acceptedAt),
+  accepted_by: recommendation.acceptedBy,
+  approved_at: toNullableTimestamptz(recommendation.approvedAt),
+  decided_by: recommendation.decidedBy,
+  decided_at: toNullableTimestamptz(recommendation.decidedAt),
+  reject_reason: recommendation.rejectReason,
+  dismissed_at: toNullableTimestamptz(recommendation.dismissedAt),
+  version: recommendation.version,
+  created_at: toTimestamptz(recommendation.createdAt),
+  updated_at: toTimestamptz(recommendation.updatedAt)
+})
+
+/** Rows per INSERT: 27 parameters each, far below PostgreSQL's 65,535 per statement. */
+const insertBatchSize = 1_000
+
+const one = firstOf(RecommendationRow, toDomain)
+const all = rowsOf(RecommendationRow, toDomain)
+const chunk = chunkOf(RecommendationRow, toDomain)
+const changesOf = transitionColumns(RecommendationRow, toRow)
+
+export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlClient> = Layer.effect(
+  RecommendationRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(RecommendationRow))
+
+    return RecommendationRepository.of({
+      get: (workspaceId, id) =>
+        sql`SELECT ${columns} FROM recommendations WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.flatMap(one),
+          asRepository("RecommendationRepository.get")
+        ),
+      list: (workspaceId, filter, page) =>
+        sql`
+          SELECT ${columns} FROM recommendations
+          WHERE workspace_id = ${workspaceId}
+            AND ${filter.status === null ? sql.literal("TRUE") : sql`status = ${filter.status}`}
+            AND ${filter.runId === null ? sql.literal("TRUE") : sql`run_id = ${filter.runId}`}
+            AND ${afterCursor(sql, page.cursor)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((recommendations) => pageOf(recommendations, page.limit)),
+          asRepository("RecommendationRepository.list")
+        ),
+      update: (workspaceId, id, decide) =>
+        decideAndSave(
+          sql,
+          "RecommendationRepository.update",
+          {
+            lock: sql`
+              SELECT ${columns} FROM recommendations
+              WHERE workspace_id = ${workspaceId} AND id = ${id}
+              FOR UPDATE`.pipe(Effect.flatMap(one)),
+            save: (after, expectedVersion) =>
+              sql`
+                UPDATE recommendations SET ${sql.update(changesOf(after))}
+                WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${expectedVersion}
+                RETURNING ${columns}`.pipe(Effect.flatMap(one))
+          },
+          decide
+        ),
+      // DO NOTHING without a target skips a (run_id, item_id) pair already stored (a retried batch,
+      // or twice in this one) and a duplicate id alike.
+      insertMany: (recommendations) =>
+        Effect.gen(function* () {
+          let inserted = 0
+          for (const batch of Arr.chunksOf(recommendations, insertBatchSize)) {
+            const rows = yield* sql`
+              INSERT INTO recommendations ${sql.insert(Arr.map(batch, toRow))}
+              ON CONFLICT DO NOTHING
+              RETURNING id`
+            inserted += rows.length
+          }
+          return inserted
+        }).pipe(sql.withTransaction, asRepository("RecommendationRepository.insertMany")),
+      supersedeOpen: (workspaceId, itemIds, newerRunId, now) =>
+        itemIds.length === 0
+          ? Effect.succeed(0)
+          : sql`
+              UPDATE recommendations
+              SET status = 'superseded', superseded_by_run_id = ${newerRunId},
+                  updated_at = ${toTimestamptz(now)}, version = version + 1
+              WHERE workspace_id = ${workspaceId} AND item_id = ANY(${itemIds}) AND run_id <> ${newerRunId}
+                AND status IN ('new', 'pending_approval')
+              RETURNING id`.pipe(
+              Effect.map((rows) => rows.length),
+              asRepository("RecommendationRepository.supersedeOpen")
+            ),
+      // One query read through a cursor: rows arrive as the consumer takes them, so memory stays flat.
+      stream: (workspaceId) =>
+        sql`
+          SELECT ${columns} FROM recommendations
+          WHERE workspace_id = ${workspaceId}
+          ORDER BY created_at DESC, id DESC`.stream.pipe(
+          Stream.mapArrayEffect(chunk),
+          asRepositoryStream("RecommendationRepository.stream")
+        )
+    })
+  })
+)

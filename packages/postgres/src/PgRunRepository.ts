@@ -1,0 +1,163 @@
+import { RunId, WorkspaceId } from "@margin/core/Ids"
+import { pageOf } from "@margin/core/Page"
+import { RunRepository } from "@margin/core/ports/RunRepository"
+import { type Run, RunStatus, RunTrigger } from "@margin/core/Run"
+import { Tag } from "@margin/core/Tag"
+import { Effect, Layer, Option, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Instant, Int8, NullableInstant, NullableInt8, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { decideAndSave } from "./PgDecide.ts"
+import { afterCursor } from "./PgPaging.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+import { columnsOf, firstOf, rowsOf, transitionColumns } from "./PgRows.ts"
+
+/** A row of `runs` as the domain sees it; the lease columns (lease_owner, lease_expires_at) stay in SQL. */
+export const RunRow = Schema.Struct({
+  id: RunId,
+  workspace_id: WorkspaceId,
+  status: RunStatus,
+  subset_tags: Schema.Array(Tag),
+  trigger: RunTrigger,
+  requested_by: Schema.NullOr(Schema.String),
+  items_total: NullableInt8,
+  items_analysed: Int8,
+  recommendations_count: Int8,
+  alerts_count: Int8,
+  error: Schema.NullOr(Schema.String),
+  version: Int8,
+  created_at: Instant,
+  started_at: NullableInstant,
+  finished_at: NullableInstant
+})
+export type RunRow = typeof RunRow.Type
+
+export const toDomain = (row: RunRow): Run => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  status: row.status,
+  subsetTags: row.subset_tags,
+  trigger: row.trigger,
+  requestedBy: row.requested_by,
+  itemsTotal: row.items_total,
+  itemsAnalysed: row.items_analysed,
+  recommendationsCount: row.recommendations_count,
+  alertsCount: row.alerts_count,
+  error: row.error,
+  version: row.version,
+  createdAt: row.created_at,
+  startedAt: row.started_at,
+  finishedAt: row.finished_at
+})
+
+export const toRow = (run: Run) => ({
+  id: run.id,
+  workspace_id: run.workspaceId,
+  status: run.status,
+  subset_tags: run.subsetTags,
+  trigger: run.trigger,
+  requested_by: run.requestedBy,
+  items_total: run.itemsTotal,
+  items_analysed: run.itemsAnalysed,
+  recommendations_count: run.recommendationsCount,
+  alerts_count: run.alertsCount,
+  error: run.error,
+  version: run.version,
+  created_at: toTimestamptz(run.createdAt),
+  started_at: toNullableTimestamptz(run.startedAt),
+  finished_at: toNullableTimestamptz(run.finishedAt)
+})
+
+const changesOf = transitionColumns(RunRow, toRow)
+
+const one = firstOf(RunRow, toDomain)
+const all = rowsOf(RunRow, toDomain)
+const Counted = Schema.Struct({ count: Int8 })
+const countOf = firstOf(Counted, (row) => row.count)
+
+export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Layer.effect(
+  RunRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(RunRow))
+    const claimedColumns = sql.literal(columnsOf(RunRow, "r"))
+
+    return RunRepository.of({
+      insert: (run) =>
+        sql`INSERT INTO runs ${sql.insert(toRow(run))}`.pipe(Effect.asVoid, asRepository("RunRepository.insert")),
+      get: (workspaceId, id) =>
+        sql`SELECT ${columns} FROM runs WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.flatMap(one),
+          asRepository("RunRepository.get")
+        ),
+      list: (workspaceId, filter, page) =>
+        sql`
+          SELECT ${columns} FROM runs
+          WHERE workspace_id = ${workspaceId}
+            AND ${filter.status === null ? sql.literal("TRUE") : sql`status = ${filter.status}`}
+            AND ${afterCursor(sql, page.cursor)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((runs) => pageOf(runs, page.limit)),
+          asRepository("RunRepository.list")
+        ),
+      update: (workspaceId, id, decide) =>
+        decideAndSave(
+          sql,
+          "RunRepository.update",
+          {
+            lock: sql`SELECT ${columns} FROM runs WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`.pipe(
+              Effect.flatMap(one)
+            ),
+            save: (after, expectedVersion) =>
+              sql`
+                UPDATE runs SET ${sql.update(changesOf(after))}
+                WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${expectedVersion}
+                RETURNING ${columns}`.pipe(Effect.flatMap(one))
+          },
+          decide
+        ),
+      // Progress is bookkeeping, not a transition: it does not bump the version.
+      recordProgress: (workspaceId, id, progress) =>
+        sql`
+          UPDATE runs SET
+            items_total = ${progress.itemsTotal},
+            items_analysed = ${progress.itemsAnalysed},
+            recommendations_count = ${progress.recommendationsCount},
+            alerts_count = ${progress.alertsCount}
+          WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          Effect.asVoid,
+          asRepository("RunRepository.recordProgress")
+        ),
+      countCreatedSince: (workspaceId, since) =>
+        sql`SELECT count(*) AS count FROM runs WHERE workspace_id = ${workspaceId} AND created_at >= ${toTimestamptz(since)}`.pipe(
+          Effect.flatMap(countOf),
+          Effect.map(Option.getOrElse(() => 0)),
+          asRepository("RunRepository.countCreatedSince")
+        ),
+      // Workers serve every workspace, so the claim is the one query without a workspace filter.
+      // SKIP LOCKED: concurrent claimers pass over a run another is taking instead of waiting for it.
+      claimNext: (owner, now, leaseUntil) =>
+        sql`
+          WITH next AS (
+            SELECT id FROM runs
+            WHERE status IN ('queued', 'running')
+              AND (lease_expires_at IS NULL OR lease_expires_at <= ${toTimestamptz(now)})
+            ORDER BY created_at, id
+            LIMIT 1
+            FOR UPDATE SKIP LOCKED
+          )
+          UPDATE runs r SET lease_owner = ${owner}, lease_expires_at = ${toTimestamptz(leaseUntil)}
+          FROM next WHERE r.id = next.id
+          RETURNING ${claimedColumns}`.pipe(Effect.flatMap(one), asRepository("RunRepository.claimNext")),
+      heartbeat: (id, owner, leaseUntil) =>
+        sql`
+          UPDATE runs SET lease_expires_at = ${toTimestamptz(leaseUntil)}
+          WHERE id = ${id} AND lease_owner = ${owner}
+          RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          asRepository("RunRepository.heartbeat")
+        )
+    })
+  })
+)

@@ -1,0 +1,90 @@
+import type { ApiToken } from "@margin/core/ApiToken"
+import { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
+import { TokenRepository } from "@margin/core/ports/TokenRepository"
+import { Scope } from "@margin/core/Scope"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+import { columnsOf, firstOf } from "./PgRows.ts"
+
+/** A row of `api_tokens` as read: everything but the secret's hash, which only lookups use. */
+export const TokenRow = Schema.Struct({
+  id: TokenId,
+  workspace_id: WorkspaceId,
+  issued_by: UserId,
+  name: Schema.String,
+  scopes: Schema.Array(Scope),
+  created_at: Instant,
+  expires_at: NullableInstant,
+  revoked_at: NullableInstant,
+  last_used_at: NullableInstant
+})
+export type TokenRow = typeof TokenRow.Type
+
+export const toDomain = (row: TokenRow): ApiToken => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  issuedBy: row.issued_by,
+  name: row.name,
+  scopes: row.scopes,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+  revokedAt: row.revoked_at,
+  lastUsedAt: row.last_used_at
+})
+
+export const toRow = (token: ApiToken, secretHash: string) => ({
+  id: token.id,
+  workspace_id: token.workspaceId,
+  issued_by: token.issuedBy,
+  name: token.name,
+  scopes: token.scopes,
+  secret_hash: secretHash,
+  created_at: toTimestamptz(token.createdAt),
+  expires_at: toNullableTimestamptz(token.expiresAt),
+  revoked_at: toNullableTimestamptz(token.revokedAt),
+  last_used_at: toNullableTimestamptz(token.lastUsedAt)
+})
+
+const one = firstOf(TokenRow, toDomain)
+
+/**
+ * Tokens are looked up before any workspace is known (the token names it), so these queries
+ * go by token id or by the unique secret hash.
+ */
+export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = Layer.effect(
+  TokenRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(TokenRow))
+    return TokenRepository.of({
+      findBySecretHash: (secretHash) =>
+        sql`SELECT ${columns} FROM api_tokens WHERE secret_hash = ${secretHash}`.pipe(
+          Effect.flatMap(one),
+          asRepository("TokenRepository.findBySecretHash")
+        ),
+      get: (id) =>
+        sql`SELECT ${columns} FROM api_tokens WHERE id = ${id}`.pipe(
+          Effect.flatMap(one),
+          asRepository("TokenRepository.get")
+        ),
+      insert: (token, secretHash) =>
+        sql`INSERT INTO api_tokens ${sql.insert(toRow(token, secretHash))}`.pipe(
+          Effect.asVoid,
+          asRepository("TokenRepository.insert")
+        ),
+      // True only for the call that revokes: a second one keeps the first instant.
+      revoke: (id, at) =>
+        sql`UPDATE api_tokens SET revoked_at = ${toTimestamptz(at)} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          asRepository("TokenRepository.revoke")
+        ),
+      touch: (id, at) =>
+        sql`UPDATE api_tokens SET last_used_at = ${toTimestamptz(at)} WHERE id = ${id}`.pipe(
+          Effect.asVoid,
+          asRepository("TokenRepository.touch")
+        )
+    })
+  })
+)

@@ -1,0 +1,70 @@
+import { UserId } from "@margin/core/Ids"
+import { UserRepository } from "@margin/core/ports/UserRepository"
+import type { User } from "@margin/core/User"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+import { columnsOf, firstOf } from "./PgRows.ts"
+
+/** A row of `users`, the one table without a workspace. */
+export const UserRow = Schema.Struct({
+  id: UserId,
+  email: Schema.String,
+  email_confirmed: Schema.Boolean,
+  deleted_at: NullableInstant,
+  created_at: Instant
+})
+export type UserRow = typeof UserRow.Type
+
+export const toDomain = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  emailConfirmed: row.email_confirmed,
+  deletedAt: row.deleted_at,
+  createdAt: row.created_at
+})
+
+export const toRow = (user: User) => ({
+  id: user.id,
+  email: user.email,
+  email_confirmed: user.emailConfirmed,
+  deleted_at: toNullableTimestamptz(user.deletedAt),
+  created_at: toTimestamptz(user.createdAt)
+})
+
+const one = firstOf(UserRow, toDomain)
+
+export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = Layer.effect(
+  UserRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(UserRow))
+    return UserRepository.of({
+      get: (id) =>
+        sql`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(
+          Effect.flatMap(one),
+          asRepository("UserRepository.get")
+        ),
+      // E-mail addresses compare without regard to case, as mail systems treat them (the unique index is on lower(email)).
+      findByEmail: (email) =>
+        sql`SELECT ${columns} FROM users WHERE lower(email) = lower(${email})`.pipe(
+          Effect.flatMap(one),
+          asRepository("UserRepository.findByEmail")
+        ),
+      insert: (user) =>
+        sql`INSERT INTO users ${sql.insert(toRow(user))}`.pipe(Effect.asVoid, asRepository("UserRepository.insert")),
+      // True only for the call that deletes: a second one keeps the first instant.
+      markDeleted: (id, at) =>
+        sql`UPDATE users SET deleted_at = ${toTimestamptz(at)} WHERE id = ${id} AND deleted_at IS NULL RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          asRepository("UserRepository.markDeleted")
+        ),
+      setEmailConfirmed: (id, confirmed) =>
+        sql`UPDATE users SET email_confirmed = ${confirmed} WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          asRepository("UserRepository.setEmailConfirmed")
+        )
+    })
+  })
+)

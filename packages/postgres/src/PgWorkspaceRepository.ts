@@ -1,0 +1,99 @@
+import { WorkspaceId } from "@margin/core/Ids"
+import { Plan } from "@margin/core/Plan"
+import { type PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
+import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
+import { LifecycleState, type Workspace } from "@margin/core/Workspace"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { Float, Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+import { columnsOf, firstOf } from "./PgRows.ts"
+
+/** A row of `workspaces`: the pricing policy is flattened into columns. */
+export const WorkspaceRow = Schema.Struct({
+  id: WorkspaceId,
+  name: Schema.String,
+  plan: Plan,
+  lifecycle_state: LifecycleState,
+  target_margin: Float,
+  min_margin: Float,
+  max_change_pct: Float,
+  rounding: RoundingMode,
+  threshold: Float,
+  trial_ends_at: NullableInstant,
+  created_at: Instant
+})
+export type WorkspaceRow = typeof WorkspaceRow.Type
+
+export const toDomain = (row: WorkspaceRow): Workspace => ({
+  id: row.id,
+  name: row.name,
+  plan: row.plan,
+  lifecycleState: row.lifecycle_state,
+  pricingPolicy: {
+    targetMargin: row.target_margin,
+    minMargin: row.min_margin,
+    maxChangePct: row.max_change_pct,
+    rounding: row.rounding,
+    threshold: row.threshold
+  },
+  trialEndsAt: row.trial_ends_at,
+  createdAt: row.created_at
+})
+
+const policyColumns = (policy: PricingPolicy) => ({
+  target_margin: policy.targetMargin,
+  min_margin: policy.minMargin,
+  max_change_pct: policy.maxChangePct,
+  rounding: policy.rounding,
+  threshold: policy.threshold
+})
+
+export const toRow = (workspace: Workspace) => ({
+  id: workspace.id,
+  name: workspace.name,
+  plan: workspace.plan,
+  lifecycle_state: workspace.lifecycleState,
+  ...policyColumns(workspace.pricingPolicy),
+  trial_ends_at: toNullableTimestamptz(workspace.trialEndsAt),
+  created_at: toTimestamptz(workspace.createdAt)
+})
+
+const one = firstOf(WorkspaceRow, toDomain)
+
+export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient> = Layer.effect(
+  WorkspaceRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const columns = sql.literal(columnsOf(WorkspaceRow))
+
+    /** Changes some columns of one workspace; whether it exists. */
+    const set = (operation: string, id: WorkspaceId, changes: Record<string, unknown>) =>
+      sql`UPDATE workspaces SET ${sql.update(changes)} WHERE id = ${id} RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        asRepository(operation)
+      )
+
+    return WorkspaceRepository.of({
+      get: (id) =>
+        sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`.pipe(
+          Effect.flatMap(one),
+          asRepository("WorkspaceRepository.get")
+        ),
+      insert: (workspace) =>
+        sql`INSERT INTO workspaces ${sql.insert(toRow(workspace))}`.pipe(
+          Effect.asVoid,
+          asRepository("WorkspaceRepository.insert")
+        ),
+      setPlan: (id, plan) => set("WorkspaceRepository.setPlan", id, { plan }),
+      setLifecycleState: (id, state) => set("WorkspaceRepository.setLifecycleState", id, { lifecycle_state: state }),
+      setPricingPolicy: (id, policy) => set("WorkspaceRepository.setPricingPolicy", id, policyColumns(policy)),
+      // Names are not unique: the oldest workspace of that name is the one seeding created first.
+      findByName: (name) =>
+        sql`SELECT ${columns} FROM workspaces WHERE name = ${name} ORDER BY created_at, id LIMIT 1`.pipe(
+          Effect.flatMap(one),
+          asRepository("WorkspaceRepository.findByName")
+        )
+    })
+  })
+)
