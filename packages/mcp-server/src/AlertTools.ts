@@ -1,0 +1,116 @@
+import { AlertStatus } from "@margin/core/Alert"
+import { AlertKind } from "@margin/core/AlertFinding"
+import { type AlertMutation, Alerts } from "@margin/core/AlertsService"
+import { AlertId } from "@margin/core/Ids"
+import { AlertJson, alertJson } from "@margin/edge/AlertJson"
+import { callerActor } from "@margin/edge/Caller"
+import { ListJson, listJson, pageRequest } from "@margin/edge/ListJson"
+import { SnoozeBody } from "@margin/edge/Payloads"
+import { mutationAccess, readAccess } from "@margin/edge/RouteAccess"
+import { Effect, Schema } from "effect"
+import { Toolkit } from "effect/ai"
+import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { pageParams } from "./PageParams.ts"
+
+const AlertParams = Schema.Struct({ alert_id: AlertId })
+
+/** A command's answer: the alert as it now is, and whether the command had already taken effect. */
+export const AlertMutationJson = Schema.Struct({
+  ok: Schema.Literal(true),
+  /** true: the command had already taken effect and changed nothing now. */
+  idempotent: Schema.Boolean,
+  alert: AlertJson
+}).annotate({ identifier: "AlertMutation" })
+
+const mutationJson = (mutation: AlertMutation) => ({
+  ok: true as const,
+  idempotent: mutation.idempotent,
+  alert: alertJson(mutation.alert)
+})
+
+export const ListAlerts = marginTool("list_alerts", {
+  title: "List alerts",
+  description:
+    "Alerts (negative margin, margin below floor, missing or changed cost, store price drift, failed write-back), newest first; filter by status (open, snoozed, resolved, dismissed) and kind. Answers one page: pass its next_cursor as cursor for the next.",
+  access: readAccess("alerts:read"),
+  hints: reads,
+  parameters: Schema.Struct({
+    ...pageParams,
+    status: Schema.optionalKey(AlertStatus),
+    kind: Schema.optionalKey(AlertKind)
+  }),
+  success: ListJson(AlertJson, "AlertList")
+})
+
+export const GetAlert = marginTool("get_alert", {
+  title: "Get an alert",
+  description: "One alert with its effective status (a snooze whose time has passed reads open).",
+  access: readAccess("alerts:read"),
+  hints: reads,
+  parameters: AlertParams,
+  success: AlertJson
+})
+
+export const SnoozeAlert = marginTool("snooze_alert", {
+  title: "Snooze an alert",
+  description:
+    "open or snoozed -> snoozed until snooze_until (ISO 8601 UTC, in the future); the alert reads open again once that time passes. The same snooze_until again answers idempotent: true; a new one moves the snooze.",
+  access: mutationAccess("alerts:write"),
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  parameters: Schema.Struct({ ...AlertParams.fields, ...SnoozeBody.fields }),
+  success: AlertMutationJson
+})
+
+export const ResolveAlert = marginTool("resolve_alert", {
+  title: "Resolve an alert",
+  description: "open or snoozed -> resolved, for good. A repeat answers idempotent: true.",
+  access: mutationAccess("alerts:write"),
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  parameters: AlertParams,
+  success: AlertMutationJson
+})
+
+export const DismissAlert = marginTool("dismiss_alert", {
+  title: "Dismiss an alert",
+  description: "open or snoozed -> dismissed, for good. A repeat answers idempotent: true.",
+  access: mutationAccess("alerts:write"),
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  parameters: AlertParams,
+  success: AlertMutationJson
+})
+
+export const AlertTools = Toolkit.make(ListAlerts, GetAlert, SnoozeAlert, ResolveAlert, DismissAlert)
+
+export const AlertToolsLayer = AlertTools.toLayer(
+  Effect.gen(function* () {
+    const alerts = yield* Alerts
+    const handle = yield* toolHandlers
+    return AlertTools.of({
+      list_alerts: handle(ListAlerts, (params, caller) =>
+        Effect.map(
+          alerts.list(
+            caller.workspaceId,
+            { status: params.status ?? null, kind: params.kind ?? null, itemId: null },
+            pageRequest(params)
+          ),
+          (page) => listJson(page, alertJson)
+        )
+      ),
+      get_alert: handle(GetAlert, (params, caller) =>
+        Effect.map(alerts.get(caller.workspaceId, params.alert_id), alertJson)
+      ),
+      snooze_alert: handle(SnoozeAlert, (params, caller) =>
+        Effect.map(
+          alerts.snooze(caller.workspaceId, params.alert_id, params.snooze_until, params.reason, callerActor(caller)),
+          mutationJson
+        )
+      ),
+      resolve_alert: handle(ResolveAlert, (params, caller) =>
+        Effect.map(alerts.resolve(caller.workspaceId, params.alert_id, callerActor(caller)), mutationJson)
+      ),
+      dismiss_alert: handle(DismissAlert, (params, caller) =>
+        Effect.map(alerts.dismiss(caller.workspaceId, params.alert_id, callerActor(caller)), mutationJson)
+      )
+    })
+  })
+)

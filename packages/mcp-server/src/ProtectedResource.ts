@@ -1,0 +1,43 @@
+import { scopes } from "@margin/core/Scope"
+import { Effect } from "effect"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { McpSettings, type McpSettingsShape } from "./McpSettings.ts"
+
+/** Where the MCP endpoint is served. */
+export const mcpPath = "/mcp"
+
+/** RFC 9728 section 3: the metadata of a resource at `/mcp` lives at the well-known prefix plus its path. */
+export const metadataPath = "/.well-known/oauth-protected-resource"
+
+/** The origin clients use: the configured public URL, or the request's Host over http. */
+export const originOf = (settings: McpSettingsShape, request: HttpServerRequest.HttpServerRequest): string =>
+  settings.publicUrl ?? `http://${request.headers.host ?? "127.0.0.1"}`
+
+/** The URL the 401's WWW-Authenticate header names (RFC 9728 section 5.1). */
+export const metadataUrl = (origin: string): string => `${origin}${metadataPath}${mcpPath}`
+
+/**
+ * The protected-resource metadata of the MCP endpoint (RFC 9728). Margin has no OAuth
+ * authorization server: the bearer credential is a workspace API token (`pck_...`) created in the
+ * workspace settings, so `authorization_servers` is left out and the scopes are the token's.
+ */
+export const metadataOf = (origin: string) => ({
+  resource: `${origin}${mcpPath}`,
+  resource_name: "Margin MCP server",
+  bearer_methods_supported: ["header"],
+  scopes_supported: scopes,
+  resource_documentation: `${origin}/api/v1/openapi.json`
+})
+
+/** Served without authentication, at the RFC's path for `/mcp` and at the bare well-known path. */
+export const layer = HttpRouter.addAll(
+  Effect.map(McpSettings, (settings) => {
+    const serve = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.succeed(
+        HttpServerResponse.jsonUnsafe(metadataOf(originOf(settings, request)), {
+          headers: { "cache-control": "public, max-age=3600" }
+        })
+      )
+    return [HttpRouter.route("GET", `${metadataPath}${mcpPath}`, serve), HttpRouter.route("GET", metadataPath, serve)]
+  })
+)

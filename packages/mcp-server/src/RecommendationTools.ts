@@ -1,0 +1,169 @@
+import { RecommendationId, RunId } from "@margin/core/Ids"
+import { RecommendationStatus } from "@margin/core/Recommendation"
+import { type RecommendationMutation, Recommendations } from "@margin/core/RecommendationsService"
+import { Approval, type ApprovalResult } from "@margin/edge/Approval"
+import { callerActor, requireRole } from "@margin/edge/Caller"
+import { ListJson, listJson, pageRequest } from "@margin/edge/ListJson"
+import { RejectBody } from "@margin/edge/Payloads"
+import { RecommendationJson, recommendationJson, WriteBackStateJson } from "@margin/edge/RecommendationJson"
+import { mutationAccess, readAccess } from "@margin/edge/RouteAccess"
+import { Effect, Schema } from "effect"
+import { Toolkit } from "effect/ai"
+import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { pageParams } from "./PageParams.ts"
+
+const RecommendationParams = Schema.Struct({ recommendation_id: RecommendationId })
+
+/**
+ * A command's answer. Unlike REST, whose repeat answers only `{ ok, idempotent }` (spec rule 2),
+ * an agent always gets the recommendation as it now is: one object shape per tool.
+ */
+export const RecommendationMutationJson = Schema.Struct({
+  ok: Schema.Literal(true),
+  /** true: the command had already taken effect and changed nothing now. */
+  idempotent: Schema.Boolean,
+  recommendation: RecommendationJson
+}).annotate({ identifier: "RecommendationMutation" })
+
+export const RecommendationApprovalJson = Schema.Struct({
+  ok: Schema.Literal(true),
+  idempotent: Schema.Boolean,
+  recommendation: RecommendationJson,
+  /** Where the store write-back stands; null on a repeat (the first approval answered it). */
+  write_back: Schema.NullOr(WriteBackStateJson)
+}).annotate({ identifier: "RecommendationApproval" })
+
+const mutationJson = (mutation: RecommendationMutation) => ({
+  ok: true as const,
+  idempotent: mutation.idempotent,
+  recommendation: recommendationJson(mutation.recommendation)
+})
+
+const approvalJson = (result: ApprovalResult) => ({
+  ok: true as const,
+  idempotent: result.idempotent,
+  recommendation: recommendationJson(result.recommendation),
+  write_back: result.writeBack
+})
+
+export const ListRecommendations = marginTool("list_recommendations", {
+  title: "List recommendations",
+  description:
+    "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...) and run_id. Answers one page: pass its next_cursor as cursor for the next.",
+  access: readAccess("recommendations:read"),
+  hints: reads,
+  parameters: Schema.Struct({
+    ...pageParams,
+    status: Schema.optionalKey(RecommendationStatus),
+    run_id: Schema.optionalKey(RunId)
+  }),
+  success: ListJson(RecommendationJson, "RecommendationList")
+})
+
+export const GetRecommendation = marginTool("get_recommendation", {
+  title: "Get a recommendation",
+  description: "One recommendation: prices, margins, the rule behind it, its status and decision.",
+  access: readAccess("recommendations:read"),
+  hints: reads,
+  parameters: RecommendationParams,
+  success: RecommendationJson
+})
+
+export const AcceptRecommendation = marginTool("accept_recommendation", {
+  title: "Accept a recommendation",
+  description:
+    "new -> pending_approval: puts the recommendation up for approval. Nothing reaches the store yet. A repeat answers idempotent: true.",
+  access: mutationAccess("recommendations:write"),
+  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+  parameters: RecommendationParams,
+  success: RecommendationMutationJson
+})
+
+export const DismissRecommendation = marginTool("dismiss_recommendation", {
+  title: "Dismiss a recommendation",
+  description:
+    "new or pending_approval -> dismissed, for good: it can no longer be approved. A repeat answers idempotent: true.",
+  access: mutationAccess("recommendations:write"),
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+  parameters: RecommendationParams,
+  success: RecommendationMutationJson
+})
+
+export const ApproveRecommendation = marginTool("approve_recommendation", {
+  title: "Approve a recommendation",
+  description:
+    "pending_approval -> approved, and the new price is written to the connected store exactly once (write_back.status tells whether it is applied yet). Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. A repeat answers idempotent: true and writes nothing.",
+  access: mutationAccess("recommendations:approve"),
+  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+  parameters: RecommendationParams,
+  success: RecommendationApprovalJson
+})
+
+export const RejectRecommendation = marginTool("reject_recommendation", {
+  title: "Reject a recommendation",
+  description:
+    "pending_approval -> rejected, with a reason, for good. Needs the role approver, admin or owner. A second reject is a conflict.",
+  access: mutationAccess("recommendations:approve"),
+  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+  parameters: Schema.Struct({ ...RecommendationParams.fields, ...RejectBody.fields }),
+  success: RecommendationMutationJson
+})
+
+export const RecommendationTools = Toolkit.make(
+  ListRecommendations,
+  GetRecommendation,
+  AcceptRecommendation,
+  DismissRecommendation,
+  ApproveRecommendation,
+  RejectRecommendation
+)
+
+/** Approve and reject: the spec's role rule, as in REST. */
+const deciderRole = requireRole("approver")
+
+export const RecommendationToolsLayer = RecommendationTools.toLayer(
+  Effect.gen(function* () {
+    const recommendations = yield* Recommendations
+    const approval = yield* Approval
+    const handle = yield* toolHandlers
+    return RecommendationTools.of({
+      list_recommendations: handle(ListRecommendations, (params, caller) =>
+        Effect.map(
+          recommendations.list(
+            caller.workspaceId,
+            { status: params.status ?? null, runId: params.run_id ?? null },
+            pageRequest(params)
+          ),
+          (page) => listJson(page, recommendationJson)
+        )
+      ),
+      get_recommendation: handle(GetRecommendation, (params, caller) =>
+        Effect.map(recommendations.get(caller.workspaceId, params.recommendation_id), recommendationJson)
+      ),
+      accept_recommendation: handle(AcceptRecommendation, (params, caller) =>
+        Effect.map(
+          recommendations.accept(caller.workspaceId, params.recommendation_id, callerActor(caller)),
+          mutationJson
+        )
+      ),
+      dismiss_recommendation: handle(DismissRecommendation, (params, caller) =>
+        Effect.map(
+          recommendations.dismiss(caller.workspaceId, params.recommendation_id, callerActor(caller)),
+          mutationJson
+        )
+      ),
+      approve_recommendation: handle(ApproveRecommendation, (params, caller) =>
+        Effect.andThen(
+          deciderRole,
+          approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller))
+        ).pipe(Effect.map(approvalJson))
+      ),
+      reject_recommendation: handle(RejectRecommendation, (params, caller) =>
+        Effect.andThen(
+          deciderRole,
+          recommendations.reject(caller.workspaceId, params.recommendation_id, callerActor(caller), params.reason)
+        ).pipe(Effect.map(mutationJson))
+      )
+    })
+  })
+)

@@ -1,0 +1,40 @@
+import { Recommendations } from "@margin/core/RecommendationsService"
+import { reportRow } from "@margin/core/ReportExportService"
+import { ListJson, listJson, pageRequest } from "@margin/edge/ListJson"
+import { jsonRow, ReportRowJson } from "@margin/edge/ReportFormat"
+import { readAccess } from "@margin/edge/RouteAccess"
+import { Effect, Schema } from "effect"
+import { Toolkit } from "effect/ai"
+import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { pageParams } from "./PageParams.ts"
+
+/**
+ * The report export in pages: the rows of REST's JSON export (`GET /api/v1/reports/export`), one
+ * page per call, because a tool result must fit in one message while a workspace may not.
+ */
+export const ExportReport = marginTool("export_report", {
+  title: "Export the report",
+  description:
+    "The margin report: one row per recommendation with its item, prices, margins, status and decision, newest first. Answers one page: pass its next_cursor as cursor for the next; next_cursor null is the last page.",
+  access: readAccess("reports:read"),
+  hints: reads,
+  parameters: Schema.Struct(pageParams),
+  success: ListJson(ReportRowJson, "ReportPage")
+})
+
+export const ReportTools = Toolkit.make(ExportReport)
+
+export const ReportToolsLayer = ReportTools.toLayer(
+  Effect.gen(function* () {
+    const recommendations = yield* Recommendations
+    const handle = yield* toolHandlers
+    return ReportTools.of({
+      export_report: handle(ExportReport, (params, caller) =>
+        Effect.map(
+          recommendations.list(caller.workspaceId, { status: null, runId: null }, pageRequest(params)),
+          (page) => listJson(page, (recommendation) => jsonRow(reportRow(recommendation)))
+        )
+      )
+    })
+  })
+)

@@ -1,0 +1,31 @@
+import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
+import { readAccess } from "@margin/edge/RouteAccess"
+import { WorkspaceStatusJson, workspaceStatusJson } from "@margin/edge/WorkspaceStatusJson"
+import { Effect } from "effect"
+import { Tool, Toolkit } from "effect/ai"
+import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+
+export const GetWorkspaceStatus = marginTool("get_workspace_status", {
+  title: "Workspace status",
+  description:
+    "The workspace's lifecycle and plan, this month's usage against the plan's limits, an open support session against the workspace, and the token issuer's own pending account deletion.",
+  access: readAccess("workspace:read"),
+  hints: reads,
+  parameters: Tool.EmptyParams,
+  success: WorkspaceStatusJson
+})
+
+export const WorkspaceTools = Toolkit.make(GetWorkspaceStatus)
+
+export const WorkspaceToolsLayer = WorkspaceTools.toLayer(
+  Effect.gen(function* () {
+    const status = yield* WorkspaceStatus
+    const handle = yield* toolHandlers
+    return WorkspaceTools.of({
+      // account_deletion is the token issuer's own, as in REST.
+      get_workspace_status: handle(GetWorkspaceStatus, (_params, caller) =>
+        Effect.map(status.read(caller.workspaceId, caller.userId), workspaceStatusJson)
+      )
+    })
+  })
+)

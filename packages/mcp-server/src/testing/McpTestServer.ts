@@ -1,0 +1,41 @@
+import { NodeHttpServer, NodeServices } from "@effect/platform-node"
+import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
+import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
+import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
+import { SessionVerifier } from "@margin/edge/SessionJwt"
+import { SessionSigner } from "@margin/edge/SessionJwtSigner"
+import { UseCasesLayer } from "@margin/edge/UseCases"
+import { Effect, Layer, References } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import * as McpRoutes from "../McpRoutes.ts"
+import { McpSettings } from "../McpSettings.ts"
+
+export interface McpTestServerOptions {
+  readonly rateLimit?: number
+  readonly allowedOrigins?: ReadonlyArray<string>
+}
+
+/**
+ * The MCP front door alone on an ephemeral port of 127.0.0.1 over the in-memory adapters, with
+ * the memory ports for seeding and a development session signer (to show sessions are refused).
+ */
+export const layer = (options: McpTestServerOptions = {}) => {
+  const identity = IdentityKeyStore.layerMemory
+  return HttpRouter.serve(McpRoutes.layer, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provide(BackgroundRuns.layer),
+    Layer.provide(McpSettings.layerWith({ allowedOrigins: options.allowedOrigins ?? [], publicUrl: null })),
+    Layer.provideMerge(UseCasesLayer),
+    Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
+    Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
+    Layer.provideMerge(MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })),
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
+    Layer.orDie
+  )
+}
+
+/** The server's origin, `http://127.0.0.1:<port>`. */
+export const origin = HttpServer.addressFormattedWith(Effect.succeed)
+
+/** The URL of the MCP endpoint. */
+export const mcpUrl = Effect.map(origin, (base) => new URL(`${base}/mcp`))
