@@ -15,8 +15,8 @@ export interface PriceLimits {
 
 // Ratios such as 1000 / (1 - 0.2) land a hair off the integer they mean; do not let that cost a minor unit.
 const slack = (x: number): number => Math.abs(x) * 1e-12 + 1e-9
-export const ceilTolerant = (x: number): number => Math.ceil(x - slack(x))
-export const floorTolerant = (x: number): number => Math.floor(x + slack(x))
+const ceilTolerant = (x: number): number => Math.ceil(x - slack(x))
+const floorTolerant = (x: number): number => Math.floor(x + slack(x))
 /** a > b, where a difference within float noise counts as equal. */
 export const exceeds = (a: number, b: number): boolean => a - b > slack(b)
 
