@@ -4,12 +4,13 @@ import { Redis } from "effect/persistence"
 import { decide, minuteMs, windowStart } from "./FixedWindow.ts"
 
 /**
- * INCR and PEXPIREAT in one script: atomic on the server, so the count is exact however many
- * processes share the budget. The key expires a second after its window ends.
+ * INCR and PEXPIRE in one script: atomic on the server, so the count is exact however many
+ * processes share the budget. The window's first request sets the key to expire a second after
+ * the window ends (relative, so the server's clock does not matter).
  */
-const countRequest = Redis.script((key: string, expireAt: number) => [key, String(expireAt)], {
+const countRequest = Redis.script((key: string, ttlMs: number) => [key, String(ttlMs)], {
   lua: `local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIREAT', KEYS[1], ARGV[1]) end
+if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return count`,
   numberOfKeys: 1
 }).withReturnType<unknown>()
@@ -36,7 +37,7 @@ export const layer = (options: RedisRateBudgetOptions): Layer.Layer<RateBudget, 
       return RateBudget.of({
         consume: (key, now) => {
           const start = windowStart(now, windowMs)
-          return run(`${prefix}:${key}:${start}`, start + windowMs + 1000).pipe(
+          return run(`${prefix}:${key}:${start}`, start + windowMs - now + 1000).pipe(
             Effect.map((count) =>
               decide(typeof count === "number" ? count : Number(count), options.limit, start, windowMs, now)
             ),

@@ -1,0 +1,58 @@
+import { RateBudget } from "@margin/core/ports/RateBudget"
+import { decide, minuteMs, windowStart } from "@margin/edge/FixedWindow"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { toTimestamptz } from "./PgColumns.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+
+const Counted = Schema.Array(Schema.Struct({ count: Schema.Int }))
+const decodeCounted = Schema.decodeUnknownEffect(Counted)
+
+export interface PgRateBudgetOptions {
+  readonly limit: number
+  readonly windowMs?: number
+}
+
+/**
+ * The shared budget in `rate_budget_windows`: one upsert per request increments the counter of
+ * (key, window) under the row lock, so the count is exact across processes. A key's older
+ * windows are deleted when its next window opens, so the table holds about one row per key.
+ * If the database cannot answer, the request is let through and a warning logged.
+ */
+export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, never, SqlClient.SqlClient> =>
+  Layer.effect(
+    RateBudget,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const windowMs = options.windowMs ?? minuteMs
+
+      const count = (key: string, start: number) =>
+        Effect.gen(function* () {
+          const rows = yield* sql`
+            INSERT INTO rate_budget_windows (key, window_start, count)
+            VALUES (${key}, ${toTimestamptz(start)}, 1)
+            ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1
+            RETURNING count`.pipe(Effect.flatMap(decodeCounted))
+          const counted = rows[0]?.count ?? 1
+          if (counted === 1) {
+            yield* sql`DELETE FROM rate_budget_windows WHERE key = ${key} AND window_start < ${toTimestamptz(start)}`
+          }
+          return counted
+        }).pipe(asRepository("RateBudget.consume"))
+
+      return RateBudget.of({
+        consume: (key, now) => {
+          const start = windowStart(now, windowMs)
+          return count(key, start).pipe(
+            Effect.map((counted) => decide(counted, options.limit, start, windowMs, now)),
+            Effect.catch((error) =>
+              Effect.as(
+                Effect.logWarning("rate budget unavailable, request let through", error.message),
+                decide(1, options.limit, start, windowMs, now)
+              )
+            )
+          )
+        }
+      })
+    })
+  )
