@@ -1,3 +1,5 @@
+import * as McpRoutes from "@margin/mcp-server/McpRoutes"
+import { McpSettings } from "@margin/mcp-server/McpSettings"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AlertsHandlers } from "./AlertsHandlers.ts"
@@ -23,8 +25,10 @@ export const defaultMaxBodyBytes = 1024 * 1024
 
 /**
  * The REST front door as router routes: the HttpApi (with its OpenAPI document at
- * /api/v1/openapi.json), its middlewares and the response guard. Requires the use cases
- * (`UseCasesLayer` of @margin/edge), `Readiness` and the HTTP platform; serve it with
+ * /api/v1/openapi.json), its middlewares and the response guard; and the MCP front door at /mcp
+ * (@margin/mcp-server, settings from MCP_ALLOWED_ORIGINS / MCP_PUBLIC_URL) on the same router, so
+ * that one process serves both on one rate budget. Requires the use cases (`UseCasesLayer` of
+ * @margin/edge), `Readiness`, the ports and the HTTP platform; serve it with
  * `HttpRouter.serve(HttpApp.layer(), { disableLogger: true })`.
  */
 export const layer = (options: HttpAppOptions = {}) =>
@@ -41,6 +45,7 @@ export const layer = (options: HttpAppOptions = {}) =>
       ]),
       Layer.provide([Authentication.layer, RequestValidation.layer, BackgroundRuns.layer])
     ),
+    McpRoutes.layer.pipe(Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig])),
     ResponseGuard.layer({
       maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
       routes: routeTable(Api, [{ method: "GET", path: openApiPath }])
