@@ -27,12 +27,12 @@ const parse = (text: string): unknown => {
 
 /**
  * An agent on the official MCP SDK client, connected over Streamable HTTP to the test server
- * with `token` as its bearer credential; closed with the scope.
+ * with `token` as its bearer credential; closed with the scope. Fails with the SDK's error text.
  */
 export const connect = (
   token: string | undefined,
   options: { readonly headers?: Readonly<Record<string, string>> } = {}
-): Effect.Effect<Agent, unknown, HttpServer.HttpServer | Scope.Scope> =>
+): Effect.Effect<Agent, string, HttpServer.HttpServer | Scope.Scope> =>
   Effect.gen(function* () {
     const url = yield* mcpUrl
     let requests = 0
@@ -44,7 +44,7 @@ export const connect = (
     const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers }, fetch: counting })
     const client = new Client({ name: "margin-test-agent", version: "1.0.0" })
     yield* Effect.acquireRelease(
-      Effect.tryPromise(() => client.connect(transport)),
+      Effect.tryPromise({ try: () => client.connect(transport), catch: (error) => String(error) }),
       () => Effect.promise(() => client.close())
     )
     const call = (name: string, args: Record<string, unknown> = {}) =>

@@ -1,3 +1,4 @@
+import { createServer } from "node:http"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
@@ -6,7 +7,7 @@ import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
 import { UseCasesLayer } from "@margin/edge/UseCases"
 import { Effect, Layer, References } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
 import * as McpRoutes from "../McpRoutes.ts"
 import { McpSettings } from "../McpSettings.ts"
 
@@ -19,10 +20,20 @@ export interface McpTestServerOptions {
  * The MCP front door alone on an ephemeral port of 127.0.0.1 over the in-memory adapters, with
  * the memory ports for seeding and a development session signer (to show sessions are refused).
  */
+/** A server on 127.0.0.1 only (the test server of @effect/platform-node listens on every interface). */
+const loopbackServer = HttpServer.layerTestClient.pipe(
+  Layer.provide(
+    Layer.fresh(FetchHttpClient.layer).pipe(
+      Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { keepalive: false }))
+    )
+  ),
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+)
+
 export const layer = (options: McpTestServerOptions = {}) => {
   const identity = IdentityKeyStore.layerMemory
   return HttpRouter.serve(McpRoutes.layer, { disableLogger: true, disableListenLog: true }).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
+    Layer.provideMerge(loopbackServer),
     Layer.provide(BackgroundRuns.layer),
     Layer.provide(McpSettings.layerWith({ allowedOrigins: options.allowedOrigins ?? [], publicUrl: null })),
     Layer.provideMerge(UseCasesLayer),
