@@ -1,0 +1,55 @@
+import { createServer } from "node:http"
+import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node"
+import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
+import { SessionVerifier } from "@margin/edge/SessionJwt"
+import { UseCasesLayer } from "@margin/edge/UseCases"
+import { Cause, Config, Effect, Layer, Logger, References } from "effect"
+import { HttpRouter } from "effect/http"
+import * as HttpApp from "./HttpApp.ts"
+import { Readiness } from "./Readiness.ts"
+import { serverConfig } from "./ServerConfig.ts"
+
+/**
+ * The REST server (and the MCP front door on the same router):
+ *   ServerInfrastructure (database migrated, PostgreSQL adapters, store router, rate budget)
+ *   -> UseCasesLayer (core use cases, Authenticate, Approval) + SessionVerifier + Readiness
+ *   -> HttpApp (routes, middlewares, response guard) served by Node on HOST:PORT.
+ * SIGTERM / SIGINT interrupt the main fiber: the server stops accepting, lets in-flight requests
+ * finish (SHUTDOWN_TIMEOUT, default 20 s), then the layers close in reverse order.
+ */
+const Server = Layer.unwrap(
+  Effect.gen(function* () {
+    const config = yield* serverConfig
+    return HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes }), { disableLogger: true }).pipe(
+      Layer.provide([UseCasesLayer, Readiness.layerSql]),
+      Layer.provide(SessionVerifier.layer.pipe(Layer.provide(NodeServices.layer))),
+      Layer.provideMerge(ServerInfrastructure.layer(config)),
+      Layer.provide(
+        NodeHttpServer.layer(createServer, {
+          port: config.port,
+          host: config.host,
+          gracefulShutdownTimeout: config.shutdownTimeout
+        })
+      )
+    )
+  })
+)
+
+/** One JSON line per log entry, at LOG_LEVEL (default Info). */
+const Logging = Layer.unwrap(
+  Effect.map(Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info")), (level) =>
+    Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, level))
+  )
+)
+
+/** A start that fails (bad configuration, unreachable database) says why in one line, then exits 1. */
+const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
+  Effect.catchCause(program, (cause) => {
+    if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+    const failure = Cause.findErrorOption(cause)
+    const reason =
+      failure._tag === "Some" && failure.value instanceof Error ? failure.value.message : Cause.pretty(cause)
+    return Effect.logError(`margin-service cannot start: ${reason}`).pipe(Effect.andThen(Effect.failCause(cause)))
+  })
+
+Layer.launch(Server).pipe(explained, Effect.provide(Logging), NodeRuntime.runMain({ disableErrorReporting: true }))
