@@ -1,0 +1,184 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import * as Migrations from "./Migrations.ts"
+import { TestDatabase } from "./TestDatabase.ts"
+
+// On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
+
+const tables = [
+  "alerts",
+  "api_tokens",
+  "audit_events",
+  "catalog_items",
+  "deletion_requests",
+  "identity_keys",
+  "memberships",
+  "rate_budget_windows",
+  "recommendations",
+  "runs",
+  "sandbox_store_variants",
+  "sandbox_store_writes",
+  "store_connections",
+  "support_sessions",
+  "users",
+  "workspaces",
+  "write_backs"
+]
+
+/** The error a statement fails with, classified by the driver. */
+const failure = <A>(effect: Effect.Effect<A, SqlError>) =>
+  Effect.flip(effect).pipe(
+    Effect.map((error) => ({
+      reason: error.reason._tag,
+      message: error.reason.cause instanceof Error ? error.reason.cause.message : ""
+    }))
+  )
+
+const workspace = (sql: SqlClient.SqlClient, id: string) =>
+  sql`INSERT INTO workspaces ${sql.insert({
+    id,
+    name: `Workspace ${id}`,
+    plan: "max",
+    lifecycleState: "active",
+    targetMargin: 0.35,
+    minMargin: 0.15,
+    maxChangePct: 0.1,
+    rounding: "99",
+    threshold: 0.01
+  })}`
+
+const item = (sql: SqlClient.SqlClient, workspaceId: string, id: string, sku: string) =>
+  sql`INSERT INTO catalog_items ${sql.insert({
+    id,
+    workspaceId,
+    sku,
+    title: `Item ${sku}`,
+    tags: ["summer", "shoes"],
+    currency: "EUR",
+    price: 1999,
+    cost: 1200
+  })}`
+
+const alert = (sql: SqlClient.SqlClient, workspaceId: string, id: string, itemId: string | null, status: string) =>
+  sql`INSERT INTO alerts ${sql.insert({
+    id,
+    workspaceId,
+    itemId,
+    kind: "missing_cost",
+    severity: "warning",
+    message: "no cost",
+    status,
+    snoozedUntil: status === "snoozed" ? new Date(Date.UTC(2030, 0, 1)) : null
+  })}`
+
+layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
+  it.effect("has every table, and a second run applies nothing", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rows = yield* sql<{ readonly tableName: string }>`
+        SELECT table_name FROM information_schema.tables
+        WHERE table_schema = current_schema() AND table_name <> 'effect_sql_migrations'`
+      const present = new Set(rows.map((row) => row.tableName))
+      for (const table of tables) assert.isTrue(present.has(table), `table ${table}`)
+      assert.deepStrictEqual(yield* Migrations.run, [])
+    })
+  )
+
+  it.effect("rejects a status outside its CHECK", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rejected = yield* failure(
+        sql`INSERT INTO workspaces ${sql.insert({
+          id: "ws_check",
+          name: "Bad plan",
+          plan: "platinum",
+          lifecycleState: "active",
+          targetMargin: 0.35,
+          minMargin: 0.15,
+          maxChangePct: 0.1,
+          rounding: "99",
+          threshold: 0.01
+        })}`
+      )
+      assert.strictEqual(rejected.reason, "ConstraintError")
+      assert.include(rejected.message, "workspaces_plan_check")
+      yield* workspace(sql, "ws_check")
+      const status = yield* failure(sql`UPDATE workspaces SET lifecycle_state = 'deleted' WHERE id = 'ws_check'`)
+      assert.include(status.message, "workspaces_lifecycle_state_check")
+    })
+  )
+
+  it.effect("rejects a row whose workspace does not exist (foreign key)", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const rejected = yield* failure(item(sql, "ws_missing", "itm_orphan", "SKU-1"))
+      assert.strictEqual(rejected.reason, "ConstraintError")
+      assert.include(rejected.message, "catalog_items_workspace_id_fkey")
+    })
+  )
+
+  it.effect("keeps a sku unique within a workspace, not across workspaces", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* workspace(sql, "ws_sku_a")
+      yield* workspace(sql, "ws_sku_b")
+      yield* item(sql, "ws_sku_a", "itm_sku_1", "SKU-1")
+      yield* item(sql, "ws_sku_b", "itm_sku_2", "SKU-1")
+      const rejected = yield* Effect.flip(item(sql, "ws_sku_a", "itm_sku_3", "SKU-1"))
+      assert.strictEqual(rejected.reason._tag, "UniqueViolation")
+      if (rejected.reason._tag === "UniqueViolation") {
+        assert.strictEqual(rejected.reason.constraint, "catalog_items_workspace_sku_key")
+      }
+    })
+  )
+
+  it.effect("allows one standing alert per subject, item-less subjects included", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* workspace(sql, "ws_alerts")
+      yield* item(sql, "ws_alerts", "itm_alerts", "SKU-A")
+      yield* alert(sql, "ws_alerts", "alt_1", "itm_alerts", "open")
+      const duplicate = yield* Effect.flip(alert(sql, "ws_alerts", "alt_2", "itm_alerts", "snoozed"))
+      assert.strictEqual(duplicate.reason._tag, "UniqueViolation")
+      yield* alert(sql, "ws_alerts", "alt_3", "itm_alerts", "resolved")
+      yield* alert(sql, "ws_alerts", "alt_4", null, "open")
+      const itemless = yield* Effect.flip(alert(sql, "ws_alerts", "alt_5", null, "open"))
+      assert.strictEqual(itemless.reason._tag, "UniqueViolation")
+    })
+  )
+
+  it.effect("returns bigint money as numbers, tags as arrays, and sorts ids byte-wise", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* workspace(sql, "ws_types")
+      yield* item(sql, "ws_types", "itm_b", "SKU-B")
+      yield* item(sql, "ws_types", "itm_B", "SKU-C")
+      yield* item(sql, "ws_types", "itm_a_", "SKU-D")
+      yield* sql`UPDATE catalog_items SET price = ${2 ** 40} WHERE id = 'itm_b'`
+      const rows = yield* sql<{ readonly id: string; readonly price: number; readonly tags: ReadonlyArray<string> }>`
+        SELECT id, price, tags FROM catalog_items WHERE workspace_id = 'ws_types' ORDER BY id`
+      assert.deepStrictEqual(
+        rows.map((row) => row.id),
+        ["itm_B", "itm_a_", "itm_b"]
+      )
+      assert.strictEqual(rows[2]?.price, 2 ** 40)
+      assert.deepStrictEqual(rows[0]?.tags, ["summer", "shoes"])
+      const [count] = yield* sql<{ readonly n: number }>`SELECT count(*) AS n FROM catalog_items WHERE 'shoes' = ANY (tags)`
+      assert.strictEqual(typeof count?.n, "number")
+    })
+  )
+
+  it.effect("reset empties every table but keeps the schema", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const database = yield* TestDatabase
+      yield* workspace(sql, "ws_reset")
+      yield* database.reset
+      const [row] = yield* sql<{ readonly n: number }>`SELECT count(*) AS n FROM workspaces`
+      assert.strictEqual(row?.n, 0)
+      assert.deepStrictEqual(yield* Migrations.run, [])
+    })
+  )
+})

@@ -1,0 +1,44 @@
+import * as NodeServices from "@effect/platform-node/NodeServices"
+import type * as PgClient from "@effect/sql-pg/PgClient"
+import * as PgMigrator from "@effect/sql-pg/PgMigrator"
+import { Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
+import { isSqlError, type SqlError } from "effect/sql/SqlError"
+import { reasonOf } from "./DatabaseErrors.ts"
+import initial from "./migrations/0001_initial.ts"
+import credentialKeys from "./migrations/0002_credential_keys.ts"
+
+/**
+ * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
+ * that has shipped. Applied migrations are recorded in `effect_sql_migrations`; the migrator
+ * locks that table, so concurrent starts apply each migration once.
+ */
+export const loader = PgMigrator.fromRecord({
+  "0001_initial": initial,
+  "0002_credential_keys": credentialKeys
+})
+
+/** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */
+export const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  PgMigrator.MigrationError | SqlError,
+  SqlClient.SqlClient | PgClient.PgClient
+> = PgMigrator.run({ loader }).pipe(
+  // Only schema dumps need these (pg_dump); we never ask for one.
+  Effect.provide(NodeServices.layer),
+  // "Migration 1_initial failed" says which; the database says why.
+  Effect.mapError((error) =>
+    error._tag === "MigrationError" && isSqlError(error.cause)
+      ? new PgMigrator.MigrationError({
+          kind: error.kind,
+          message: `${error.message}: ${reasonOf(error.cause)}`,
+          cause: error.cause
+        })
+      : error
+  ),
+  Effect.withSpan("Migrations.run")
+)
+
+/** Migrates while the layer builds. */
+export const layer: Layer.Layer<never, PgMigrator.MigrationError | SqlError, SqlClient.SqlClient | PgClient.PgClient> =
+  Layer.effectDiscard(run)
