@@ -8,6 +8,7 @@ import { HttpRouter } from "effect/http"
 import * as HttpApp from "./HttpApp.ts"
 import { Readiness } from "./Readiness.ts"
 import { serverConfig } from "./ServerConfig.ts"
+import { describeStartFailure } from "./StartupFailure.ts"
 
 /**
  * The REST server (and the MCP front door on the same router):
@@ -46,10 +47,9 @@ const Logging = Layer.unwrap(
 const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
   Effect.catchCause(program, (cause) => {
     if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-    const failure = Cause.findErrorOption(cause)
-    const reason =
-      failure._tag === "Some" && failure.value instanceof Error ? failure.value.message : Cause.pretty(cause)
-    return Effect.logError(`margin-service cannot start: ${reason}`).pipe(Effect.andThen(Effect.failCause(cause)))
+    return Effect.logError(`margin-service cannot start: ${describeStartFailure(cause)}`).pipe(
+      Effect.andThen(Effect.failCause(cause))
+    )
   })
 
 Layer.launch(Server).pipe(explained, Effect.provide(Logging), NodeRuntime.runMain({ disableErrorReporting: true }))
