@@ -1,0 +1,33 @@
+import { assert, layer } from "@effect/vitest"
+import { RateBudget } from "@margin/core/ports/RateBudget"
+import { rateBudgetContract } from "@margin/core/testing/RateBudgetContract"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import * as PgIdGenerator from "./PgIdGenerator.ts"
+import * as PgRateBudget from "./PgRateBudget.ts"
+import { TestDatabase } from "./TestDatabase.ts"
+import { backend } from "./testing/PgTestAdapters.ts"
+
+const budget = (limit: number) =>
+  Layer.merge(PgRateBudget.layer({ limit }), PgIdGenerator.layer).pipe(Layer.provideMerge(TestDatabase.layer))
+
+rateBudgetContract(backend, budget(60))
+rateBudgetContract(backend, budget(3), 3)
+
+layer(budget(5), { timeout: "2 minutes" })(`PgRateBudget (${backend})`, (it) => {
+  it.effect("a key keeps about one row: its older windows go when the next one opens", () =>
+    Effect.gen(function* () {
+      const rate = yield* RateBudget
+      const sql = yield* SqlClient.SqlClient
+      const key = `token:${crypto.randomUUID()}`
+      const minute = 60_000
+      const start = 1_736_942_400_000
+      for (let n = 0; n < 3; n++) yield* rate.consume(key, start + n * minute)
+      const rows = yield* sql<{ readonly count: number }>`SELECT count FROM rate_budget_windows WHERE key = ${key}`
+      assert.deepStrictEqual(
+        rows.map((row) => row.count),
+        [1]
+      )
+    })
+  )
+})
