@@ -1,15 +1,9 @@
-import { ResourceNotFound, TierIneligible } from "@margin/core/Errors"
-import { planLimits } from "@margin/core/Plan"
-import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
-import { Authenticate, type IdentificationError } from "@margin/edge/Authenticate"
-import { Caller, type CallerShape } from "@margin/edge/Caller"
-import { failureCodes, failureResponse } from "@margin/edge/ErrorEnvelope"
-import { Effect, Option, Result } from "effect"
+import { Caller } from "@margin/edge/Caller"
+import { Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
 import { McpSettings } from "./McpSettings.ts"
 import { metadataUrl, originOf } from "./ProtectedResource.ts"
-
-type Refusal = IdentificationError | TierIneligible | ResourceNotFound
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
@@ -23,31 +17,11 @@ const json = (status: number, body: object, headers: Record<string, string> = {}
  */
 export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
   Effect.gen(function* () {
-    const authenticate = yield* Authenticate
-    const workspaces = yield* WorkspaceRepository
+    const admit = yield* agentAdmission
     const settings = yield* McpSettings
 
-    const admit = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<CallerShape, Refusal> =>
-      Effect.gen(function* () {
-        const caller = yield* authenticate.identify(
-          { authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] },
-          { sessions: false }
-        )
-        const workspace = yield* workspaces.get(caller.workspaceId)
-        if (Option.isNone(workspace))
-          return yield* new ResourceNotFound({ resource: "workspace", id: caller.workspaceId })
-        if (!planLimits[workspace.value.plan].mcp) return yield* new TierIneligible({ plan: workspace.value.plan })
-        return caller
-      })
-
-    const refusal = (failure: Refusal, request: HttpServerRequest.HttpServerRequest) => {
-      if (failure._tag === "TierIneligible") {
-        return json(403, {
-          code: failureCodes.TierIneligible.code,
-          message: `The MCP server needs a Max or Enterprise plan; this workspace is on ${failure.plan}.`
-        })
-      }
-      const { status, headers, body } = failureResponse(failure)
+    const refusal = (failure: AdmissionRefusal, request: HttpServerRequest.HttpServerRequest) => {
+      const { status, headers, body } = refusalResponse(failure)
       if (failure._tag !== "Unauthorized") return json(status, body, headers)
       // RFC 6750 section 3: no error code when no credential was sent at all.
       const challenge = [
@@ -64,7 +38,9 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         if (origin !== undefined && !settings.allowedOrigins.includes(origin)) {
           return json(403, { code: "origin_forbidden", message: `Requests from the origin ${origin} are not allowed.` })
         }
-        const admitted = yield* Effect.result(admit(request))
+        const admitted = yield* Effect.result(
+          admit({ authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] })
+        )
         if (Result.isFailure(admitted)) return refusal(admitted.failure, request)
         return yield* Effect.provideService(httpEffect, Caller, admitted.success)
       })

@@ -1,0 +1,47 @@
+import { ResourceNotFound, TierIneligible } from "@margin/core/Errors"
+import { planLimits } from "@margin/core/Plan"
+import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
+import { Authenticate, type Credentials, type IdentificationError } from "@margin/edge/Authenticate"
+import type { CallerShape } from "@margin/edge/Caller"
+import { type ErrorEnvelope, failureCodes, failureResponse } from "@margin/edge/ErrorEnvelope"
+import { Effect, Option } from "effect"
+
+export type AdmissionRefusal = IdentificationError | TierIneligible | ResourceNotFound
+
+/**
+ * Who may speak MCP at all, checked once per request by each transport: the API token as REST
+ * checks it (credential, the token's one rate budget, workspace), then the plan: MCP is a Max
+ * and Enterprise feature. Session JWTs are for first-party apps and are refused. Scopes are left
+ * to each tool, so that a token sees the tools its scopes allow.
+ */
+export const agentAdmission = Effect.gen(function* () {
+  const authenticate = yield* Authenticate
+  const workspaces = yield* WorkspaceRepository
+  return (credentials: Credentials): Effect.Effect<CallerShape, AdmissionRefusal> =>
+    Effect.gen(function* () {
+      const caller = yield* authenticate.identify(credentials, { sessions: false })
+      const workspace = yield* workspaces.get(caller.workspaceId)
+      if (Option.isNone(workspace))
+        return yield* new ResourceNotFound({ resource: "workspace", id: caller.workspaceId })
+      if (!planLimits[workspace.value.plan].mcp) return yield* new TierIneligible({ plan: workspace.value.plan })
+      return caller
+    })
+})
+
+/**
+ * A refusal as REST would answer it (`failureCodes`), except the plan: REST's tier_ineligible is
+ * about write-back (422), MCP's about the whole server, so it is a 403 with its own message.
+ */
+export const refusalResponse = (
+  failure: AdmissionRefusal
+): { readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly body: ErrorEnvelope } =>
+  failure._tag === "TierIneligible"
+    ? {
+        status: 403,
+        headers: {},
+        body: {
+          code: failureCodes.TierIneligible.code,
+          message: `The MCP server needs a Max or Enterprise plan; this workspace is on ${failure.plan}.`
+        }
+      }
+    : failureResponse(failure)
