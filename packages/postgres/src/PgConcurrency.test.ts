@@ -1,0 +1,161 @@
+import * as PgClient from "@effect/sql-pg/PgClient"
+import { assert, layer } from "@effect/vitest"
+import type { Actor } from "@margin/core/Actor"
+import { UserId } from "@margin/core/Ids"
+import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
+import { Transactor } from "@margin/core/ports/Transactor"
+import * as Machine from "@margin/core/RecommendationMachine"
+import { Recommendations } from "@margin/core/RecommendationsService"
+import { aStoreConnection, fixtureNow } from "@margin/core/testing/Fixtures"
+import { expectSome, seedItem, seedRecommendation, seedRun, seedWorkspace } from "@margin/core/testing/Seed"
+import { ConfigProvider, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import { SqlClient } from "effect/sql"
+import { clientOptions } from "./ClientOptions.ts"
+import * as PgAdapters from "./PgAdapters.ts"
+import { Int8 } from "./PgColumns.ts"
+import { TestDatabase } from "./TestDatabase.ts"
+
+/**
+ * Concurrency needs a real PostgreSQL (PGlite is one backend: it serializes everything), so this
+ * file runs on PostgreSQL whatever DATABASE_URL says: DATABASE_URL when it is set, else PG_TEST_URL,
+ * else the local server CI always starts. When none answers, the suite fails saying so.
+ */
+const postgresUrl = process.env.DATABASE_URL ?? process.env.PG_TEST_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+/** Connections of the pool the writers share: each transaction holds one of them. */
+const poolSize = 20
+const writers = 50
+
+/** A fresh database on that server, reached through a pool of `poolSize` connections. */
+const database = Layer.effectContext(
+  Effect.gen(function* () {
+    const test = yield* TestDatabase
+    const url = new URL(postgresUrl)
+    url.pathname = `/${test.name}`
+    const client = yield* PgClient.make({
+      url: Redacted.make(url.toString()),
+      maxConnections: poolSize,
+      ...clientOptions
+    })
+    return Context.make(SqlClient.SqlClient, client)
+  })
+).pipe(
+  Layer.provide(Reactivity.layer),
+  Layer.provide(TestDatabase.layer),
+  Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ DATABASE_URL: postgresUrl })))
+)
+
+const services = Recommendations.layer.pipe(
+  Layer.provideMerge(PgAdapters.layer),
+  Layer.provideMerge(database),
+  Layer.orDie
+)
+
+const Pid = Schema.Struct({ pid: Int8 })
+const Counted = Schema.Struct({ count: Int8 })
+
+const countOf = (rows: ReadonlyArray<unknown>) =>
+  Effect.map(Schema.decodeUnknownEffect(Schema.Array(Counted))(rows), (decoded) => decoded[0]?.count ?? -1)
+
+const approver: Actor = { _tag: "SessionActor", userId: UserId.make("usr_concurrency") }
+
+/** A workspace on the max plan with a connected store, and one recommendation of its run. */
+const scene = Effect.fnUntraced(function* (status: "new" | "pending_approval") {
+  const workspace = yield* seedWorkspace()
+  yield* StoreConnectionRepository.use((stores) =>
+    stores.connect(aStoreConnection({ workspaceId: workspace.id }), null)
+  )
+  const run = yield* seedRun(workspace.id)
+  const recommendation = yield* seedRecommendation(run, yield* seedItem(workspace.id), { status })
+  return { workspace, recommendation }
+})
+
+/** How many times each tag occurs. */
+const tally = (tags: ReadonlyArray<string>): Record<string, number> => {
+  const counts: Record<string, number> = {}
+  for (const tag of tags) counts[tag] = (counts[tag] ?? 0) + 1
+  return counts
+}
+
+layer(services, { timeout: "2 minutes" })(
+  `concurrent writers on PostgreSQL (${writers} writers, pool of ${poolSize})`,
+  (it) => {
+    it.effect(
+      "50 concurrent accepts of one recommendation from separate connections: one Transitioned, 49 IdempotentRepeat",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const transactor = yield* Transactor
+          const repository = yield* RecommendationRepository
+          const { workspace, recommendation } = yield* scene("new")
+          const accept = (current: typeof recommendation) =>
+            Machine.decide(current, Machine.accept("user:usr_concurrency"), fixtureNow)
+          const attempts = yield* Effect.all(
+            Array.from({ length: writers }, () =>
+              transactor.transaction(
+                Effect.gen(function* () {
+                  const [backend] = yield* Effect.flatMap(
+                    sql`SELECT pg_backend_pid() AS pid`,
+                    Schema.decodeUnknownEffect(Schema.Array(Pid))
+                  )
+                  const outcome = yield* repository.update(workspace.id, recommendation.id, accept)
+                  return { pid: backend?.pid ?? -1, tag: Option.getOrUndefined(outcome)?._tag ?? "None" }
+                })
+              )
+            ),
+            { concurrency: "unbounded" }
+          )
+          assert.deepStrictEqual(tally(attempts.map((attempt) => attempt.tag)), {
+            Transitioned: 1,
+            IdempotentRepeat: writers - 1
+          })
+          const connections = new Set(attempts.map((attempt) => attempt.pid)).size
+          assert.isAtLeast(connections, 10, `the writers used ${connections} connections`)
+          const stored = yield* expectSome(yield* repository.get(workspace.id, recommendation.id), "the recommendation")
+          assert.strictEqual(stored.status, "pending_approval")
+          assert.strictEqual(stored.version, recommendation.version + 1)
+        })
+    )
+
+    it.effect(
+      "50 concurrent approvals through Recommendations: one takes effect, one outbox row, one audit event",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const recommendations = yield* Recommendations
+          const { workspace, recommendation } = yield* scene("pending_approval")
+          const results = yield* Effect.all(
+            Array.from({ length: writers }, () => recommendations.approve(workspace.id, recommendation.id, approver)),
+            { concurrency: "unbounded" }
+          )
+          assert.deepStrictEqual(tally(results.map((result) => (result.idempotent ? "repeat" : "approved"))), {
+            approved: 1,
+            repeat: writers - 1
+          })
+          const writeBackIds = new Set(results.map((result) => result.writeBack?.id ?? "none"))
+          assert.strictEqual(writeBackIds.size, 1, "every answer names the one outbox row")
+          assert.isFalse(writeBackIds.has("none"))
+          const outboxRows = yield* Effect.flatMap(
+            sql`SELECT count(*) AS count FROM write_backs WHERE recommendation_id = ${recommendation.id}`,
+            countOf
+          )
+          assert.strictEqual(outboxRows, 1)
+          const auditEvents = yield* Effect.flatMap(
+            sql`
+          SELECT count(*) AS count FROM audit_events
+          WHERE workspace_id = ${workspace.id} AND resource_id = ${recommendation.id} AND action = 'recommendation.approve'`,
+            countOf
+          )
+          assert.strictEqual(auditEvents, 1)
+          const stored = yield* expectSome(
+            yield* RecommendationRepository.use((repository) => repository.get(workspace.id, recommendation.id)),
+            "the recommendation"
+          )
+          assert.strictEqual(stored.status, "approved")
+          assert.strictEqual(stored.version, recommendation.version + 1)
+        })
+    )
+  }
+)

@@ -1,0 +1,4 @@
+import { tokenRepositoryContract } from "@margin/core/testing/TokenRepositoryContract"
+import * as PgTestAdapters from "./testing/PgTestAdapters.ts"
+
+tokenRepositoryContract(PgTestAdapters.backend, PgTestAdapters.layer)
