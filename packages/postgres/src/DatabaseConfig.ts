@@ -21,7 +21,7 @@ const example = "postgres://user:password@host:5432/database"
 export const validatePostgresUrl = (raw: string): Effect.Effect<Redacted.Redacted<string>, DatabaseConfigError> => {
   const invalid = (why: string) =>
     Effect.fail(new DatabaseConfigError({ message: `DATABASE_URL ${why}: expected a URL like ${example}` }))
-  if (raw.trim() === "") return invalid("is set but empty (unset it to use the embedded database)")
+  if (raw.trim() === "") return invalid("is set but blank (unset it to use the embedded database)")
   if (!URL.canParse(raw)) return invalid("is not a URL")
   const url = new URL(raw)
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
@@ -31,7 +31,7 @@ export const validatePostgresUrl = (raw: string): Effect.Effect<Redacted.Redacte
   return Effect.succeed(Redacted.make(raw))
 }
 
-/** Reads DATABASE_URL and DATA_DIR. */
+/** Reads DATABASE_URL and DATA_DIR; a variable set to the empty string counts as unset. */
 export const load: Effect.Effect<DatabaseConfig, DatabaseConfigError | Config.ConfigError> = Effect.gen(function* () {
   const url = yield* Config.option(Config.String("DATABASE_URL"))
   if (Option.isSome(url)) {
@@ -39,7 +39,7 @@ export const load: Effect.Effect<DatabaseConfig, DatabaseConfigError | Config.Co
   }
   const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(defaultDataDir))
   if (dataDir.trim() === "") {
-    return yield* new DatabaseConfigError({ message: `DATA_DIR is set but empty: unset it to use ${defaultDataDir}` })
+    return yield* new DatabaseConfigError({ message: `DATA_DIR is set but blank: unset it to use ${defaultDataDir}` })
   }
   return { _tag: "Embedded", dataDir: resolve(dataDir) } as const
 })

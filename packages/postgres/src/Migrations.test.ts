@@ -165,7 +165,9 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
       )
       assert.strictEqual(rows[2]?.price, 2 ** 40)
       assert.deepStrictEqual(rows[0]?.tags, ["summer", "shoes"])
-      const [count] = yield* sql<{ readonly n: number }>`SELECT count(*) AS n FROM catalog_items WHERE 'shoes' = ANY (tags)`
+      const [count] = yield* sql<{
+        readonly n: number
+      }>`SELECT count(*) AS n FROM catalog_items WHERE 'shoes' = ANY (tags)`
       assert.strictEqual(typeof count?.n, "number")
     })
   )

@@ -15,7 +15,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { Clock, Context, Effect, Layer, Option, Redacted } from "effect"
+import { Clock, Context, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
 import * as Database from "./Database.ts"
@@ -107,14 +107,23 @@ const dropAbandoned = (admin: PgClient.PgClient, now: number) =>
     }
   })
 
-const onPglite = Effect.gen(function* () {
-  const template = yield* migratedTemplate
-  // Removed last, after the database has closed: the finalizer is registered first.
+/**
+ * A temp DATA_DIR holding a migrated embedded database (a copy of the template), removed with
+ * the scope: for tests of the embedded database itself, or of processes sharing one.
+ * Acquire it before opening the database, so that it is removed after the database closed.
+ */
+export const migratedDataDir: Effect.Effect<string, never, Scope.Scope> = Effect.gen(function* () {
+  const template = yield* migratedTemplate.pipe(Effect.provide(Reactivity.layer))
   const dataDir = yield* Effect.acquireRelease(
     Effect.sync(() => mkdtempSync(join(tmpdir(), "margin-test-"))),
     (dataDir) => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))
   )
   yield* Effect.sync(() => cpSync(template, EmbeddedDatabase.pgliteDirectory(dataDir), { recursive: true }))
+  return dataDir
+}).pipe(Effect.provideService(Clock.Clock, Clock.Clock.defaultValue()), Effect.orDie)
+
+const onPglite = Effect.gen(function* () {
+  const dataDir = yield* migratedDataDir
   const { client, info } = yield* Database.makeEmbedded(dataDir)
   return { client, info, backend: "pglite", name: dataDir } as const
 })

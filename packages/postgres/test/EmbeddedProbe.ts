@@ -1,0 +1,41 @@
+/**
+ * A second process for EmbeddedDatabase.test.ts: opens the embedded database in DATA_DIR the way
+ * every process does (Database.layerEmbedded), records a workspace, prints one JSON line
+ * `{ role, ownerPid, workspaces }` and then, with `--hold`, keeps the database until it is killed.
+ *   node EmbeddedProbe.ts <dataDir> <workspaceId> [--hold]
+ */
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import * as Database from "../src/Database.ts"
+import { DatabaseInfo } from "../src/DatabaseInfo.ts"
+
+const [dataDir = "", workspaceId = "", mode] = process.argv.slice(2)
+
+const program = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const info = yield* DatabaseInfo
+  yield* sql`INSERT INTO workspaces ${sql.insert({
+    id: workspaceId,
+    name: `Probe ${process.pid}`,
+    plan: "free",
+    lifecycleState: "trial",
+    targetMargin: 0.35,
+    minMargin: 0.15,
+    maxChangePct: 0.1,
+    rounding: "99",
+    threshold: 0.01
+  })}`
+  const rows = yield* sql<{ readonly id: string }>`SELECT id FROM workspaces ORDER BY id`
+  yield* Effect.sync(() =>
+    process.stdout.write(
+      `${JSON.stringify({ role: info.role, pid: process.pid, workspaces: rows.map((row) => row.id) })}\n`
+    )
+  )
+  if (mode === "--hold") yield* Effect.never
+})
+
+program.pipe(
+  Effect.provide(Database.layerEmbedded(dataDir, { readyTimeout: "30 seconds", answerTimeout: "2 seconds" })),
+  NodeRuntime.runMain
+)
