@@ -1,0 +1,126 @@
+import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
+import { UserRepository } from "@margin/core/ports/UserRepository"
+import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
+import type { Role } from "@margin/core/Role"
+import type { Run } from "@margin/core/Run"
+import { RunExecutor } from "@margin/core/RunExecutor"
+import { Runs } from "@margin/core/RunsService"
+import { scopes } from "@margin/core/Scope"
+import { Clock, Effect, Option } from "effect"
+import { Command } from "effect/cli"
+import { demoCatalog } from "./DemoCatalog.ts"
+import { addMember } from "./MemberCommands.ts"
+import { report } from "./Output.ts"
+import { connectStore } from "./StoreCommands.ts"
+import { issueToken, tokenJson } from "./TokenCommands.ts"
+import { createUser } from "./UserCommands.ts"
+import { createWorkspace } from "./WorkspaceCommands.ts"
+
+export const demoWorkspaceName = "Demo Store"
+
+/** The demo's people: an owner (every right) and an approver (the mobile approve flow). */
+export const demoUsers: ReadonlyArray<{ readonly email: string; readonly role: Role }> = [
+  { email: "owner@demo-store.example", role: "owner" },
+  { email: "approver@demo-store.example", role: "approver" }
+]
+
+const findOrCreateUser = Effect.fn("findOrCreateUser")(function* (email: string) {
+  const existing = yield* UserRepository.use((users) => users.findByEmail(email))
+  return Option.isSome(existing) && existing.value.deletedAt === null ? existing.value : yield* createUser(email, true)
+})
+
+/** The demo workspace's last finished run, or a new one triggered and executed now. */
+const finishedRun = Effect.fn("finishedRun")(function* (workspaceId: Run["workspaceId"]) {
+  const runs = yield* Runs
+  const done = yield* runs.list(workspaceId, { status: "succeeded" }, { limit: 1, cursor: null })
+  const last = done.items[0]
+  if (last !== undefined) return { run: last, fresh: false }
+  const queued = yield* runs.trigger(workspaceId, [], "cli", { _tag: "SystemActor", name: "marginctl demo" })
+  return { run: yield* (yield* RunExecutor).execute(queued), fresh: true }
+})
+
+/**
+ * Seeds the demo workspace, or finds it again: a second run adds nothing but fresh tokens (secrets
+ * are shown once, so the old ones cannot be printed again).
+ */
+export const demoCommand = Command.make(
+  "demo",
+  {},
+  Effect.fn(function* () {
+    const existing = yield* WorkspaceRepository.use((workspaces) => workspaces.findByName(demoWorkspaceName))
+    const workspace = Option.isSome(existing)
+      ? existing.value
+      : yield* createWorkspace(demoWorkspaceName, "max", "active")
+    const people = yield* Effect.forEach(demoUsers, ({ email, role }) =>
+      Effect.gen(function* () {
+        const user = yield* findOrCreateUser(email)
+        const membership = yield* MembershipRepository.use((memberships) => memberships.get(workspace.id, user.id))
+        if (Option.isNone(membership)) yield* addMember({ workspaceId: workspace.id, userId: user.id, role })
+        return { user, role }
+      })
+    )
+    const catalog = yield* CatalogRepository
+    if ((yield* catalog.count(workspace.id)) === 0) {
+      yield* catalog.upsertMany(workspace.id, demoCatalog(), yield* Clock.currentTimeMillis)
+    }
+    const connection = yield* StoreConnectionRepository.use((stores) => stores.get(workspace.id))
+    const sandboxVariants = Option.exists(connection, (c) => c.status === "connected")
+      ? null
+      : (yield* connectStore(workspace.id, "sandbox", null, null)).variants
+    const { run, fresh } = yield* finishedRun(workspace.id)
+    const tokens = yield* Effect.forEach(people, ({ user, role }) =>
+      Effect.map(
+        issueToken({
+          workspaceId: workspace.id,
+          userId: user.id,
+          scopes,
+          name: `demo ${role}`,
+          expiresInSeconds: null
+        }),
+        (issued) => ({ ...tokenJson(issued), role })
+      )
+    )
+    const created = Option.isNone(existing)
+    yield* report(
+      {
+        workspace_id: workspace.id,
+        name: workspace.name,
+        plan: workspace.plan,
+        created,
+        users: people.map(({ user, role }) => ({ id: user.id, email: user.email, role })),
+        tokens,
+        catalog_items: yield* catalog.count(workspace.id),
+        store: { platform: "sandbox", sandbox_variants: sandboxVariants },
+        run: {
+          id: run.id,
+          status: run.status,
+          fresh,
+          items_analysed: run.itemsAnalysed,
+          recommendations: run.recommendationsCount,
+          alerts: run.alertsCount
+        },
+        note: created
+          ? "Seeded the demo workspace. Token secrets are shown once: keep them."
+          : "The demo workspace exists already: nothing was added but new tokens (secrets are shown once, so earlier ones cannot be shown again)."
+      },
+      (r) =>
+        [
+          created
+            ? `Seeded "${r.name}" (${r.workspace_id}, plan ${r.plan})`
+            : `Found "${r.name}" (${r.workspace_id}, plan ${r.plan})`,
+          `  catalog: ${r.catalog_items} items; sandbox store connected`,
+          `  run ${r.run.id}: ${r.run.status}, ${r.run.items_analysed} items analysed, ${r.run.recommendations} recommendations, ${r.run.alerts} alerts`,
+          ...r.users.map((u) => `  user ${u.id} <${u.email}> (${u.role})`),
+          "  tokens (every scope; shown only this once):",
+          ...r.tokens.map((t) => `    ${t.role}: ${t.token}`),
+          r.note
+        ].join("\n")
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Seed a demo workspace (plan max, sandbox store, catalog, a finished run) and print its tokens"
+  )
+)

@@ -1,0 +1,194 @@
+import { AuditTrail } from "@margin/core/AuditTrail"
+import type { WorkspaceId } from "@margin/core/Ids"
+import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
+import { Transactor } from "@margin/core/ports/Transactor"
+import { type StoreConnection, StorePlatform } from "@margin/core/StoreConnection"
+import { toIso } from "@margin/core/Timestamp"
+import { listWrites, seedVariants } from "@margin/stores/SandboxStore"
+import { Clock, Effect, Option, Redacted, Schema, Stream } from "effect"
+import { Command, Flag } from "effect/cli"
+import { workspaceFlag } from "./Flags.ts"
+import { OperatorError } from "./OperatorError.ts"
+import { report } from "./Output.ts"
+import { operatorActor, requireWorkspace } from "./WorkspaceCommands.ts"
+
+/** Items read per chunk when copying the catalog into the sandbox store. */
+const copyChunkSize = 1000
+
+/**
+ * The sandbox store's variant of a catalog item: the item's own store variant when it has one,
+ * else its sku (unique in the workspace).
+ */
+export const sandboxVariantRef = (item: { readonly sku: string; readonly storeVariantRef: string | null }): string =>
+  item.storeVariantRef ?? item.sku
+
+/** Copies every catalog price of the workspace into the sandbox store; answers how many variants it wrote. */
+export const copyCatalogToSandbox = Effect.fn("copyCatalogToSandbox")(function* (workspaceId: WorkspaceId) {
+  const catalog = yield* CatalogRepository
+  return yield* catalog.streamForRun(workspaceId, [], copyChunkSize).pipe(
+    Stream.mapEffect((chunk) =>
+      Effect.as(
+        seedVariants(
+          workspaceId,
+          chunk.map((item) => ({ variantRef: sandboxVariantRef(item), price: item.price, currency: item.currency }))
+        ),
+        chunk.length
+      )
+    ),
+    Stream.runFold(
+      () => 0,
+      (total, count) => total + count
+    )
+  )
+})
+
+/** Connects (or reconnects) the workspace's store; audited. */
+export const connectStore = Effect.fn("connectStore")(function* (
+  workspaceId: WorkspaceId,
+  platform: StorePlatform,
+  shop: string | null,
+  credentials: Redacted.Redacted<string> | null
+) {
+  yield* requireWorkspace(workspaceId)
+  const now = yield* Clock.currentTimeMillis
+  const connection: StoreConnection = { workspaceId, platform, shop, status: "connected", connectedAt: now }
+  const trail = yield* AuditTrail
+  yield* (yield* Transactor).transaction(
+    Effect.gen(function* () {
+      yield* StoreConnectionRepository.use((stores) =>
+        stores.connect(connection, credentials === null ? null : Redacted.value(credentials))
+      )
+      yield* trail.record({
+        workspaceId,
+        actor: operatorActor,
+        action: "store.connect",
+        resourceType: "store_connection",
+        resourceId: workspaceId,
+        beforeStatus: null,
+        afterStatus: "connected",
+        at: now
+      })
+    })
+  )
+  const variants = platform === "sandbox" ? yield* copyCatalogToSandbox(workspaceId) : null
+  return { connection, variants }
+})
+
+const ShopDomain = Schema.String.pipe(
+  Schema.check(
+    Schema.isPattern(/^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)+$/, {
+      message: "expected a shop domain like acme.myshopify.com"
+    })
+  )
+)
+
+const connect = Command.make(
+  "connect",
+  {
+    workspace: workspaceFlag,
+    platform: Flag.Literals("platform", StorePlatform.literals),
+    shop: Flag.String("shop").pipe(
+      Flag.withDescription("Shopify: the shop's domain, e.g. acme.myshopify.com"),
+      Flag.withSchema(ShopDomain),
+      Flag.optional
+    ),
+    accessToken: Flag.Redacted("access-token").pipe(
+      Flag.withDescription("Shopify: the Admin API access token (stored encrypted)"),
+      Flag.optional
+    )
+  },
+  Effect.fn(function* ({ workspace, platform, shop, accessToken }) {
+    if (platform === "shopify" && (Option.isNone(shop) || Option.isNone(accessToken))) {
+      return yield* new OperatorError({ message: "a shopify store needs --shop DOMAIN and --access-token SECRET" })
+    }
+    if (platform === "sandbox" && (Option.isSome(shop) || Option.isSome(accessToken))) {
+      return yield* new OperatorError({ message: "the sandbox store takes no --shop or --access-token" })
+    }
+    const { connection, variants } = yield* connectStore(
+      workspace,
+      platform,
+      Option.getOrNull(shop),
+      Option.getOrNull(accessToken)
+    )
+    yield* report(
+      {
+        workspace_id: connection.workspaceId,
+        platform: connection.platform,
+        shop: connection.shop,
+        status: connection.status,
+        connected_at: toIso(connection.connectedAt),
+        sandbox_variants: variants
+      },
+      (r) =>
+        `Connected ${r.workspace_id} to ${r.platform === "shopify" ? `Shopify ${r.shop}` : "the sandbox store"}${r.sandbox_variants === null ? "" : `; copied ${r.sandbox_variants} catalog prices into it`}`
+    )
+  })
+).pipe(Command.withDescription("Connect a workspace's store (sandbox: copies the catalog prices into it)"))
+
+const disconnect = Command.make(
+  "disconnect",
+  { workspace: workspaceFlag },
+  Effect.fn(function* ({ workspace: workspaceId }) {
+    yield* requireWorkspace(workspaceId)
+    const now = yield* Clock.currentTimeMillis
+    const trail = yield* AuditTrail
+    const disconnected = yield* (yield* Transactor).transaction(
+      Effect.gen(function* () {
+        const changed = yield* StoreConnectionRepository.use((stores) => stores.disconnect(workspaceId))
+        if (changed) {
+          yield* trail.record({
+            workspaceId,
+            actor: operatorActor,
+            action: "store.disconnect",
+            resourceType: "store_connection",
+            resourceId: workspaceId,
+            beforeStatus: "connected",
+            afterStatus: "disconnected",
+            at: now
+          })
+        }
+        return changed
+      })
+    )
+    yield* report({ workspace_id: workspaceId, disconnected }, (r) =>
+      r.disconnected ? `Disconnected the store of ${r.workspace_id}` : `${r.workspace_id} had no connected store`
+    )
+  })
+).pipe(Command.withDescription("Disconnect a workspace's store"))
+
+const writes = Command.make(
+  "writes",
+  { workspace: workspaceFlag },
+  Effect.fn(function* ({ workspace: workspaceId }) {
+    yield* requireWorkspace(workspaceId)
+    const received = yield* listWrites(workspaceId)
+    yield* report(
+      {
+        workspace_id: workspaceId,
+        writes: received.map((write) => ({
+          id: write.id,
+          variant_ref: write.variantRef,
+          old_price: write.oldPrice,
+          new_price: write.newPrice,
+          idempotency_key: write.idempotencyKey,
+          written_at: toIso(write.writtenAt)
+        }))
+      },
+      (r) =>
+        r.writes.length === 0
+          ? `The sandbox store of ${r.workspace_id} has received no price writes`
+          : [
+              `${r.writes.length} price write${r.writes.length === 1 ? "" : "s"} to the sandbox store of ${r.workspace_id} (minor units):`,
+              ...r.writes.map(
+                (w) => `  ${w.written_at}  ${w.variant_ref}  ${w.old_price} -> ${w.new_price}  (${w.idempotency_key})`
+              )
+            ].join("\n")
+    )
+  })
+).pipe(Command.withDescription("List every price write the sandbox store received"))
+
+export const storeCommand = Command.make("store").pipe(
+  Command.withDescription("Connect and disconnect stores; inspect the sandbox store"),
+  Command.withSubcommands([connect, disconnect, writes])
+)

@@ -1,0 +1,51 @@
+import { execFile } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import { assert } from "@effect/vitest"
+import { Effect } from "effect"
+
+/** What one `marginctl` process did. */
+export interface Outcome {
+  readonly code: number
+  readonly stdout: string
+  readonly stderr: string
+}
+
+const launcher = fileURLToPath(new URL("../../bin/marginctl.js", import.meta.url))
+const node = fileURLToPath(new URL("../../../../node_modules/.bin/node", import.meta.url))
+
+/**
+ * Runs `marginctl <args>` as its own process, through the launcher `npx marginctl` uses, with
+ * `env` on top of a clean environment (no DATABASE_URL, DATA_DIR or SESSION_* unless given).
+ */
+export const marginctl = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Effect.Effect<Outcome> =>
+  Effect.callback<Outcome>((resume) => {
+    const child = execFile(
+      node,
+      [launcher, ...args],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: 180_000
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1
+        resume(Effect.succeed({ code, stdout, stderr }))
+      }
+    )
+    return Effect.sync(() => child.kill())
+  })
+
+/** The one JSON object a successful `--json` command printed on stdout (and nothing else). */
+export const jsonOf = (outcome: Outcome): Readonly<Record<string, unknown>> => {
+  assert.strictEqual(outcome.code, 0, `marginctl failed: ${outcome.stderr}`)
+  const parsed: unknown = JSON.parse(outcome.stdout)
+  assert.isTrue(typeof parsed === "object" && parsed !== null && !Array.isArray(parsed), outcome.stdout)
+  return typeof parsed === "object" && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {}
+}
+
+/** A failed command: non-zero exit, nothing on stdout, one `marginctl: ...` message on stderr matching `message`. */
+export const assertFailed = (outcome: Outcome, message: RegExp): void => {
+  assert.notStrictEqual(outcome.code, 0, `expected a failure, got: ${outcome.stdout}`)
+  assert.strictEqual(outcome.stdout, "")
+  assert.match(outcome.stderr, message)
+}
