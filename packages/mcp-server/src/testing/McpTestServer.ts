@@ -27,7 +27,7 @@ const loopbackServer = HttpServer.layerTestClient.pipe(
       Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { keepalive: false }))
     )
   ),
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1", gracefulShutdownTimeout: "500 millis" }))
 )
 
 export const layer = (options: McpTestServerOptions = {}) => {
