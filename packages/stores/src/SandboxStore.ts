@@ -18,23 +18,43 @@ import { SandboxFaults } from "./SandboxFaults.ts"
  * compare and the write, so concurrent deliveries of one write-back cannot both write.
  */
 
-// Rows arrive camelCased and with bigint as number (the shared client options of @margin/postgres).
+// Queries run without the client's name transforms (like the Postgres adapters): rows are snake_case.
 const VariantRow = Schema.Struct({ price: Int8, currency: Schema.String })
 
 const WriteRow = Schema.Struct({
   id: Schema.String,
-  variantRef: Schema.String,
-  oldPrice: Int8,
-  newPrice: Int8,
-  idempotencyKey: Schema.String,
-  writtenAt: Instant
+  variant_ref: Schema.String,
+  old_price: Int8,
+  new_price: Int8,
+  idempotency_key: Schema.String,
+  written_at: Instant
 })
 
 /** One write the sandbox store accepted; `writtenAt` in epoch milliseconds. */
-export type SandboxWrite = typeof WriteRow.Type
+export interface SandboxWrite {
+  readonly id: string
+  readonly variantRef: string
+  readonly oldPrice: number
+  readonly newPrice: number
+  readonly idempotencyKey: string
+  readonly writtenAt: number
+}
 
 const variantRows = rowsOf(VariantRow, (row) => row)
-const writeRows = rowsOf(WriteRow, (row) => row)
+const writeRows = rowsOf(
+  WriteRow,
+  (row): SandboxWrite => ({
+    id: row.id,
+    variantRef: row.variant_ref,
+    oldPrice: row.old_price,
+    newPrice: row.new_price,
+    idempotencyKey: row.idempotency_key,
+    writtenAt: row.written_at
+  })
+)
+
+/** The SqlClient as every statement here expects it: no name transforms. */
+const sqlClient = Effect.map(SqlClient.SqlClient, (sql) => sql.withoutTransforms())
 
 const rejected = (message: string): StoreWriteResult => ({ _tag: "Rejected", message })
 
@@ -44,7 +64,7 @@ export class SandboxStore extends Context.Service<SandboxStore, StoreWriteBack["
   static readonly layer: Layer.Layer<SandboxStore, never, SqlClient.SqlClient | SandboxFaults> = Layer.effect(
     SandboxStore,
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
+      const sql = yield* sqlClient
       const faults = yield* SandboxFaults
 
       /** Read, compare and write under the variant's row lock: the whole delivery is one transaction. */
@@ -100,15 +120,15 @@ export const seedVariants = Effect.fn("SandboxStore.seedVariants")(function* (
   workspaceId: WorkspaceId,
   variants: ReadonlyArray<{ readonly variantRef: string; readonly price: number; readonly currency: string }>
 ) {
-  const sql = yield* SqlClient.SqlClient
+  const sql = yield* sqlClient
   const updatedAt = toTimestamptz(yield* Clock.currentTimeMillis)
   if (!Arr.isReadonlyArrayNonEmpty(variants)) return
   const rows = Arr.map(variants, ({ variantRef, price, currency }) => ({
-    workspaceId,
-    variantRef,
+    workspace_id: workspaceId,
+    variant_ref: variantRef,
     price,
     currency,
-    updatedAt
+    updated_at: updatedAt
   }))
   yield* sql`
       INSERT INTO sandbox_store_variants ${sql.insert(rows)}
@@ -122,7 +142,7 @@ export const setPriceBehindOurBack = Effect.fn("SandboxStore.setPriceBehindOurBa
   variantRef: string,
   price: number
 ) {
-  const sql = yield* SqlClient.SqlClient
+  const sql = yield* sqlClient
   const at = toTimestamptz(yield* Clock.currentTimeMillis)
   yield* sql`
       UPDATE sandbox_store_variants SET price = ${price}, updated_at = ${at}
@@ -131,7 +151,7 @@ export const setPriceBehindOurBack = Effect.fn("SandboxStore.setPriceBehindOurBa
 
 /** The variant's current price in the sandbox store, if it has the variant. */
 export const sandboxPrice = Effect.fn("SandboxStore.price")(function* (workspaceId: WorkspaceId, variantRef: string) {
-  const sql = yield* SqlClient.SqlClient
+  const sql = yield* sqlClient
   const rows = yield* sql`
       SELECT price, currency FROM sandbox_store_variants
       WHERE workspace_id = ${workspaceId} AND variant_ref = ${variantRef}`
@@ -141,7 +161,7 @@ export const sandboxPrice = Effect.fn("SandboxStore.price")(function* (workspace
 
 /** Every write the sandbox store accepted for the workspace, oldest first (`marginctl store writes`, fault tests). */
 export const listWrites = Effect.fn("SandboxStore.listWrites")(function* (workspaceId: WorkspaceId) {
-  const sql = yield* SqlClient.SqlClient
+  const sql = yield* sqlClient
   const rows = yield* sql`
       SELECT id, variant_ref, old_price, new_price, idempotency_key, written_at
       FROM sandbox_store_writes WHERE workspace_id = ${workspaceId}

@@ -1,8 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CurrencyCode } from "@margin/core/Money"
+import { CurrencyCode, formatMajorUnits, parseMajorUnits } from "@margin/core/Money"
+import * as MemoryIdGenerator from "@margin/core/memory/MemoryIdGenerator"
+import { StoreWriteBack } from "@margin/core/ports/StoreWriteBack"
 import { aStoreConnection, aWriteBack, aWriteBackPayload } from "@margin/core/testing/Fixtures"
+import { StoreHarness } from "@margin/core/testing/StoreHarness"
+import { storeWriteBackContract } from "@margin/core/testing/StoreWriteBackContract"
 import type { WriteBackPayload } from "@margin/core/WriteBack"
-import { Duration, Effect, Result } from "effect"
+import { Duration, Effect, Layer, Option, Result } from "effect"
 import { ShopifyStore, shopDomain } from "./ShopifyStore.ts"
 import { FakeShopify, fakeShop } from "./testing/FakeShopify.ts"
 import { shopifyStoreOverFake } from "./testing/ShopifyStoreOverFake.ts"
@@ -22,6 +26,39 @@ const seeded = Effect.gen(function* () {
   yield* fake.setVariant(variant, { productId: product, price: "10.00" })
   return { fake, store: yield* ShopifyStore }
 })
+
+/** The port's contract against the fake Shopify: variants are new global ids of one product, priced in USD. */
+const contractServices = Layer.mergeAll(
+  Layer.effect(
+    StoreWriteBack,
+    Effect.map(ShopifyStore, (store) => StoreWriteBack.of(store))
+  ),
+  Layer.effect(
+    StoreHarness,
+    Effect.gen(function* () {
+      const fake = yield* FakeShopify
+      const usd = CurrencyCode.make("USD")
+      let variants = 0
+      return StoreHarness.of({
+        connection: (workspaceId) =>
+          Effect.succeed(aStoreConnection({ workspaceId, platform: "shopify", shop: fakeShop })),
+        newVariant: (_workspaceId, price) =>
+          Effect.suspend(() => {
+            const id = `gid://shopify/ProductVariant/${++variants}`
+            return Effect.as(fake.setVariant(id, { productId: product, price: formatMajorUnits(price, usd) }), id)
+          }),
+        setPrice: (_workspaceId, variantRef, price) => fake.setPrice(variantRef, formatMajorUnits(price, usd)),
+        priceOf: (_workspaceId, variantRef) =>
+          Effect.map(fake.price(variantRef), (price) =>
+            price === undefined ? Option.none() : Result.getSuccess(parseMajorUnits(price, usd))
+          )
+      })
+    })
+  ),
+  MemoryIdGenerator.layer
+).pipe(Layer.provideMerge(shopifyStoreOverFake()))
+
+storeWriteBackContract("shopify", contractServices)
 
 const deliverTwice = Effect.gen(function* () {
   const { store } = yield* seeded
