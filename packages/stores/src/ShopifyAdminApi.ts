@@ -171,11 +171,13 @@ export const makeShopifyAdminApi = Effect.gen(function* () {
       Effect.catchTag("ShopifyThrottled", (throttled) =>
         retriesLeft <= 0
           ? Effect.fail(unavailable(`${operation.name} still throttled after ${config.maxThrottleRetries} retries`))
-          : Effect.logDebug("THROTTLED by Shopify, sending again").pipe(
-              Effect.annotateLogs({ shop: endpoint.shop, operation: operation.name, retriesLeft }),
-              Effect.andThen(Effect.sleep(Duration.millis(throttled.retryAfterMillis))),
-              Effect.andThen(withThrottleRetries(endpoint, operation, retriesLeft - 1))
-            )
+          : throttled.retryAfterMillis > maxPacingWaitMillis
+            ? Effect.fail(unavailable(`${operation.name} throttled for ${throttled.retryAfterMillis} ms`))
+            : Effect.logDebug("THROTTLED by Shopify, sending again").pipe(
+                Effect.annotateLogs({ shop: endpoint.shop, operation: operation.name, retriesLeft }),
+                Effect.andThen(Effect.sleep(Duration.millis(throttled.retryAfterMillis))),
+                Effect.andThen(withThrottleRetries(endpoint, operation, retriesLeft - 1))
+              )
       )
     )
 

@@ -158,6 +158,16 @@ describe("ShopifyStore against the fake Shopify", () => {
     }).pipe(Effect.provide(shopifyStoreOverFake()))
   )
 
+  it.live("a Retry-After longer than the pacing allows is left to the outbox's backoff", () =>
+    Effect.gen(function* () {
+      const { fake, store } = yield* seeded
+      yield* fake.failNext({ _tag: "Status", status: 429, retryAfterSeconds: 3600 })
+      const error = yield* Effect.flip(store.deliver(connection, raise))
+      assert.include(error.message, "throttled for 3600000 ms")
+      assert.strictEqual((yield* fake.requests).length, 1)
+    }).pipe(Effect.provide(shopifyStoreOverFake()))
+  )
+
   it.live("paces on throttleStatus: waits for restored points instead of being throttled", () =>
     Effect.gen(function* () {
       const { fake, store } = yield* seeded
