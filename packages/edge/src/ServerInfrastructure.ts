@@ -7,7 +7,7 @@ import * as PgAdapters from "@margin/postgres/PgAdapters"
 import * as PgIdentityKeyStore from "@margin/postgres/PgIdentityKeyStore"
 import * as PgRateBudget from "@margin/postgres/PgRateBudget"
 import * as StoreRouter from "@margin/stores/StoreRouter"
-import { Layer, Option, Redacted } from "effect"
+import { Config, Layer, Option, Redacted, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { IdentityKeyStore } from "./IdentityKeyStore.ts"
 import * as RedisRateBudget from "./RedisRateBudget.ts"
@@ -18,6 +18,17 @@ export interface ServerInfrastructureOptions {
   /** REDIS_URL: the shared budget lives in Redis; without it, in the database (rate_budget_windows). */
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>
 }
+
+const PositiveInt = Schema.FiniteFromString.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)))
+
+/**
+ * RATE_LIMIT_PER_MINUTE (default 60) and REDIS_URL, read alike by every process that serves
+ * requests (REST, MCP alone, MCP over stdio), so that they spend one budget with one limit.
+ */
+export const optionsConfig: Config.Config<ServerInfrastructureOptions> = Config.all({
+  rateLimitPerMinute: Config.schema(PositiveInt, "RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(60)),
+  redisUrl: Config.option(Config.Redacted("REDIS_URL"))
+})
 
 /** The budget shared by every process and front door: Redis when configured, else the database. */
 export const rateBudgetLayer = (options: ServerInfrastructureOptions) =>
