@@ -28,6 +28,8 @@ const check = (dir: string, allowed: (spec: string) => boolean, rule: string) =>
 
 const isRelative = (spec: string) => spec.startsWith("./") || spec.startsWith("../")
 const apps = readdirSync(join(root, "apps"))
+// `@margin/mcp/x` is the app mcp; `@margin/mcp-server/x` is not.
+const importsPackage = (spec: string, name: string) => spec === `@margin/${name}` || spec.startsWith(`@margin/${name}/`)
 
 check(
   "packages/core/src",
@@ -54,14 +56,14 @@ for (const file of walk(join(root, "packages/core/src"))) {
 for (const app of apps) {
   check(
     `apps/${app}`,
-    (spec) => !apps.some((other) => other !== app && spec.startsWith(`@margin/${other}`)),
+    (spec) => !apps.some((other) => other !== app && importsPackage(spec, other)),
     "an app never imports another app"
   )
 }
 for (const pkg of readdirSync(join(root, "packages"))) {
   check(
     `packages/${pkg}`,
-    (spec) => !apps.some((a) => spec.startsWith(`@margin/${a}`)),
+    (spec) => !apps.some((a) => importsPackage(spec, a)),
     "a package never imports an app"
   )
 }
