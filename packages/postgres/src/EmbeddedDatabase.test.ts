@@ -4,8 +4,9 @@ import { hostname } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Schema, type Scope } from "effect"
+import { Effect, Layer, Schedule, Schema, type Scope } from "effect"
 import { SqlClient } from "effect/sql"
+import { insertWorkspace } from "../test/WorkspaceRow.ts"
 import * as Database from "./Database.ts"
 import { DatabaseInfo } from "./DatabaseInfo.ts"
 import * as DataDirLock from "./DataDirLock.ts"
@@ -45,22 +46,6 @@ const exited = (child: ChildProcess) =>
   Effect.callback<number | null>((resume) => {
     if (child.exitCode !== null || child.signalCode !== null) resume(Effect.succeed(child.exitCode))
     else child.once("exit", (code) => resume(Effect.succeed(code)))
-  })
-
-const insertWorkspace = (id: string) =>
-  Effect.gen(function* () {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`INSERT INTO workspaces ${sql.insert({
-      id,
-      name: id,
-      plan: "pro",
-      lifecycleState: "active",
-      targetMargin: 0.3,
-      minMargin: 0.1,
-      maxChangePct: 0.1,
-      rounding: "none",
-      threshold: 0.01
-    })}`
   })
 
 const workspaceIds = Effect.gen(function* () {
@@ -152,6 +137,33 @@ describe("the embedded database", () => {
         assert.strictEqual(lock.pid, output.pid)
         const recovered = yield* withDatabase(dataDir, Effect.all({ role, ids: workspaceIds }))
         assert.deepStrictEqual(recovered, { role: "owner", ids: ["ws_killed_owner", "ws_through_socket"] })
+      }),
+    120_000
+  )
+
+  it.live(
+    "takes the place of an owner that died while this process was attached, and its queries carry on",
+    () =>
+      Effect.gen(function* () {
+        const dataDir = yield* migratedDataDir
+        const owner = yield* startProbe([dataDir, "ws_first_owner", "--hold"])
+        assert.strictEqual((yield* decodeProbe(yield* firstLine(owner))).role, "owner")
+        yield* withDatabase(
+          dataDir,
+          Effect.gen(function* () {
+            assert.strictEqual(yield* role, "attached")
+            owner.kill("SIGKILL")
+            yield* exited(owner)
+            // Queries fail until this process has opened the files and serves them on the same socket.
+            const ids = yield* workspaceIds.pipe(Effect.retry({ schedule: Schedule.spaced("200 millis"), times: 150 }))
+            assert.deepStrictEqual(ids, ["ws_first_owner"])
+            yield* insertWorkspace("ws_successor")
+            const lock = JSON.parse(readFileSync(DataDirLock.lockFile(dataDir), "utf8"))
+            assert.strictEqual(lock.pid, process.pid)
+          })
+        )
+        assert.isFalse(existsSync(DataDirLock.lockFile(dataDir)))
+        assert.deepStrictEqual(yield* withDatabase(dataDir, workspaceIds), ["ws_first_owner", "ws_successor"])
       }),
     120_000
   )

@@ -4,7 +4,7 @@ import { createConnection } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { PGlite } from "@electric-sql/pglite"
-import { Duration, Effect, Option, type Scope } from "effect"
+import { Duration, Effect, Option, Scope } from "effect"
 import { DatabaseUnavailable } from "./DatabaseErrors.ts"
 import * as DataDirLock from "./DataDirLock.ts"
 import { serve } from "./PgliteServer.ts"
@@ -14,8 +14,9 @@ import { serve } from "./PgliteServer.ts"
  *
  * PGlite runs inside one process. The first process to start on a data directory owns it
  * (DataDirLock) and serves it on a unix socket; every other process (`marginctl` while the
- * service runs, a second service) connects through that socket and never opens the files.
- * Each process's PgClient, the owner's included, talks to PGlite through the socket.
+ * service runs, a second service) connects through that socket and never opens the files,
+ * and takes the owner's place if the owner goes. Each process's PgClient, the owner's
+ * included, talks to PGlite through the socket. See docs/database.md.
  */
 export interface EmbeddedConnection {
   /** Unix socket path a PgClient connects to. */
@@ -77,6 +78,54 @@ const probe = (socket: string): Effect.Effect<void, string> =>
     return Effect.sync(() => connection.destroy())
   }).pipe(Effect.timeoutOrElse({ duration: "2 seconds", orElse: () => Effect.fail("ETIMEDOUT") }))
 
+/** Opens the files as their owner and serves them on `socket`, then says so in the lock. */
+const own = (dataDir: string, socket: string, lock: DataDirLock.LockResult & { readonly _tag: "Acquired" }) =>
+  Effect.gen(function* () {
+    const db = yield* openPglite(pgliteDirectory(dataDir))
+    yield* host(db, socket)
+    yield* lock.publish(socket)
+  })
+
+/**
+ * While this process is attached, it watches the owner: when the owner is gone (it stopped, or
+ * died), this process takes its place on the same socket. Its connections, which reconnect to
+ * that socket, carry on after a few seconds; so do those of other attached processes.
+ */
+const succeedOwner = (dataDir: string, socket: string): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const scope = yield* Effect.scope
+    // Whatever a takeover acquires lives in a child of the connection's scope; a failed or
+    // needless attempt gives it back at once.
+    const attempt = Effect.gen(function* () {
+      const child = yield* Scope.fork(scope)
+      const owned = yield* Effect.gen(function* () {
+        const lock = yield* DataDirLock.acquire(dataDir)
+        if (lock._tag === "Held") return false
+        yield* Effect.logWarning(
+          `the process serving the embedded database in ${dataDir} is gone: this one serves it now`
+        )
+        yield* own(dataDir, socket, lock)
+        return true
+      }).pipe(
+        Scope.provide(child),
+        Effect.onExit((exit) => (exit._tag === "Success" && exit.value ? Effect.void : Scope.close(child, exit)))
+      )
+      return owned
+    })
+    const watch = Effect.gen(function* () {
+      while (true) {
+        yield* Effect.sleep("1 second")
+        const owned = yield* attempt.pipe(
+          Effect.catch((error) =>
+            Effect.as(Effect.logWarning(`cannot take over the embedded database: ${error.message}`), false)
+          )
+        )
+        if (owned) return
+      }
+    })
+    yield* Effect.forkIn(watch, scope)
+  })
+
 export interface ConnectOptions {
   /** How long to wait for an owner that is still starting (PGlite's first start takes seconds). */
   readonly readyTimeout?: Duration.Input
@@ -109,10 +158,8 @@ export const connect = (
     while (true) {
       const lock = yield* DataDirLock.acquire(dataDir)
       if (lock._tag === "Acquired") {
-        const db = yield* openPglite(pgliteDirectory(dataDir))
         const socket = socketPathFor(dataDir)
-        yield* host(db, socket)
-        yield* lock.publish(socket)
+        yield* own(dataDir, socket, lock)
         return { socket, role: "owner", ownerPid: process.pid } as const
       }
       const { holder } = lock
@@ -128,7 +175,10 @@ export const connect = (
         }
       } else {
         const answer = yield* Effect.result(probe(holder.socket))
-        if (answer._tag === "Success") return { socket: holder.socket, role: "attached", ownerPid: holder.pid } as const
+        if (answer._tag === "Success") {
+          yield* succeedOwner(dataDir, holder.socket)
+          return { socket: holder.socket, role: "attached", ownerPid: holder.pid } as const
+        }
         const since = Option.match(unanswered, { onNone: () => at, onSome: (previous) => previous.since })
         unanswered = Option.some({ since, errno: answer.failure })
         if (at - since > answerTimeout) {

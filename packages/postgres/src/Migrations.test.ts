@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import { insertWorkspace } from "../test/WorkspaceRow.ts"
 import * as Migrations from "./Migrations.ts"
 import { TestDatabase } from "./TestDatabase.ts"
 
@@ -28,26 +29,13 @@ const tables = [
 ]
 
 /** The error a statement fails with, classified by the driver. */
-const failure = <A>(effect: Effect.Effect<A, SqlError>) =>
+const failure = <A, R>(effect: Effect.Effect<A, SqlError, R>) =>
   Effect.flip(effect).pipe(
     Effect.map((error) => ({
       reason: error.reason._tag,
       message: error.reason.cause instanceof Error ? error.reason.cause.message : ""
     }))
   )
-
-const workspace = (sql: SqlClient.SqlClient, id: string) =>
-  sql`INSERT INTO workspaces ${sql.insert({
-    id,
-    name: `Workspace ${id}`,
-    plan: "max",
-    lifecycleState: "active",
-    targetMargin: 0.35,
-    minMargin: 0.15,
-    maxChangePct: 0.1,
-    rounding: "99",
-    threshold: 0.01
-  })}`
 
 const item = (sql: SqlClient.SqlClient, workspaceId: string, id: string, sku: string) =>
   sql`INSERT INTO catalog_items ${sql.insert({
@@ -89,22 +77,10 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
   it.effect("rejects a status outside its CHECK", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const rejected = yield* failure(
-        sql`INSERT INTO workspaces ${sql.insert({
-          id: "ws_check",
-          name: "Bad plan",
-          plan: "platinum",
-          lifecycleState: "active",
-          targetMargin: 0.35,
-          minMargin: 0.15,
-          maxChangePct: 0.1,
-          rounding: "99",
-          threshold: 0.01
-        })}`
-      )
+      const rejected = yield* failure(insertWorkspace("ws_check", { plan: "platinum" }))
       assert.strictEqual(rejected.reason, "ConstraintError")
       assert.include(rejected.message, "workspaces_plan_check")
-      yield* workspace(sql, "ws_check")
+      yield* insertWorkspace("ws_check")
       const status = yield* failure(sql`UPDATE workspaces SET lifecycle_state = 'deleted' WHERE id = 'ws_check'`)
       assert.include(status.message, "workspaces_lifecycle_state_check")
     })
@@ -122,8 +98,8 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
   it.effect("keeps a sku unique within a workspace, not across workspaces", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* workspace(sql, "ws_sku_a")
-      yield* workspace(sql, "ws_sku_b")
+      yield* insertWorkspace("ws_sku_a")
+      yield* insertWorkspace("ws_sku_b")
       yield* item(sql, "ws_sku_a", "itm_sku_1", "SKU-1")
       yield* item(sql, "ws_sku_b", "itm_sku_2", "SKU-1")
       const rejected = yield* Effect.flip(item(sql, "ws_sku_a", "itm_sku_3", "SKU-1"))
@@ -137,7 +113,7 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
   it.effect("allows one standing alert per subject, item-less subjects included", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* workspace(sql, "ws_alerts")
+      yield* insertWorkspace("ws_alerts")
       yield* item(sql, "ws_alerts", "itm_alerts", "SKU-A")
       yield* alert(sql, "ws_alerts", "alt_1", "itm_alerts", "open")
       const duplicate = yield* Effect.flip(alert(sql, "ws_alerts", "alt_2", "itm_alerts", "snoozed"))
@@ -152,7 +128,7 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
   it.effect("returns bigint money as numbers, tags as arrays, and sorts ids byte-wise", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      yield* workspace(sql, "ws_types")
+      yield* insertWorkspace("ws_types")
       yield* item(sql, "ws_types", "itm_b", "SKU-B")
       yield* item(sql, "ws_types", "itm_B", "SKU-C")
       yield* item(sql, "ws_types", "itm_a_", "SKU-D")
@@ -176,7 +152,7 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const database = yield* TestDatabase
-      yield* workspace(sql, "ws_reset")
+      yield* insertWorkspace("ws_reset")
       yield* database.reset
       const [row] = yield* sql<{ readonly n: number }>`SELECT count(*) AS n FROM workspaces`
       assert.strictEqual(row?.n, 0)

@@ -6,15 +6,7 @@ const int32 = (value: number): Uint8Array => {
   new DataView(bytes.buffer).setInt32(0, value)
   return bytes
 }
-const join = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
+const join = (...parts: ReadonlyArray<Uint8Array>): Uint8Array => PgWire.concat(parts)
 const startupPacket = (code: number) => join(int32(8), int32(code))
 const startup = join(int32(9), int32(196608), new Uint8Array([0]))
 const bind = join(new Uint8Array([0x42]), int32(4))

@@ -33,7 +33,8 @@ export type Step =
 const readInt32 = (bytes: Uint8Array, offset: number): number =>
   new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getInt32(offset)
 
-const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
+/** The parts joined into one array (the part itself when there is only one). */
+export const concat = (parts: ReadonlyArray<Uint8Array>): Uint8Array => {
   if (parts.length === 1 && parts[0] !== undefined) return parts[0]
   const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
   let offset = 0

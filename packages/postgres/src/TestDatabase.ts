@@ -30,9 +30,9 @@ import * as Migrations from "./Migrations.ts"
  * - DATABASE_URL set: a new database `margin_test_<time>_<random>` on that server;
  * - otherwise: a throwaway embedded (PGlite) database in a temp directory, copied from a
  *   migrated template that is built once per set of migrations (PGlite's first start takes
- *   5-15 s; a copy opens in about half a second).
+ *   5-15 s; a copy opens in 1-4 s).
  *
- * Share it across the tests of a file with `layer(TestDatabase.layer, { timeout: "2 minutes" })`
+ * Share it across the tests of a file with `layer(TestDatabase.layer, { timeout: "3 minutes" })`
  * and keep tests independent with their own workspaces (or `TestDatabase.reset`).
  */
 export class TestDatabase extends Context.Service<

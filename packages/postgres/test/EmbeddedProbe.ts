@@ -9,23 +9,14 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "../src/Database.ts"
 import { DatabaseInfo } from "../src/DatabaseInfo.ts"
+import { insertWorkspace } from "./WorkspaceRow.ts"
 
 const [dataDir = "", workspaceId = "", mode] = process.argv.slice(2)
 
 const program = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const info = yield* DatabaseInfo
-  yield* sql`INSERT INTO workspaces ${sql.insert({
-    id: workspaceId,
-    name: `Probe ${process.pid}`,
-    plan: "free",
-    lifecycleState: "trial",
-    targetMargin: 0.35,
-    minMargin: 0.15,
-    maxChangePct: 0.1,
-    rounding: "99",
-    threshold: 0.01
-  })}`
+  yield* insertWorkspace(workspaceId, { name: `Probe ${process.pid}` })
   const rows = yield* sql<{ readonly id: string }>`SELECT id FROM workspaces ORDER BY id`
   yield* Effect.sync(() =>
     process.stdout.write(
