@@ -1,11 +1,11 @@
 import { type AlertMutation, Alerts } from "@margin/core/AlertsService"
+import { alertJson } from "@margin/edge/AlertJson"
 import { Caller, callerActor } from "@margin/edge/Caller"
+import { listJson, pageRequest } from "@margin/edge/ListJson"
+import { idempotentRepeat } from "@margin/edge/MutationJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { alertJson } from "./AlertJson.ts"
 import { Api } from "./Api.ts"
-import { listJson, pageRequest } from "./ListJson.ts"
-import { idempotentRepeat } from "./MutationJson.ts"
 
 const changed = (mutation: AlertMutation) =>
   mutation.idempotent

@@ -4,10 +4,22 @@ import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { RunStatus } from "@margin/core/Run"
 import { Tag } from "@margin/core/Tag"
+import { AlertChangedJson, AlertJson } from "@margin/edge/AlertJson"
+import { CatalogItemJson } from "@margin/edge/CatalogItemJson"
+import { ListJson, pageQueryFields } from "@margin/edge/ListJson"
+import { IdempotentRepeatJson } from "@margin/edge/MutationJson"
+import { RejectBody, SnoozeBody, TriggerRunBody } from "@margin/edge/Payloads"
+import {
+  RecommendationApprovedJson,
+  RecommendationChangedJson,
+  RecommendationJson
+} from "@margin/edge/RecommendationJson"
+import { ReportCsv, ReportJson } from "@margin/edge/ReportFormat"
 import { mutationAccess, readAccess } from "@margin/edge/RouteAccess"
+import { RunJson } from "@margin/edge/RunJson"
+import { WorkspaceStatusJson } from "@margin/edge/WorkspaceStatusJson"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
-import { AlertChangedJson, AlertJson } from "./AlertJson.ts"
 import {
   EmailNotConfirmedError,
   ForbiddenRoleError,
@@ -20,16 +32,8 @@ import {
   TransitionConflictError
 } from "./ApiErrors.ts"
 import { Authentication } from "./Authentication.ts"
-import { CatalogItemJson } from "./CatalogItemJson.ts"
-import { ListJson, pageQueryFields } from "./ListJson.ts"
-import { IdempotentRepeatJson } from "./MutationJson.ts"
 import { operation } from "./Operation.ts"
-import { RejectBody, SnoozeBody, TriggerRunBody } from "./Payloads.ts"
-import { RecommendationApprovedJson, RecommendationChangedJson, RecommendationJson } from "./RecommendationJson.ts"
-import { ReportCsv, ReportJson } from "./ReportFormat.ts"
 import { RequestValidation } from "./RequestValidation.ts"
-import { RunJson } from "./RunJson.ts"
-import { WorkspaceStatusJson } from "./WorkspaceStatusJson.ts"
 
 /**
  * The REST contract, v1: the ten operations of the spec plus the additive ones of model.md. The

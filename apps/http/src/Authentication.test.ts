@@ -2,12 +2,19 @@ import { assert, layer } from "@effect/vitest"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import { type Scope, scopes } from "@margin/core/Scope"
 import { seedUser } from "@margin/core/testing/Seed"
+import {
+  addMember,
+  aWorkspaceWithOwner,
+  issueToken,
+  member,
+  seedRecommendation,
+  session
+} from "@margin/edge/testing/World"
 import { Clock, Effect } from "effect"
 import { HttpApi } from "effect/http-api"
 import { Api } from "./Api.ts"
 import { type Operation, operations } from "./testing/Operations.ts"
 import { bodyOf, type CallOptions, call, expectError, layer as testServer } from "./testing/TestServer.ts"
-import { addMember, aWorkspaceWithOwner, issueToken, member, seedRecommendation, session } from "./testing/World.ts"
 
 /** Spec section 5 (and the 401/403 rows of section 7), for every operation. */
 

@@ -1,10 +1,10 @@
 import { Catalog } from "@margin/core/CatalogService"
 import { Caller } from "@margin/edge/Caller"
+import { catalogItemJson } from "@margin/edge/CatalogItemJson"
+import { listJson, pageRequest } from "@margin/edge/ListJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { catalogItemJson } from "./CatalogItemJson.ts"
-import { listJson, pageRequest } from "./ListJson.ts"
 
 export const CatalogHandlers = HttpApiBuilder.group(Api, "catalog", (handlers) =>
   Effect.gen(function* () {

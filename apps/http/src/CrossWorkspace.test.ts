@@ -1,9 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { AlertRepository } from "@margin/core/ports/AlertRepository"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { aWorkspaceWithOwner, seedAlert, seedRecommendation, seedRun } from "@margin/edge/testing/World"
 import { Effect, Option } from "effect"
 import { bodyOf, call, expectError, layer as testServer } from "./testing/TestServer.ts"
-import { aWorkspaceWithOwner, seedAlert, seedRecommendation, seedRun } from "./testing/World.ts"
 
 /**
  * Spec section 2: a caller reaches only its own workspace's resources; another workspace's

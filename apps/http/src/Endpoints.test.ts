@@ -1,8 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { MemoryStore } from "@margin/core/memory/MemoryStore"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
-import { Effect, Option, Schedule } from "effect"
-import { bodyOf, call, expectError, layer as testServer } from "./testing/TestServer.ts"
 import {
   addMember,
   aWorkspaceWithOwner,
@@ -13,7 +11,9 @@ import {
   seedItem,
   seedRecommendation,
   seedRun
-} from "./testing/World.ts"
+} from "@margin/edge/testing/World"
+import { Effect, Option, Schedule } from "effect"
+import { bodyOf, call, expectError, layer as testServer } from "./testing/TestServer.ts"
 
 /** Spec section 4: every endpoint, its status and the shape of its answer; plus the additive ones. */
 

@@ -4,9 +4,6 @@ import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import { seedUser } from "@margin/core/testing/Seed"
-import { Clock, Effect, Layer } from "effect"
-import { operations } from "./testing/Operations.ts"
-import { bodyOf, call, expectError, postChunked, type Reply, layer as testServer } from "./testing/TestServer.ts"
 import {
   addMember,
   aWorkspaceWithOwner,
@@ -16,7 +13,10 @@ import {
   seedRecommendation,
   seedRun,
   session
-} from "./testing/World.ts"
+} from "@margin/edge/testing/World"
+import { Clock, Effect, Layer } from "effect"
+import { operations } from "./testing/Operations.ts"
+import { bodyOf, call, expectError, postChunked, type Reply, layer as testServer } from "./testing/TestServer.ts"
 
 /** Spec section 7: every error row, the envelope of every error, and the order of the checks (model.md). */
 

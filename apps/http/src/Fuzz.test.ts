@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
+import { aWorkspaceWithOwner, member, seedAlert, seedRecommendation, session } from "@margin/edge/testing/World"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { baseUrl, layer as testServer } from "./testing/TestServer.ts"
-import { aWorkspaceWithOwner, member, seedAlert, seedRecommendation, session } from "./testing/World.ts"
 
 /**
  * Random and malformed requests to every route: methods, paths, ids, query strings, headers and

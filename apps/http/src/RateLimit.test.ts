@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
+import { aWorkspaceWithOwner, issueToken, member, session } from "@margin/edge/testing/World"
 import { Clock, Effect } from "effect"
 import { operations } from "./testing/Operations.ts"
 import { call, expectError, type Reply, layer as testServer } from "./testing/TestServer.ts"
-import { aWorkspaceWithOwner, issueToken, member, session } from "./testing/World.ts"
 
 /** Spec section 8, with a budget of 5 per minute so that the tests are quick. */
 

@@ -2,12 +2,12 @@ import type { RecommendationMutation } from "@margin/core/RecommendationsService
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { Approval, type ApprovalResult } from "@margin/edge/Approval"
 import { Caller, callerActor, requireRole } from "@margin/edge/Caller"
+import { listJson, pageRequest } from "@margin/edge/ListJson"
+import { idempotentRepeat } from "@margin/edge/MutationJson"
+import { recommendationJson } from "@margin/edge/RecommendationJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { listJson, pageRequest } from "./ListJson.ts"
-import { idempotentRepeat } from "./MutationJson.ts"
-import { recommendationJson } from "./RecommendationJson.ts"
 
 const changed = (mutation: RecommendationMutation) =>
   mutation.idempotent

@@ -1,11 +1,11 @@
 import type { RepositoryError } from "@margin/core/Errors"
 import { ReportExport, type ReportRow } from "@margin/core/ReportExportService"
 import { Caller } from "@margin/edge/Caller"
+import { csvHeader, csvLine, jsonRow } from "@margin/edge/ReportFormat"
 import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { csvHeader, csvLine, jsonRow } from "./ReportFormat.ts"
 
 /** The quality an Accept header gives a media type (0 when it is not acceptable), wildcards included. */
 export const acceptQuality = (accept: string | undefined, mediaType: string): number => {

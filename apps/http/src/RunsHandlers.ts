@@ -1,11 +1,11 @@
 import { Runs } from "@margin/core/RunsService"
+import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import { Caller, callerActor } from "@margin/edge/Caller"
+import { listJson, pageRequest } from "@margin/edge/ListJson"
+import { runJson } from "@margin/edge/RunJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { BackgroundRuns } from "./BackgroundRuns.ts"
-import { listJson, pageRequest } from "./ListJson.ts"
-import { runJson } from "./RunJson.ts"
 
 export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
   Effect.gen(function* () {

@@ -1,9 +1,9 @@
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
 import { Caller } from "@margin/edge/Caller"
+import { workspaceStatusJson } from "@margin/edge/WorkspaceStatusJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { workspaceStatusJson } from "./WorkspaceStatusJson.ts"
 
 export const WorkspaceHandlers = HttpApiBuilder.group(Api, "workspace", (handlers) =>
   Effect.gen(function* () {

@@ -18,28 +18,36 @@ export interface TestServerOptions {
 }
 
 /**
- * The whole REST front door on an ephemeral port over the in-memory adapters, with an
- * `HttpClient` pointed at it, the memory ports for seeding and a development session signer.
- * Everything goes through real HTTP, as a client would.
+ * The whole REST front door on an ephemeral port over `ports`, with an `HttpClient` pointed at
+ * it, the ports for seeding and a development session signer. Everything goes through real
+ * HTTP, as a client would.
  */
-export const layer = (options: TestServerOptions = {}) => {
+export const layerOn = <ROut, E>(
+  ports: Layer.Layer<ROut, E>,
+  options: { readonly maxBodyBytes?: number; readonly readiness?: Layer.Layer<Readiness, never, NoInfer<ROut>> } = {}
+) => {
   const identity = IdentityKeyStore.layerMemory
-  const memory = MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })
   return HttpRouter.serve(
-    HttpApp.layer({ ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }) }),
-    {
-      disableLogger: true,
-      disableListenLog: true
-    }
+    HttpApp.layer(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    { disableLogger: true, disableListenLog: true }
   ).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
-    Layer.provide(Readiness.layerAlwaysReady),
+    Layer.provide(options.readiness ?? Readiness.layerAlwaysReady),
     Layer.provideMerge(UseCasesLayer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
-    Layer.provideMerge(options.override === undefined ? memory : options.override.pipe(Layer.provideMerge(memory))),
+    Layer.provideMerge(ports),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
     Layer.orDie
+  )
+}
+
+/** `layerOn` the in-memory adapters (with the memory database and fake store for seeding). */
+export const layer = (options: TestServerOptions = {}) => {
+  const memory = MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })
+  return layerOn(
+    options.override === undefined ? memory : options.override.pipe(Layer.provideMerge(memory)),
+    options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }
   )
 }
 

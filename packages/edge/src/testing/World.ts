@@ -1,6 +1,6 @@
 import type { Alert } from "@margin/core/Alert"
 import type { ApiToken } from "@margin/core/ApiToken"
-import type { CatalogItem } from "@margin/core/CatalogItem"
+import type { CatalogItem, CatalogItemInput } from "@margin/core/CatalogItem"
 import {
   AlertId,
   CatalogItemId,
@@ -14,6 +14,7 @@ import { MemoryDatabase } from "@margin/core/memory/MemoryDatabase"
 import { MemoryStore } from "@margin/core/memory/MemoryStore"
 import type { Plan } from "@margin/core/Plan"
 import { AlertRepository } from "@margin/core/ports/AlertRepository"
+import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
@@ -27,6 +28,7 @@ import type { Run } from "@margin/core/Run"
 import { type Scope, scopes } from "@margin/core/Scope"
 import {
   aCatalogItem,
+  aCatalogItemInput,
   aDeletionRequest,
   anAlert,
   anApiToken,
@@ -35,7 +37,7 @@ import {
   aStoreConnection,
   aSupportSession
 } from "@margin/core/testing/Fixtures"
-import { freshId, seedUser, seedWorkspace } from "@margin/core/testing/Seed"
+import { freshId, itemBySku, seedUser, seedWorkspace } from "@margin/core/testing/Seed"
 import type { User } from "@margin/core/User"
 import type { Workspace } from "@margin/core/Workspace"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
@@ -127,6 +129,19 @@ export const seedItem = Effect.fnUntraced(function* (workspace: Workspace, overr
   return item
 })
 
+/** A catalog item imported through the port, as the CLI does: works on every adapter, has no store variant. */
+export const importItem = Effect.fnUntraced(function* (
+  workspace: Workspace,
+  overrides: Partial<CatalogItemInput> = {}
+) {
+  const now = yield* Clock.currentTimeMillis
+  const sku = overrides.sku ?? `SKU-${yield* freshId("catalogItem", String)}`
+  yield* CatalogRepository.use((catalog) =>
+    catalog.upsertMany(workspace.id, [aCatalogItemInput({ ...overrides, sku })], now)
+  )
+  return yield* itemBySku(workspace.id, sku)
+})
+
 export const seedRun = Effect.fnUntraced(function* (workspace: Workspace, overrides: Partial<Run> = {}) {
   const now = yield* Clock.currentTimeMillis
   const run = aRun({ id: yield* freshId("run", RunId.make), workspaceId: workspace.id, createdAt: now, ...overrides })
@@ -134,13 +149,13 @@ export const seedRun = Effect.fnUntraced(function* (workspace: Workspace, overri
   return run
 })
 
-/** A recommendation in `status` for a fresh item of `workspace` (so approve can write it back). */
-export const seedRecommendation = Effect.fnUntraced(function* (
+/** A recommendation of a finished run for `item`, on any adapter. */
+export const recommendationFor = Effect.fnUntraced(function* (
   workspace: Workspace,
+  item: CatalogItem,
   overrides: Partial<Recommendation> = {}
 ) {
   const now = yield* Clock.currentTimeMillis
-  const item = yield* seedItem(workspace)
   const run = yield* seedRun(workspace, { status: "succeeded" })
   const recommendation = aRecommendation({
     id: yield* freshId("recommendation", RecommendationId.make),
@@ -156,6 +171,14 @@ export const seedRecommendation = Effect.fnUntraced(function* (
   })
   yield* RecommendationRepository.use((recommendations) => recommendations.insertMany([recommendation]))
   return recommendation
+})
+
+/** In memory: a recommendation for a fresh sellable item of `workspace` (so approve can write it back). */
+export const seedRecommendation = Effect.fnUntraced(function* (
+  workspace: Workspace,
+  overrides: Partial<Recommendation> = {}
+) {
+  return yield* recommendationFor(workspace, yield* seedItem(workspace), overrides)
 })
 
 export const seedAlert = Effect.fnUntraced(function* (workspace: Workspace, overrides: Partial<Alert> = {}) {
