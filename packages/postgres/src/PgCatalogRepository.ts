@@ -3,12 +3,13 @@ import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
 import { priceHistoryLimit } from "@margin/core/memory/MemoryCatalogRepository"
 import { pageOf } from "@margin/core/Page"
-import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { CatalogRepository, type RunItem } from "@margin/core/ports/CatalogRepository"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { Tag } from "@margin/core/Tag"
-import { Effect, Layer, Option, Schema, Stream } from "effect"
+import { Effect, Layer, Option, Schema, Stream, Struct } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import type { Fragment } from "effect/sql/Statement"
 import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
@@ -60,6 +61,36 @@ export const toDomain = (row: CatalogItemRow): CatalogItem => ({
   updatedAt: row.updated_at
 })
 
+/** What a run reads of an item (CatalogRepository.RunItem): the pricing engine's inputs. */
+export const RunItemRow = CatalogItemRow.mapFields(
+  Struct.pick([
+    "id",
+    "sku",
+    "currency",
+    "price",
+    "cost",
+    "min_price",
+    "max_price",
+    "units_sold_30d",
+    "analysed_cost",
+    "price_history"
+  ])
+)
+export type RunItemRow = typeof RunItemRow.Type
+
+export const toRunItem = (row: RunItemRow): RunItem => ({
+  id: row.id,
+  sku: row.sku,
+  currency: row.currency,
+  price: row.price,
+  cost: row.cost,
+  minPrice: row.min_price,
+  maxPrice: row.max_price,
+  unitsSold30d: row.units_sold_30d,
+  analysedCost: row.analysed_cost,
+  priceHistory: row.price_history
+})
+
 /** One element of an upsert batch: what an import supplies, under the id the item gets if it is new. */
 export const toUpsertRow = (id: string, input: CatalogItemInput) => ({
   id,
@@ -81,6 +112,7 @@ const upsertStatementSize = 5_000
 
 const one = firstOf(CatalogItemRow, toDomain)
 const all = rowsOf(CatalogItemRow, toDomain)
+const allRunItems = rowsOf(RunItemRow, toRunItem)
 const Counted = Schema.Struct({ count: Int8 })
 const countOf = firstOf(Counted, (row) => row.count)
 const Upserted = Schema.Struct({ inserted: Schema.Boolean })
@@ -92,6 +124,7 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const ids = yield* IdGenerator
     const columns = sql.literal(columnsOf(CatalogItemRow))
+    const runColumns = sql.literal(columnsOf(RunItemRow))
 
     /**
      * The price history after a price change to `newPrice`: when the price really changes, the
@@ -108,7 +141,11 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
         WHERE h.n > jsonb_array_length(catalog_items.price_history) + 1 - ${priceHistoryLimit}
       ) END`
 
-    /** Inserts new skus and updates existing ones; `xmax = 0` tells a fresh row from an updated one. */
+    /**
+     * Inserts new skus and updates existing ones; `xmax = 0` tells a fresh row from an updated one.
+     * A new item's analysed cost is the cost it arrives with (the first time it is seen); an update
+     * keeps the snapshot the next run compares against.
+     */
     const upsertStatement = (
       workspaceId: WorkspaceId,
       rows: ReadonlyArray<ReturnType<typeof toUpsertRow>>,
@@ -117,10 +154,10 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
       sql`
         INSERT INTO catalog_items (
           id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
-          inventory, units_sold_30d, created_at, updated_at
+          inventory, units_sold_30d, analysed_cost, created_at, updated_at
         )
         SELECT r.id, ${workspaceId}, r.sku, r.title, r.tags, r.currency, r.price, r.cost, r.compare_at_price,
-          r.min_price, r.max_price, r.inventory, r.units_sold_30d, ${now}, ${now}
+          r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.cost, ${now}, ${now}
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
           id text, sku text, title text, tags text[], currency text, price bigint, cost bigint,
           compare_at_price bigint, min_price bigint, max_price bigint, inventory integer, units_sold_30d integer
@@ -161,16 +198,25 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
     /** Items carrying any of `tags` (the GIN index on tags serves `&&`); every item when there are none. */
     const inScope = (tags: ReadonlyArray<Tag>) => (tags.length === 0 ? sql.literal("TRUE") : sql`tags && ${tags}`)
 
-    // Keyset paging by id on (workspace_id, id), so each chunk is one short indexed read and memory stays bounded.
-    const streamForRun = (workspaceId: WorkspaceId, tags: ReadonlyArray<Tag>, chunkSize: number) =>
-      Stream.paginate<string | null, ReadonlyArray<CatalogItem>, SqlError | Schema.SchemaError>(null, (afterId) =>
+    /**
+     * The workspace's items in scope, in chunks ordered by id: keyset paging on (workspace_id, id), so
+     * each chunk is one short indexed read and memory stays bounded by `chunkSize`.
+     */
+    const chunksById = <A extends { readonly id: string }>(
+      selected: Fragment,
+      decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, Schema.SchemaError>,
+      workspaceId: WorkspaceId,
+      tags: ReadonlyArray<Tag>,
+      chunkSize: number
+    ) =>
+      Stream.paginate<string | null, ReadonlyArray<A>, SqlError | Schema.SchemaError>(null, (afterId) =>
         sql`
-          SELECT ${columns} FROM catalog_items
+          SELECT ${selected} FROM catalog_items
           WHERE workspace_id = ${workspaceId} AND ${afterId === null ? sql.literal("TRUE") : sql`id > ${afterId}`}
             AND ${inScope(tags)}
           ORDER BY id
           LIMIT ${chunkSize}`.pipe(
-          Effect.flatMap(all),
+          Effect.flatMap(decode),
           Effect.map((chunk) => {
             const last = chunk[chunk.length - 1]
             return [
@@ -179,7 +225,7 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
             ] as const
           })
         )
-      ).pipe(asRepositoryStream("CatalogRepository.streamForRun"))
+      )
 
     return CatalogRepository.of({
       get: (workspaceId, id) =>
@@ -206,7 +252,15 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
           asRepository("CatalogRepository.count")
         ),
       upsertMany,
-      streamForRun,
+      streamForRun: (workspaceId, tags, chunkSize) =>
+        chunksById(columns, all, workspaceId, tags, chunkSize).pipe(
+          asRepositoryStream("CatalogRepository.streamForRun")
+        ),
+      // Only the engine's columns: a run over a large catalog reads and decodes a third of each row.
+      streamRunItems: (workspaceId, tags, chunkSize) =>
+        chunksById(runColumns, allRunItems, workspaceId, tags, chunkSize).pipe(
+          asRepositoryStream("CatalogRepository.streamRunItems")
+        ),
       countForRun: (workspaceId, tags) =>
         sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId} AND ${inScope(tags)}`.pipe(
           Effect.flatMap(countOf),

@@ -117,7 +117,8 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
           },
           decide
         ),
-      // Progress is bookkeeping, not a transition: it does not bump the version.
+      // Progress is bookkeeping, not a transition: it does not bump the version. Only a running run
+      // takes it, so a worker that lost its lease cannot overwrite the counts of a finished one.
       recordProgress: (workspaceId, id, progress) =>
         sql`
           UPDATE runs SET
@@ -125,7 +126,7 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
             items_analysed = ${progress.itemsAnalysed},
             recommendations_count = ${progress.recommendationsCount},
             alerts_count = ${progress.alertsCount}
-          WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
+          WHERE workspace_id = ${workspaceId} AND id = ${id} AND status = 'running'`.pipe(
           Effect.asVoid,
           asRepository("RunRepository.recordProgress")
         ),
