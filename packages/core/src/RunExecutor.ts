@@ -2,13 +2,12 @@ import { Cause, Clock, Context, Effect, Layer, Option, Stream } from "effect"
 import type { Alert } from "./Alert.ts"
 import * as AlertMachine from "./AlertMachine.ts"
 import { AuditTrail } from "./AuditTrail.ts"
-import type { CatalogItem } from "./CatalogItem.ts"
 import { RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
 import type { CatalogItemId } from "./Ids.ts"
-import { analyseCatalog, type PricingInput } from "./Pricing.ts"
+import { analyseItem, type PricingInput } from "./Pricing.ts"
 import type { PricingPolicy } from "./PricingPolicy.ts"
 import { AlertRepository } from "./ports/AlertRepository.ts"
-import { CatalogRepository } from "./ports/CatalogRepository.ts"
+import { CatalogRepository, type RunItem } from "./ports/CatalogRepository.ts"
 import { IdGenerator } from "./ports/IdGenerator.ts"
 import { RecommendationRepository } from "./ports/RecommendationRepository.ts"
 import { type RunProgress, RunRepository } from "./ports/RunRepository.ts"
@@ -22,15 +21,17 @@ import * as Machine from "./RunMachine.ts"
 export interface RunExecutorConfig {
   /** Catalog items analysed and written per transaction: memory stays bounded by it. */
   readonly chunkSize: number
+  /** Chunks read ahead of the one being analysed: reading, analysing and writing overlap. */
+  readonly readAhead: number
 }
 
-export const defaultRunExecutorConfig: RunExecutorConfig = { chunkSize: 500 }
+export const defaultRunExecutorConfig: RunExecutorConfig = { chunkSize: 2_000, readAhead: 2 }
 
 /** The label of the executor in audit events. */
 const systemActor = "system:run-executor"
 
 /** A run sees an item like this; the store price is not tracked on catalog items, so it is unknown. */
-export const pricingInput = (item: CatalogItem): PricingInput<CatalogItemId> => ({
+export const pricingInput = (item: RunItem): PricingInput<CatalogItemId> => ({
   itemId: item.id,
   sku: item.sku,
   currency: item.currency,
@@ -43,6 +44,16 @@ export const pricingInput = (item: CatalogItem): PricingInput<CatalogItemId> => 
   storePrice: null,
   priceHistory: item.priceHistory
 })
+
+/** What one chunk's analysis writes, and what it found. */
+interface AnalysedChunk {
+  readonly items: number
+  readonly recommendations: ReadonlyArray<Recommendation>
+  readonly alerts: ReadonlyArray<Alert>
+  /** The items whose cost moved from their snapshot: only those need a new one. */
+  readonly snapshots: ReadonlyArray<{ readonly id: CatalogItemId; readonly cost: number | null }>
+  readonly alertsFound: number
+}
 
 /**
  * Executes a claimed run (model.md, "What a run computes"): start it, stream the catalog in
@@ -102,47 +113,50 @@ export class RunExecutor extends Context.Service<
             )
           ).pipe(Effect.map((settled) => (settled._tag === "Transitioned" ? settled.after : settled.current)))
 
-        /** Analyses one chunk and writes its results atomically; answers the progress after it. */
-        const analyseChunk = (
-          run: Run,
-          policy: PricingPolicy,
-          progress: RunProgress,
-          chunk: ReadonlyArray<CatalogItem>
-        ) =>
+        /** The pure engine over one chunk, and the rows it makes; no I/O but fresh ids. */
+        const analyseChunk = (run: Run, policy: PricingPolicy, chunk: ReadonlyArray<RunItem>) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
-            const analysis = analyseCatalog(chunk.map(pricingInput), policy)
-            const created: Array<Recommendation> = []
-            const raised: Array<Alert> = []
-            for (const item of analysis.items) {
-              const origin = { workspaceId: run.workspaceId, runId: run.id, itemId: item.itemId }
-              if (item.recommendation !== null) {
+            const recommendations: Array<Recommendation> = []
+            const alerts: Array<Alert> = []
+            const snapshots: Array<{ readonly id: CatalogItemId; readonly cost: number | null }> = []
+            let alertsFound = 0
+            for (const item of chunk) {
+              const analysis = analyseItem(pricingInput(item), policy)
+              const origin = { workspaceId: run.workspaceId, runId: run.id, itemId: item.id }
+              if (analysis.recommendation !== null) {
                 const id = yield* ids.next("recommendation")
-                created.push(
-                  RecommendationMachine.recommend(id, { ...origin, sku: item.sku }, item.recommendation, now)
+                recommendations.push(
+                  RecommendationMachine.recommend(id, { ...origin, sku: item.sku }, analysis.recommendation, now)
                 )
               }
-              for (const finding of item.alerts)
-                raised.push(AlertMachine.raise(yield* ids.next("alert"), origin, finding, now))
+              for (const finding of analysis.alerts)
+                alerts.push(AlertMachine.raise(yield* ids.next("alert"), origin, finding, now))
+              alertsFound += analysis.alerts.length
+              if (item.cost !== item.analysedCost) snapshots.push({ id: item.id, cost: item.cost })
             }
+            return { items: chunk.length, recommendations, alerts, snapshots, alertsFound } satisfies AnalysedChunk
+          })
+
+        /** Writes one chunk's results atomically; answers the progress after it. */
+        const writeChunk = (run: Run, progress: RunProgress, chunk: AnalysedChunk) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
             const next: RunProgress = {
               itemsTotal: progress.itemsTotal,
-              itemsAnalysed: progress.itemsAnalysed + analysis.itemsAnalysed,
-              recommendationsCount: progress.recommendationsCount + analysis.recommendations,
-              alertsCount: progress.alertsCount + analysis.alerts
+              itemsAnalysed: progress.itemsAnalysed + chunk.items,
+              recommendationsCount: progress.recommendationsCount + chunk.recommendations.length,
+              alertsCount: progress.alertsCount + chunk.alertsFound
             }
             yield* transactor.transaction(
               Effect.gen(function* () {
-                if (created.length > 0) {
-                  const items = created.map((recommendation) => recommendation.itemId)
+                if (chunk.recommendations.length > 0) {
+                  const items = chunk.recommendations.map((recommendation) => recommendation.itemId)
                   yield* recommendations.supersedeOpen(run.workspaceId, items, run.id, now)
-                  yield* recommendations.insertMany(created)
+                  yield* recommendations.insertMany(chunk.recommendations)
                 }
-                yield* alerts.raiseMany(raised)
-                yield* catalog.markAnalysed(
-                  run.workspaceId,
-                  chunk.map((item) => ({ id: item.id, cost: item.cost }))
-                )
+                if (chunk.alerts.length > 0) yield* alerts.raiseMany(chunk.alerts)
+                if (chunk.snapshots.length > 0) yield* catalog.markAnalysed(run.workspaceId, chunk.snapshots)
                 yield* runs.recordProgress(run.workspaceId, run.id, next)
               })
             )
@@ -159,10 +173,15 @@ export class RunExecutor extends Context.Service<
             const start: RunProgress = { itemsTotal, itemsAnalysed: 0, recommendationsCount: 0, alertsCount: 0 }
             yield* runs.recordProgress(run.workspaceId, run.id, start)
             const policy = workspace.value.pricingPolicy
-            return yield* catalog.streamForRun(run.workspaceId, run.subsetTags, config.chunkSize).pipe(
+            // Three stages on their own fibers: the next chunks are read while one is analysed and the
+            // one before it is written; writes stay in order, one transaction at a time.
+            return yield* catalog.streamRunItems(run.workspaceId, run.subsetTags, config.chunkSize).pipe(
+              Stream.buffer({ capacity: config.readAhead }),
+              Stream.mapEffect((chunk) => analyseChunk(run, policy, chunk)),
+              Stream.buffer({ capacity: 1 }),
               Stream.runFoldEffect(
                 () => start,
-                (progress, chunk) => analyseChunk(run, policy, progress, chunk)
+                (progress, chunk: AnalysedChunk) => writeChunk(run, progress, chunk)
               )
             )
           })

@@ -63,7 +63,8 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                     ...input,
                     id: CatalogItemId.make(yield* ids.next("catalogItem")),
                     workspaceId,
-                    analysedCost: null,
+                    // The import is the first time the cost is seen (CatalogRepository.upsertMany).
+                    analysedCost: input.cost,
                     priceHistory: [],
                     createdAt: now,
                     updatedAt: now
@@ -113,6 +114,8 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
         db.read((tables) => rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId).length),
       upsertMany,
       streamForRun,
+      // A whole item carries every field a run reads.
+      streamRunItems: streamForRun,
       countForRun: (workspaceId, tags) => db.read((tables) => itemsForRun(tables, workspaceId, tags).length),
       markAnalysed: (workspaceId, snapshot) =>
         db.update((tables) => ({

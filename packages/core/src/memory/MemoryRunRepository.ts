@@ -43,7 +43,7 @@ export const layer: Layer.Layer<RunRepository, never, MemoryDatabase> = Layer.ef
       recordProgress: (workspaceId, id, progress) =>
         Effect.asVoid(
           changeRow(db, runsTable, id, (row) =>
-            row.run.workspaceId === workspaceId
+            row.run.workspaceId === workspaceId && row.run.status === "running"
               ? Option.some({ ...row, run: { ...row.run, ...progress } })
               : Option.none()
           )

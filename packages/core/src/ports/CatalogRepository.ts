@@ -9,6 +9,21 @@ export interface CatalogFilter {
   readonly tag: Tag | null
 }
 
+/** What a run reads of an item: the engine's inputs only, so that a catalog-scale read stays light. */
+export type RunItem = Pick<
+  CatalogItem,
+  | "id"
+  | "sku"
+  | "currency"
+  | "price"
+  | "cost"
+  | "minPrice"
+  | "maxPrice"
+  | "unitsSold30d"
+  | "analysedCost"
+  | "priceHistory"
+>
+
 export interface UpsertSummary {
   readonly inserted: number
   readonly updated: number
@@ -17,14 +32,21 @@ export interface UpsertSummary {
 export class CatalogRepository extends Context.Service<
   CatalogRepository,
   {
-    readonly get: (workspaceId: WorkspaceId, id: CatalogItemId) => Effect.Effect<Option.Option<CatalogItem>, RepositoryError>
+    readonly get: (
+      workspaceId: WorkspaceId,
+      id: CatalogItemId
+    ) => Effect.Effect<Option.Option<CatalogItem>, RepositoryError>
     readonly list: (
       workspaceId: WorkspaceId,
       filter: CatalogFilter,
       page: PageRequest
     ) => Effect.Effect<Page<CatalogItem>, RepositoryError>
     readonly count: (workspaceId: WorkspaceId) => Effect.Effect<number, RepositoryError>
-    /** Inserts new skus and updates existing ones (by workspace + sku), in one batch. */
+    /**
+     * Inserts new skus and updates existing ones (by workspace + sku), in one batch. A new item's
+     * analysed cost starts at the cost it arrives with: the import is the first time its cost is
+     * seen, so a run only has to store the snapshots of costs that moved (see markAnalysed).
+     */
     readonly upsertMany: (
       workspaceId: WorkspaceId,
       items: ReadonlyArray<CatalogItemInput>,
@@ -39,8 +61,17 @@ export class CatalogRepository extends Context.Service<
       tags: ReadonlyArray<Tag>,
       chunkSize: number
     ) => Stream.Stream<ReadonlyArray<CatalogItem>, RepositoryError>
+    /** The same items as streamForRun, as the run reads them: only what the pricing engine needs. */
+    readonly streamRunItems: (
+      workspaceId: WorkspaceId,
+      tags: ReadonlyArray<Tag>,
+      chunkSize: number
+    ) => Stream.Stream<ReadonlyArray<RunItem>, RepositoryError>
     readonly countForRun: (workspaceId: WorkspaceId, tags: ReadonlyArray<Tag>) => Effect.Effect<number, RepositoryError>
-    /** After a run: remember each item's cost as the snapshot the next run compares against. */
+    /**
+     * After a run has analysed items: remember each one's cost as the snapshot the next run compares
+     * against. Runs pass only the items whose cost differs from their snapshot.
+     */
     readonly markAnalysed: (
       workspaceId: WorkspaceId,
       snapshot: ReadonlyArray<{ readonly id: CatalogItemId; readonly cost: number | null }>

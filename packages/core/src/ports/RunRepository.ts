@@ -28,14 +28,26 @@ export class RunRepository extends Context.Service<
       id: RunId,
       decide: (current: Run) => Outcome<Run>
     ) => Effect.Effect<Option.Option<Outcome<Run>>, RepositoryError>
-    readonly recordProgress: (workspaceId: WorkspaceId, id: RunId, progress: RunProgress) => Effect.Effect<void, RepositoryError>
+    /**
+     * Writes the counters of a running run; a run that has finished (or not started) keeps its
+     * own, so a worker that lost its lease cannot overwrite the counts of a completed run.
+     */
+    readonly recordProgress: (
+      workspaceId: WorkspaceId,
+      id: RunId,
+      progress: RunProgress
+    ) => Effect.Effect<void, RepositoryError>
     /** Runs created since `since` (plan cap: runs per month). */
     readonly countCreatedSince: (workspaceId: WorkspaceId, since: number) => Effect.Effect<number, RepositoryError>
     /**
      * Claims the oldest queued run, or a running one whose lease expired (its worker died),
      * for `owner` until `leaseUntil`. Several workers never hold one run at once.
      */
-    readonly claimNext: (owner: string, now: number, leaseUntil: number) => Effect.Effect<Option.Option<Run>, RepositoryError>
+    readonly claimNext: (
+      owner: string,
+      now: number,
+      leaseUntil: number
+    ) => Effect.Effect<Option.Option<Run>, RepositoryError>
     /** Extends the lease; false when another worker has taken the run over. */
     readonly heartbeat: (id: RunId, owner: string, leaseUntil: number) => Effect.Effect<boolean, RepositoryError>
   }

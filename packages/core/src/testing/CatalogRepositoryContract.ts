@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option, Stream } from "effect"
 import type { CatalogItem } from "../CatalogItem.ts"
-import { CatalogRepository } from "../ports/CatalogRepository.ts"
+import { CatalogRepository, type RunItem } from "../ports/CatalogRepository.ts"
 import type { IdGenerator } from "../ports/IdGenerator.ts"
 import type { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
 import { aCatalogItemInput, fixtureNow, minuteMs } from "./Fixtures.ts"
@@ -29,9 +29,11 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
         assert.strictEqual(a.workspaceId, workspace.id)
         assert.strictEqual(a.createdAt, fixtureNow)
         assert.strictEqual(a.updatedAt, fixtureNow)
-        assert.isNull(a.analysedCost)
+        // The import is the first time a cost is seen: it is the snapshot until a run analyses the item.
+        assert.strictEqual(a.analysedCost, a.cost)
         assert.deepStrictEqual(a.priceHistory, [])
-        assert.isNull((yield* itemBySku(workspace.id, "B")).cost)
+        const b = yield* itemBySku(workspace.id, "B")
+        assert.deepStrictEqual([b.cost, b.analysedCost], [null, null])
 
         const later = fixtureNow + minuteMs
         const changed = aCatalogItemInput({ sku: "A", title: "Renamed", cost: 650, tags: ["sale"], inventory: 3 })
@@ -41,6 +43,11 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
         assert.strictEqual(updated.id, a.id)
         assert.strictEqual(updated.createdAt, fixtureNow)
         assert.strictEqual(updated.updatedAt, later)
+        assert.strictEqual(
+          updated.analysedCost,
+          a.cost,
+          "an update keeps the snapshot: the next run compares against it"
+        )
         assert.deepStrictEqual(
           { title: updated.title, cost: updated.cost, tags: updated.tags, inventory: updated.inventory },
           { title: "Renamed", cost: 650, tags: ["sale"], inventory: 3 }
@@ -102,9 +109,9 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
         yield* catalog.setPrice(other.id, item.id, 1, fixtureNow)
         yield* catalog.markAnalysed(other.id, [{ id: item.id, cost: 1 }])
         assert.deepStrictEqual(yield* catalog.get(workspace.id, item.id), Option.some(item))
-        yield* catalog.markAnalysed(workspace.id, [{ id: item.id, cost: 700 }])
+        yield* catalog.markAnalysed(workspace.id, [{ id: item.id, cost: 650 }])
         const analysed = yield* expectSome(yield* catalog.get(workspace.id, item.id), "the item")
-        assert.strictEqual(analysed.analysedCost, 700)
+        assert.strictEqual(analysed.analysedCost, 650)
       })
     )
 
@@ -158,6 +165,43 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
         assert.strictEqual(yield* catalog.countForRun(workspace.id, ["a", "c"]), 4)
         assert.strictEqual(yield* catalog.countForRun(workspace.id, ["missing"]), 0)
         assert.deepStrictEqual(yield* Stream.runCollect(catalog.streamForRun(workspace.id, ["missing"], 2)), [])
+      })
+    )
+
+    it.effect("streamRunItems yields the same items as streamForRun, with what the engine reads", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        yield* seedItem(workspace.id, { sku: "R-0", tags: ["a"], cost: null, minPrice: 900, maxPrice: 2000 })
+        yield* seedItem(workspace.id, { sku: "R-1", tags: ["b"], unitsSold30d: 0 })
+        yield* seedItem(workspace.id, { sku: "R-2", tags: ["a", "b"], price: 1000, unitsSold30d: 12 })
+        // A price change gives R-2 a price history; a cost change leaves its snapshot behind.
+        yield* seedItem(workspace.id, { sku: "R-2", tags: ["a", "b"], price: 1250, cost: 800 })
+        yield* seedItem(other.id, { sku: "R-x", tags: ["a"] })
+        const asRunItem = (item: RunItem) => ({
+          id: item.id,
+          sku: item.sku,
+          currency: item.currency,
+          price: item.price,
+          cost: item.cost,
+          minPrice: item.minPrice,
+          maxPrice: item.maxPrice,
+          unitsSold30d: item.unitsSold30d,
+          analysedCost: item.analysedCost,
+          priceHistory: item.priceHistory
+        })
+        for (const tags of [[], ["a"], ["b", "missing"], ["missing"]]) {
+          const chunks = yield* Stream.runCollect(catalog.streamRunItems(workspace.id, tags, 2))
+          const whole = (yield* Stream.runCollect(catalog.streamForRun(workspace.id, tags, 2))).flat()
+          assert.isTrue(
+            chunks.every((chunk) => chunk.length > 0 && chunk.length <= 2),
+            "non-empty chunks of at most chunkSize"
+          )
+          assert.deepStrictEqual(chunks.flat().map(asRunItem), whole.map(asRunItem))
+        }
+        const r2 = yield* itemBySku(workspace.id, "R-2")
+        assert.deepStrictEqual([r2.cost, r2.analysedCost, r2.priceHistory], [800, 700, [{ price: 1000, units: 12 }]])
       })
     )
   })

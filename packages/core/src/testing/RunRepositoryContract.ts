@@ -82,12 +82,12 @@ export const runRepositoryContract = <E>(name: string, services: Layer.Layer<Run
       })
     )
 
-    it.effect("recordProgress writes the counters of the workspace's run only", () =>
+    it.effect("recordProgress writes the counters of the workspace's running run only", () =>
       Effect.gen(function* () {
         const runs = yield* RunRepository
         const workspace = yield* seedWorkspace()
         const other = yield* seedWorkspace()
-        const run = yield* seedRun(workspace.id)
+        const run = yield* seedRun(workspace.id, { status: "running", startedAt: fixtureNow })
         const progress = { itemsTotal: 120, itemsAnalysed: 60, recommendationsCount: 7, alertsCount: 3 }
         yield* runs.recordProgress(other.id, run.id, progress)
         assert.deepStrictEqual(yield* runs.get(workspace.id, run.id), Option.some(run))
@@ -95,6 +95,19 @@ export const runRepositoryContract = <E>(name: string, services: Layer.Layer<Run
         const stored = yield* expectSome(yield* runs.get(workspace.id, run.id), "the run")
         assert.deepStrictEqual(stored, { ...stored, ...progress })
         assert.strictEqual(stored.status, run.status)
+      })
+    )
+
+    it.effect("recordProgress leaves the counters of a run that is not running", () =>
+      Effect.gen(function* () {
+        const runs = yield* RunRepository
+        const workspace = yield* seedWorkspace()
+        const progress = { itemsTotal: 9, itemsAnalysed: 9, recommendationsCount: 9, alertsCount: 9 }
+        for (const status of ["queued", "succeeded", "failed", "cancelled"] as const) {
+          const run = yield* seedRun(workspace.id, { status })
+          yield* runs.recordProgress(workspace.id, run.id, progress)
+          assert.deepStrictEqual(yield* runs.get(workspace.id, run.id), Option.some(run), status)
+        }
       })
     )
 

@@ -1,0 +1,64 @@
+import { PricePoint } from "@margin/core/CatalogItem"
+import { CatalogItemId } from "@margin/core/Ids"
+import { CurrencyCode } from "@margin/core/Money"
+import type { RunItem } from "@margin/core/ports/CatalogRepository"
+import { Effect, Schema } from "effect"
+
+const isItemId = Schema.is(CatalogItemId)
+const isCurrency = Schema.is(CurrencyCode)
+const isPricePoint = Schema.is(PricePoint)
+
+// The integer columns arrive as numbers (ClientOptions' int8 codec, int4): the schema's checks, inlined.
+const isCount = (value: unknown): value is number =>
+  typeof value === "number" && Number.isSafeInteger(value) && value >= 0
+const isCountOrNull = (value: unknown): value is number | null => value === null || isCount(value)
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null
+
+type Decode = (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<RunItem>, Schema.SchemaError>
+
+/**
+ * A faster decoder of run-item rows (PgCatalogRepository.RunItemRow) in front of `bySchema`, the
+ * schema's. A run reads every item of a catalog, and decoding a row with the schema costs about
+ * 10 µs: seconds per million items. Rows that pass the same checks written out by hand skip it; a
+ * chunk with any other row goes to `bySchema`, which then accepts it or says what is wrong. Both
+ * answer the same items (PgRunItems.test.ts).
+ */
+export const fastRunItems =
+  (bySchema: Decode): Decode =>
+  (rows) => {
+    const items: Array<RunItem> = []
+    for (const row of rows) {
+      if (!isRecord(row)) return bySchema(rows)
+      const { id, sku, currency, price, cost, min_price, max_price, units_sold_30d, analysed_cost, price_history } = row
+      if (
+        !isItemId(id) ||
+        typeof sku !== "string" ||
+        !isCurrency(currency) ||
+        !isCount(price) ||
+        !isCountOrNull(cost) ||
+        !isCountOrNull(min_price) ||
+        !isCountOrNull(max_price) ||
+        !isCount(units_sold_30d) ||
+        !isCountOrNull(analysed_cost) ||
+        !Array.isArray(price_history) ||
+        !price_history.every(isPricePoint)
+      ) {
+        return bySchema(rows)
+      }
+      items.push({
+        id,
+        sku,
+        currency,
+        price,
+        cost,
+        minPrice: min_price,
+        maxPrice: max_price,
+        unitsSold30d: units_sold_30d,
+        analysedCost: analysed_cost,
+        priceHistory: price_history
+      })
+    }
+    return Effect.succeed(items)
+  }
