@@ -3,6 +3,7 @@ import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { UseCasesLayer } from "@margin/edge/UseCases"
+import * as Jobs from "@margin/jobs/Jobs"
 import { Cause, Config, Effect, Layer, Logger, References } from "effect"
 import { HttpRouter } from "effect/http"
 import * as HttpApp from "./HttpApp.ts"
@@ -14,14 +15,19 @@ import { describeStartFailure } from "./StartupFailure.ts"
  * The REST server (and the MCP front door on the same router):
  *   ServerInfrastructure (database migrated, PostgreSQL adapters, store router, rate budget)
  *   -> UseCasesLayer (core use cases, Authenticate, Approval) + SessionVerifier + Readiness
- *   -> HttpApp (routes, middlewares, response guard) served by Node on HOST:PORT.
+ *   -> HttpApp (routes, middlewares, response guard) served by Node on HOST:PORT,
+ *      and Jobs.layer (@margin/jobs: the background loops of apps/worker, in this process too).
  * SIGTERM / SIGINT interrupt the main fiber: the server stops accepting, lets in-flight requests
  * finish (SHUTDOWN_TIMEOUT, default 20 s), then the layers close in reverse order.
  */
 const Server = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* serverConfig
-    return HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes }), { disableLogger: true }).pipe(
+    return Layer.mergeAll(
+      HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes }), { disableLogger: true }),
+      // The background loops (write-back delivery) run in this process too, so `npm start` alone delivers.
+      Jobs.layer
+    ).pipe(
       Layer.provide([UseCasesLayer, Readiness.layerSql]),
       Layer.provide(SessionVerifier.layer.pipe(Layer.provide(NodeServices.layer))),
       Layer.provideMerge(ServerInfrastructure.layer(config)),

@@ -14,8 +14,9 @@ import {
   wsA
 } from "@margin/core/testing/UseCases"
 import { type DeliveryReport, WriteBackDelivery } from "@margin/core/WriteBackDelivery"
-import { Duration, Effect, Exit, Layer, Logger, Ref, References, Schedule, Scope } from "effect"
+import { Duration, Effect, Exit, Layer, Logger, Ref, References, Scope } from "effect"
 import * as OutboxWorker from "./OutboxWorker.ts"
+import { eventually } from "./testing/Eventually.ts"
 
 const options = (overrides: Partial<OutboxWorker.OutboxWorkerOptions> = {}): OutboxWorker.OutboxWorkerOptions => ({
   ...OutboxWorker.defaultOutboxWorkerOptions,
@@ -48,14 +49,6 @@ const startWorker = <R>(layer: Layer.Layer<never, never, R>) =>
     return { stop: Scope.close(scope, Exit.void) }
   })
 
-/** Polls `check` every 10 ms until it holds, failing the test after `within`. */
-const eventually = <E, R>(check: Effect.Effect<boolean, E, R>, within: Duration.Input = Duration.seconds(5)) =>
-  Effect.flatMap(check, (ok) => (ok ? Effect.void : Effect.fail("not yet" as const))).pipe(
-    Effect.retry(Schedule.spaced(Duration.millis(10))),
-    Effect.timeout(within),
-    Effect.orDie
-  )
-
 const storeWrites = MemoryStore.use((store) => store.writes)
 
 /** A delivery whose claims are scripted: each call takes the next step (and the last one forever). */
@@ -81,7 +74,10 @@ describe("OutboxWorker", () => {
     Effect.gen(function* () {
       yield* approveMany(5)
       const worker = yield* startWorker(OutboxWorker.layerWith(options({ concurrency: 3, batchSize: 2 })))
-      yield* eventually(Effect.map(storeWrites, (writes) => writes.length === 5))
+      yield* eventually(
+        Effect.map(storeWrites, (writes) => writes.length === 5),
+        "five store writes"
+      )
       const page = yield* Recommendations.use((r) =>
         r.list(wsA, { status: "applied", runId: null }, { limit: 50, cursor: null })
       )
@@ -100,7 +96,10 @@ describe("OutboxWorker", () => {
       )
       yield* eventually(
         Effect.map(storeWrites, (writes) => writes.length === 5),
-        Duration.seconds(2)
+        "five store writes",
+        {
+          within: Duration.seconds(2)
+        }
       )
       yield* worker.stop
     }).pipe(Effect.provide(useCases))
@@ -114,7 +113,10 @@ describe("OutboxWorker", () => {
       const { layer, calls } = yield* scriptedDelivery([failed, failed, Effect.die("a bug"), Effect.succeed([])])
       const worker = yield* startWorker(OutboxWorker.layerWith(options()).pipe(Layer.provide(layer)))
       // Two failures (20 ms, 40 ms pauses), a defect (40 ms, capped), then regular 10 ms polls.
-      yield* eventually(Effect.map(calls, (n) => n >= 6))
+      yield* eventually(
+        Effect.map(calls, (n) => n >= 6),
+        "six claims"
+      )
       yield* worker.stop
     })
   )
@@ -125,7 +127,10 @@ describe("OutboxWorker", () => {
       const slow = Effect.as(Effect.andThen(Effect.sleep(Duration.millis(200)), Ref.set(finished, true)), [])
       const { layer, calls } = yield* scriptedDelivery([slow, Effect.succeed([])])
       const worker = yield* startWorker(OutboxWorker.layerWith(options()).pipe(Layer.provide(layer)))
-      yield* eventually(Effect.map(calls, (n) => n === 1))
+      yield* eventually(
+        Effect.map(calls, (n) => n === 1),
+        "the first claim"
+      )
       yield* worker.stop
       assert.isTrue(yield* Ref.get(finished), "the round in progress completed")
       assert.strictEqual(yield* calls, 1, "no round started after the stop")
@@ -140,7 +145,10 @@ describe("OutboxWorker", () => {
       const worker = yield* startWorker(
         OutboxWorker.layerWith(options({ drainTimeout: Duration.millis(50) })).pipe(Layer.provide(layer))
       )
-      yield* eventually(Effect.map(calls, (n) => n === 1))
+      yield* eventually(
+        Effect.map(calls, (n) => n === 1),
+        "the first claim"
+      )
       const stopped = yield* Effect.timeoutOption(worker.stop, Duration.seconds(2))
       assert.strictEqual(stopped._tag, "Some", "the stop did not wait for the stuck delivery")
       assert.isFalse(yield* Ref.get(finished))
@@ -173,7 +181,10 @@ describe("OutboxWorker", () => {
       const worker = yield* startWorker(
         OutboxWorker.layerWith(options()).pipe(Layer.provide([layer, Logger.layer([capture])]))
       )
-      yield* eventually(Effect.map(calls, (n) => n >= 2))
+      yield* eventually(
+        Effect.map(calls, (n) => n >= 2),
+        "two claims"
+      )
       yield* worker.stop
       const line = lines.find((entry) => String(entry.message) === "write-back gave_up")
       assert.isDefined(line)

@@ -1,0 +1,46 @@
+import { NodeRuntime } from "@effect/platform-node"
+import * as DeliverySettings from "@margin/jobs/DeliverySettings"
+import * as Jobs from "@margin/jobs/Jobs"
+import * as Database from "@margin/postgres/Database"
+import * as Migrations from "@margin/postgres/Migrations"
+import * as PgAdapters from "@margin/postgres/PgAdapters"
+import * as StoreRouter from "@margin/stores/StoreRouter"
+import { Cause, Config, Effect, Layer, Logger, References } from "effect"
+
+/**
+ * A worker process: the background loops of Jobs.layer (write-back delivery) without the HTTP
+ * front door, as many processes as the load needs, all on one database:
+ *   Database (DATABASE_URL, else the embedded one in DATA_DIR), migrated at start
+ *   -> PostgreSQL adapters + store router (sandbox, Shopify)
+ *   -> use cases (WriteBackDelivery with WRITE_BACK_* settings)
+ *   -> Jobs.layer (WORKER_CONCURRENCY delivery loops, OUTBOX_* settings).
+ * SIGTERM / SIGINT close the layers: the loops finish the deliveries in hand (OUTBOX_DRAIN_TIMEOUT)
+ * and stop; anything cut short is delivered again by another worker once its lease expires.
+ */
+const Worker = Jobs.layer.pipe(
+  Layer.provide(DeliverySettings.layer),
+  Layer.provide(
+    StoreRouter.layerLive.pipe(
+      Layer.provideMerge(PgAdapters.layer),
+      Layer.provide(Migrations.layer),
+      Layer.provideMerge(Database.layer)
+    )
+  )
+)
+
+/** One JSON line per log entry, at LOG_LEVEL (default Info), like the REST server. */
+const Logging = Layer.unwrap(
+  Effect.map(Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info")), (level) =>
+    Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, level))
+  )
+)
+
+/** A start that fails (bad configuration, unreachable database) is logged in one line before the exit. */
+const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
+  Effect.tapCause(program, (cause) =>
+    Cause.hasInterruptsOnly(cause)
+      ? Effect.void
+      : Effect.logError("margin-worker stopped on a failure", Cause.squash(cause))
+  )
+
+Layer.launch(Worker).pipe(explained, Effect.provide(Logging), NodeRuntime.runMain({ disableErrorReporting: true }))

@@ -1,0 +1,193 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Deferred, Duration, Effect, Schedule, type Scope } from "effect"
+
+/**
+ * The service's own processes for fault tests and benchmarks: the REST server (apps/http) and
+ * workers (apps/worker) as real child processes of the current Node, on 127.0.0.1, configured by
+ * their environment as in production. Every child is killed when its scope closes.
+ */
+
+const root = new URL("../../../../", import.meta.url).pathname
+export const restMain = join(root, "apps/http/src/main.ts")
+export const workerMain = join(root, "apps/worker/src/main.ts")
+
+export interface ExitStatus {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+}
+
+export interface Child {
+  readonly name: string
+  readonly pid: number
+  /** Everything the process wrote so far, stdout and stderr interleaved. */
+  readonly output: Effect.Effect<string>
+  /** Waits for the process to exit. */
+  readonly exited: Effect.Effect<ExitStatus>
+  /** Waits until `check` holds (polled); a process that exits first, or a timeout, is a defect. */
+  readonly waitUntil: <E, R>(
+    check: Effect.Effect<boolean, E, R>,
+    what: string,
+    within: Duration.Input
+  ) => Effect.Effect<void, never, R>
+  /** Waits until the output matches `pattern`. */
+  readonly waitForOutput: (pattern: RegExp, within?: Duration.Input) => Effect.Effect<void>
+  /** SIGTERM (a graceful stop), then SIGKILL if it has not exited within `grace`. */
+  readonly terminate: (grace?: Duration.Input) => Effect.Effect<ExitStatus>
+  /** `kill -9`: no finalizer runs, nothing is recorded. */
+  readonly kill9: Effect.Effect<ExitStatus>
+}
+
+// Children share compiled code between runs: module loading is most of a start.
+const compileCache = join(tmpdir(), "margin-node-compile-cache")
+
+/** Settings of the environment a child must not inherit from the test run (each test sets its own). */
+const isInheritedSetting = (key: string) =>
+  !/^(DATABASE_URL|DATA_DIR|PORT|HOST|SANDBOX_|WRITE_BACK_|OUTBOX_|WORKER_|SHOPIFY_)/.test(key)
+
+const tail = (text: string) => text.slice(-4000)
+
+/** Starts `script` with the Node running this process. */
+export const spawnNode = (
+  name: string,
+  script: string,
+  env: Readonly<Record<string, string>>
+): Effect.Effect<Child, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const exit = yield* Deferred.make<ExitStatus>()
+    const chunks: Array<string> = []
+    const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => isInheritedSetting(key)))
+    const child: ChildProcess = yield* Effect.acquireRelease(
+      Effect.sync(() => {
+        const started = spawn(process.execPath, [script], {
+          env: { ...inherited, NODE_COMPILE_CACHE: compileCache, LOG_LEVEL: "Info", ...env },
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+        started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
+        started.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
+        started.on("exit", (code, signal) => Deferred.doneUnsafe(exit, Effect.succeed({ code, signal })))
+        return started
+      }),
+      (started) =>
+        Effect.gen(function* () {
+          if (yield* Deferred.isDone(exit)) return
+          started.kill("SIGKILL")
+          yield* Deferred.await(exit)
+        })
+    )
+    const output = Effect.sync(() => chunks.join(""))
+    const exited = Deferred.await(exit)
+    const kill = (signal: NodeJS.Signals) =>
+      Effect.flatMap(Deferred.isDone(exit), (done) => (done ? Effect.void : Effect.sync(() => child.kill(signal))))
+
+    const waitUntil = <E, R>(check: Effect.Effect<boolean, E, R>, what: string, within: Duration.Input) =>
+      Effect.gen(function* () {
+        if (yield* check) return
+        if (yield* Deferred.isDone(exit)) {
+          const status = yield* exited
+          return yield* Effect.die(
+            `${name} exited (${status.code ?? status.signal}) before ${what}:\n${tail(yield* output)}`
+          )
+        }
+        return yield* Effect.fail("not yet" as const)
+      }).pipe(
+        Effect.retry(Schedule.spaced(Duration.millis(50))),
+        Effect.timeoutOrElse({
+          duration: within,
+          orElse: () =>
+            Effect.flatMap(output, (text) =>
+              Effect.die(
+                `${name}: no ${what} within ${Duration.format(Duration.fromInputUnsafe(within))}:\n${tail(text)}`
+              )
+            )
+        }),
+        Effect.orDie
+      )
+
+    const terminate = (grace: Duration.Input = Duration.seconds(15)) =>
+      Effect.gen(function* () {
+        yield* kill("SIGTERM")
+        return yield* exited.pipe(
+          Effect.timeoutOrElse({ duration: grace, orElse: () => Effect.andThen(kill("SIGKILL"), exited) })
+        )
+      })
+
+    return {
+      name,
+      pid: child.pid ?? 0,
+      output,
+      exited,
+      waitUntil,
+      waitForOutput: (pattern, within = Duration.seconds(60)) =>
+        waitUntil(
+          Effect.map(output, (text) => pattern.test(text)),
+          `output matching ${pattern}`,
+          within
+        ),
+      terminate,
+      kill9: Effect.andThen(kill("SIGKILL"), exited)
+    }
+  })
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export const freePort: Effect.Effect<number> = Effect.callback<number>((resume) => {
+  const server = createServer()
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address()
+    const port = typeof address === "object" && address !== null ? address.port : 0
+    server.close(() => resume(Effect.succeed(port)))
+  })
+})
+
+export interface RestServer extends Child {
+  /** `http://127.0.0.1:<port>` */
+  readonly baseUrl: string
+}
+
+/**
+ * The status of GET `url`, 0 when nothing answers within a second (a request sent while the server
+ * was still starting can stay unanswered).
+ */
+const statusOf = (url: string): Effect.Effect<number> =>
+  Effect.promise(() =>
+    fetch(url, { signal: AbortSignal.timeout(1000) }).then(
+      (response) => response.status,
+      () => 0
+    )
+  )
+
+/**
+ * The REST server (`npm start`) on a free port, ready when GET /readyz answers 200. The rate budget
+ * is raised so that load from one token is not throttled.
+ */
+export const startRestServer = (
+  name: string,
+  env: Readonly<Record<string, string>>,
+  within: Duration.Input = Duration.seconds(90)
+): Effect.Effect<RestServer, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const port = yield* freePort
+    const baseUrl = `http://127.0.0.1:${port}`
+    const child = yield* spawnNode(name, restMain, {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      ...env
+    })
+    yield* child.waitUntil(
+      Effect.map(statusOf(`${baseUrl}/readyz`), (status) => status === 200),
+      "GET /readyz answering 200",
+      within
+    )
+    return { ...child, baseUrl }
+  })
+
+/** A worker process, ready once its outbox loops have started. */
+export const startWorker = (
+  name: string,
+  env: Readonly<Record<string, string>>,
+  within: Duration.Input = Duration.seconds(90)
+): Effect.Effect<Child, never, Scope.Scope> =>
+  Effect.tap(spawnNode(name, workerMain, env), (child) => child.waitForOutput(/outbox worker started/, within))
