@@ -47,7 +47,7 @@ const textCell = (value: string | null): string => {
 export const csvHeader = `${csvColumns.join(",")}\r\n`
 
 export const csvLine = (row: ReportRow): string =>
-  [
+  `${[
     textCell(row.recommendationId),
     textCell(row.runId),
     textCell(row.itemId),
@@ -67,7 +67,7 @@ export const csvLine = (row: ReportRow): string =>
     textCell(isoOrNull(row.decidedAt)),
     textCell(row.rejectReason),
     textCell(toIso(row.createdAt))
-  ].join(",") + "\r\n"
+  ].join(",")}\r\n`
 
 export const ReportRowJson = Schema.Struct({
   recommendation_id: Schema.String,
