@@ -7,7 +7,7 @@ import { Array as Arr, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
-import { decideAndSave } from "./PgDecide.ts"
+import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf, transitionColumns } from "./PgRows.ts"
@@ -115,22 +115,7 @@ export const layer: Layer.Layer<AlertRepository, never, SqlClient.SqlClient> = L
           Effect.map((alerts) => pageOf(alerts, page.limit)),
           asRepository("AlertRepository.list")
         ),
-      update: (workspaceId, id, decide) =>
-        decideAndSave(
-          sql,
-          "AlertRepository.update",
-          {
-            lock: sql`SELECT ${columns} FROM alerts WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`.pipe(
-              Effect.flatMap(one)
-            ),
-            save: (after, expectedVersion) =>
-              sql`
-                UPDATE alerts SET ${sql.update(changesOf(after))}
-                WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${expectedVersion}
-                RETURNING ${columns}`.pipe(Effect.flatMap(one))
-          },
-          decide
-        ),
+      update: updateOn(sql, { table: "alerts", columns, one, changesOf, operation: "AlertRepository.update" }),
       // DO NOTHING without a target: the partial unique index on (workspace_id, item_id, kind) of open
       // and snoozed alerts skips a subject that already stands (also twice in one batch), and a
       // duplicate id is skipped alike.

@@ -13,7 +13,7 @@ import type { Fragment } from "effect/sql/Statement"
 import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
+import { columnsOf, countOf, firstOf, rowsOf } from "./PgRows.ts"
 
 /** A row of `catalog_items`; `price_history` is jsonb, an array of `{ price, units }`. */
 export const CatalogItemRow = Schema.Struct({
@@ -113,8 +113,6 @@ const upsertStatementSize = 5_000
 const one = firstOf(CatalogItemRow, toDomain)
 const all = rowsOf(CatalogItemRow, toDomain)
 const allRunItems = rowsOf(RunItemRow, toRunItem)
-const Counted = Schema.Struct({ count: Int8 })
-const countOf = firstOf(Counted, (row) => row.count)
 const Upserted = Schema.Struct({ inserted: Schema.Boolean })
 const upsertedOf = rowsOf(Upserted, (row) => row.inserted)
 
@@ -248,7 +246,6 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
       count: (workspaceId) =>
         sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId}`.pipe(
           Effect.flatMap(countOf),
-          Effect.map(Option.getOrElse(() => 0)),
           asRepository("CatalogRepository.count")
         ),
       upsertMany,
@@ -264,7 +261,6 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
       countForRun: (workspaceId, tags) =>
         sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId} AND ${inScope(tags)}`.pipe(
           Effect.flatMap(countOf),
-          Effect.map(Option.getOrElse(() => 0)),
           asRepository("CatalogRepository.countForRun")
         ),
       markAnalysed: (workspaceId, snapshot) =>

@@ -1,7 +1,8 @@
 import { RepositoryError } from "@margin/core/Errors"
 import * as Outcome from "@margin/core/Outcome"
-import { Effect, Option } from "effect"
+import { Effect, Option, type Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import type { Fragment } from "effect/sql/Statement"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
@@ -58,3 +59,39 @@ export const decideAndSave = <A extends Versioned>(
     })
   return sql.withTransaction(attempt(maxAttempts)).pipe(asRepository(operation))
 }
+
+/** A table whose rows carry `workspace_id`, `id` and `version`, as `updateOn` reads and writes them. */
+export interface VersionedTable<A extends Versioned> {
+  readonly table: "recommendations" | "alerts" | "runs"
+  /** The column list the row schema decodes. */
+  readonly columns: Fragment
+  readonly one: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<A>, Schema.SchemaError>
+  /** The columns a saved transition writes. */
+  readonly changesOf: (entity: A) => Record<string, unknown>
+  /** The port method, for errors. */
+  readonly operation: string
+}
+
+/**
+ * The port's `update(workspaceId, id, decide)` on `table`: the row locked with FOR UPDATE, saved
+ * with `UPDATE … WHERE workspace_id AND id AND version = the version decided on`.
+ */
+export const updateOn =
+  <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) =>
+  (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
+    decideAndSave(
+      sql,
+      table.operation,
+      {
+        lock: sql`
+          SELECT ${table.columns} FROM ${sql(table.table)}
+          WHERE workspace_id = ${workspaceId} AND id = ${id}
+          FOR UPDATE`.pipe(Effect.flatMap(table.one)),
+        save: (after, expectedVersion) =>
+          sql`
+            UPDATE ${sql(table.table)} SET ${sql.update(table.changesOf(after))}
+            WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${expectedVersion}
+            RETURNING ${table.columns}`.pipe(Effect.flatMap(table.one))
+      },
+      decide
+    )

@@ -5,7 +5,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf } from "./PgRows.ts"
+import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `deletion_requests`: a user's, across workspaces, so it has no workspace_id. */
 export const DeletionRequestRow = Schema.Struct({
@@ -57,10 +57,7 @@ export const layer: Layer.Layer<DeletionRequestRepository, never, SqlClient.SqlC
         sql`
           UPDATE deletion_requests SET state = ${state}, updated_at = now()
           WHERE user_id = ${userId} AND state IN ('pending', 'blocked')
-          RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          asRepository("DeletionRequestRepository.setState")
-        )
+          RETURNING id`.pipe(Effect.map(touchedAny), asRepository("DeletionRequestRepository.setState"))
     })
   })
 )

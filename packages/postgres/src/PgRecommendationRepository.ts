@@ -15,7 +15,7 @@ import {
   toNullableTimestamptz,
   toTimestamptz
 } from "./PgColumns.ts"
-import { decideAndSave } from "./PgDecide.ts"
+import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
 import { chunkOf, columnsOf, firstOf, rowsOf, transitionColumns } from "./PgRows.ts"
@@ -145,23 +145,13 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
           Effect.map((recommendations) => pageOf(recommendations, page.limit)),
           asRepository("RecommendationRepository.list")
         ),
-      update: (workspaceId, id, decide) =>
-        decideAndSave(
-          sql,
-          "RecommendationRepository.update",
-          {
-            lock: sql`
-              SELECT ${columns} FROM recommendations
-              WHERE workspace_id = ${workspaceId} AND id = ${id}
-              FOR UPDATE`.pipe(Effect.flatMap(one)),
-            save: (after, expectedVersion) =>
-              sql`
-                UPDATE recommendations SET ${sql.update(changesOf(after))}
-                WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${expectedVersion}
-                RETURNING ${columns}`.pipe(Effect.flatMap(one))
-          },
-          decide
-        ),
+      update: updateOn(sql, {
+        table: "recommendations",
+        columns,
+        one,
+        changesOf,
+        operation: "RecommendationRepository.update"
+      }),
       // DO NOTHING without a target skips a (run_id, item_id) pair already stored (a retried batch,
       // or twice in this one) and a duplicate id alike.
       insertMany: (recommendations) =>

@@ -1,4 +1,5 @@
 import { Array as Arr, Effect, Option, Schema } from "effect"
+import { Int8 } from "./PgColumns.ts"
 
 /**
  * Decodes a query's rows with `schema`, then maps each one to the domain with the pure `toDomain`.
@@ -50,3 +51,16 @@ export const chunkOf = <T, E, A>(schema: Schema.Codec<T, E>, toDomain: (row: T) 
   return (rows: Arr.NonEmptyReadonlyArray<unknown>): Effect.Effect<Arr.NonEmptyReadonlyArray<A>, Schema.SchemaError> =>
     Effect.map(decode(rows), (decoded) => Arr.map(decoded, toDomain))
 }
+
+const Counted = Schema.Struct({ count: Int8 })
+const firstCount = firstOf(Counted, (row) => row.count)
+
+/** The number a `SELECT count(*) AS count …` answers. */
+export const countOf = (rows: ReadonlyArray<unknown>): Effect.Effect<number, Schema.SchemaError> =>
+  Effect.map(
+    firstCount(rows),
+    Option.getOrElse(() => 0)
+  )
+
+/** Whether a `… RETURNING` statement touched a row. */
+export const touchedAny = (rows: ReadonlyArray<unknown>): boolean => rows.length > 0

@@ -3,13 +3,13 @@ import { pageOf } from "@margin/core/Page"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { type Run, RunStatus, RunTrigger } from "@margin/core/Run"
 import { Tag } from "@margin/core/Tag"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, Int8, NullableInstant, NullableInt8, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
-import { decideAndSave } from "./PgDecide.ts"
+import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, rowsOf, transitionColumns } from "./PgRows.ts"
+import { columnsOf, countOf, firstOf, rowsOf, touchedAny, transitionColumns } from "./PgRows.ts"
 
 /** A row of `runs` as the domain sees it; the lease columns (lease_owner, lease_expires_at) stay in SQL. */
 export const RunRow = Schema.Struct({
@@ -71,8 +71,6 @@ const changesOf = transitionColumns(RunRow, toRow)
 
 const one = firstOf(RunRow, toDomain)
 const all = rowsOf(RunRow, toDomain)
-const Counted = Schema.Struct({ count: Int8 })
-const countOf = firstOf(Counted, (row) => row.count)
 
 export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Layer.effect(
   RunRepository,
@@ -101,22 +99,7 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
           Effect.map((runs) => pageOf(runs, page.limit)),
           asRepository("RunRepository.list")
         ),
-      update: (workspaceId, id, decide) =>
-        decideAndSave(
-          sql,
-          "RunRepository.update",
-          {
-            lock: sql`SELECT ${columns} FROM runs WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`.pipe(
-              Effect.flatMap(one)
-            ),
-            save: (after, expectedVersion) =>
-              sql`
-                UPDATE runs SET ${sql.update(changesOf(after))}
-                WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${expectedVersion}
-                RETURNING ${columns}`.pipe(Effect.flatMap(one))
-          },
-          decide
-        ),
+      update: updateOn(sql, { table: "runs", columns, one, changesOf, operation: "RunRepository.update" }),
       // Progress is bookkeeping, not a transition: it does not bump the version. Only a running run
       // takes it, so a worker that lost its lease cannot overwrite the counts of a finished one.
       recordProgress: (workspaceId, id, progress) =>
@@ -133,7 +116,6 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
       countCreatedSince: (workspaceId, since) =>
         sql`SELECT count(*) AS count FROM runs WHERE workspace_id = ${workspaceId} AND created_at >= ${toTimestamptz(since)}`.pipe(
           Effect.flatMap(countOf),
-          Effect.map(Option.getOrElse(() => 0)),
           asRepository("RunRepository.countCreatedSince")
         ),
       // Workers serve every workspace, so the claim is the one query without a workspace filter.
@@ -155,10 +137,7 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
         sql`
           UPDATE runs SET lease_expires_at = ${toTimestamptz(leaseUntil)}
           WHERE id = ${id} AND lease_owner = ${owner}
-          RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          asRepository("RunRepository.heartbeat")
-        )
+          RETURNING id`.pipe(Effect.map(touchedAny), asRepository("RunRepository.heartbeat"))
     })
   })
 )

@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql"
 import { CredentialCipher } from "./CredentialCipher.ts"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf } from "./PgRows.ts"
+import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `store_connections` as core sees it: the sealed credentials are never selected here. */
 export const StoreConnectionRow = Schema.Struct({
@@ -73,10 +73,7 @@ export const layer: Layer.Layer<StoreConnectionRepository, never, SqlClient.SqlC
           UPDATE store_connections
           SET status = 'disconnected', encrypted_credentials = NULL, disconnected_at = now()
           WHERE workspace_id = ${workspaceId} AND status = 'connected'
-          RETURNING workspace_id`.pipe(
-            Effect.map((rows) => rows.length > 0),
-            asRepository("StoreConnectionRepository.disconnect")
-          )
+          RETURNING workspace_id`.pipe(Effect.map(touchedAny), asRepository("StoreConnectionRepository.disconnect"))
       })
     })
   )

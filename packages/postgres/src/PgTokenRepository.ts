@@ -6,7 +6,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf } from "./PgRows.ts"
+import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `api_tokens` as read: everything but the secret's hash, which only lookups use. */
 export const TokenRow = Schema.Struct({
@@ -77,7 +77,7 @@ export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = L
       // True only for the call that revokes: a second one keeps the first instant.
       revoke: (id, at) =>
         sql`UPDATE api_tokens SET revoked_at = ${toTimestamptz(at)} WHERE id = ${id} AND revoked_at IS NULL RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
+          Effect.map(touchedAny),
           asRepository("TokenRepository.revoke")
         ),
       touch: (id, at) =>

@@ -5,7 +5,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf } from "./PgRows.ts"
+import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `users`, the one table without a workspace. */
 export const UserRow = Schema.Struct({
@@ -57,12 +57,12 @@ export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = La
       // True only for the call that deletes: a second one keeps the first instant.
       markDeleted: (id, at) =>
         sql`UPDATE users SET deleted_at = ${toTimestamptz(at)} WHERE id = ${id} AND deleted_at IS NULL RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
+          Effect.map(touchedAny),
           asRepository("UserRepository.markDeleted")
         ),
       setEmailConfirmed: (id, confirmed) =>
         sql`UPDATE users SET email_confirmed = ${confirmed} WHERE id = ${id} RETURNING id`.pipe(
-          Effect.map((rows) => rows.length > 0),
+          Effect.map(touchedAny),
           asRepository("UserRepository.setEmailConfirmed")
         )
     })

@@ -7,7 +7,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Float, Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf } from "./PgRows.ts"
+import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `workspaces`: the pricing policy is flattened into columns. */
 export const WorkspaceRow = Schema.Struct({
@@ -70,7 +70,7 @@ export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient>
     /** Changes some columns of one workspace; whether it exists. */
     const set = (operation: string, id: WorkspaceId, changes: Record<string, unknown>) =>
       sql`UPDATE workspaces SET ${sql.update(changes)} WHERE id = ${id} RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
+        Effect.map(touchedAny),
         asRepository(operation)
       )
 

@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
+import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
 /** The jsonb `payload` of an outbox row: what the store is asked to do. */
 export const PayloadRow = Schema.Struct({
@@ -144,10 +144,7 @@ export const layer: Layer.Layer<WriteBackOutbox, never, SqlClient.SqlClient> = L
         UPDATE write_backs
         SET ${sql.update({ ...changes, lease_owner: null, lease_expires_at: null })}, updated_at = now()
         WHERE id = ${id} AND status = 'in_flight' AND lease_owner = ${owner}
-        RETURNING id`.pipe(
-        Effect.map((rows) => rows.length > 0),
-        asRepository(operation)
-      )
+        RETURNING id`.pipe(Effect.map(touchedAny), asRepository(operation))
 
     return WriteBackOutbox.of({
       // One row per recommendation: the approval that enqueued first wins, a repeat is a no-op.
