@@ -1,4 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
+import { RunExecutor } from "@margin/core/RunExecutor"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
 import * as Database from "@margin/postgres/Database"
@@ -8,17 +9,18 @@ import * as StoreRouter from "@margin/stores/StoreRouter"
 import { Cause, Config, Effect, Layer, Logger, References } from "effect"
 
 /**
- * A worker process: the background loops of Jobs.layer (write-back delivery) without the HTTP
- * front door, as many processes as the load needs, all on one database:
+ * A worker process: the background loops of Jobs.layer (write-back delivery, analysis runs) without
+ * the HTTP front door, as many processes as the load needs, all on one database:
  *   Database (DATABASE_URL, else the embedded one in DATA_DIR), migrated at start
  *   -> PostgreSQL adapters + store router (sandbox, Shopify)
- *   -> use cases (WriteBackDelivery with WRITE_BACK_* settings)
- *   -> Jobs.layer (WORKER_CONCURRENCY delivery loops, OUTBOX_* settings).
+ *   -> use cases (WriteBackDelivery with WRITE_BACK_* settings, RunExecutor)
+ *   -> Jobs.layer (WORKER_CONCURRENCY delivery loops, OUTBOX_* settings; RUN_WORKER_CONCURRENCY run
+ *      loops, RUN_* settings).
  * SIGTERM / SIGINT close the layers: the loops finish the deliveries in hand (OUTBOX_DRAIN_TIMEOUT)
  * and stop; anything cut short is delivered again by another worker once its lease expires.
  */
 const Worker = Jobs.layer.pipe(
-  Layer.provide(DeliverySettings.layer),
+  Layer.provide([DeliverySettings.layer, RunExecutor.layer]),
   Layer.provide(
     StoreRouter.layerLive.pipe(
       Layer.provideMerge(PgAdapters.layer),

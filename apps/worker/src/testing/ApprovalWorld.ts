@@ -1,3 +1,5 @@
+import type { Actor } from "@margin/core/Actor"
+import { Alerts } from "@margin/core/AlertsService"
 import type { CatalogItem } from "@margin/core/CatalogItem"
 import {
   RecommendationId,
@@ -12,6 +14,7 @@ import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRep
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import type { Recommendation } from "@margin/core/Recommendation"
+import { Recommendations } from "@margin/core/RecommendationsService"
 import { scopes } from "@margin/core/Scope"
 import type { StorePlatform } from "@margin/core/StoreConnection"
 import { aCatalogItemInput, anApiToken, aRecommendation, aStoreConnection } from "@margin/core/testing/Fixtures"
@@ -163,3 +166,21 @@ export const recommendationOf = (workspaceId: WorkspaceId, recommendationId: Rec
       })
     )
   )
+
+/** The actor of approvals made by the tests themselves. */
+export const testApprover: Actor = { _tag: "SystemActor", name: "fault-test" }
+
+/**
+ * Approves in the test process through the use case (the approve transaction: compare-and-swap,
+ * outbox row, audit) without delivering: the write-back waits in the outbox for a worker.
+ */
+export const approveWithoutDelivery = (workspaceId: WorkspaceId, recommendationId: RecommendationIdType) =>
+  Recommendations.use((recommendations) => recommendations.approve(workspaceId, recommendationId, testApprover)).pipe(
+    Effect.orDie
+  )
+
+/** The kinds of the open alerts of the workspace. */
+export const openAlertKinds = (workspaceId: WorkspaceId) =>
+  Alerts.use((alerts) =>
+    alerts.list(workspaceId, { status: "open", kind: null, itemId: null }, { limit: 200, cursor: null })
+  ).pipe(Effect.map((page) => page.items.map((alert) => alert.kind)))
