@@ -1,0 +1,99 @@
+import { assert, describe, it } from "@effect/vitest"
+import { eventually } from "@margin/jobs/testing/Eventually"
+import { listWrites } from "@margin/stores/SandboxStore"
+import { Duration, Effect, Schedule } from "effect"
+import {
+  recommendationOf,
+  seedApprovalWorkspace,
+  seedPendingRecommendations,
+  writeBackOf
+} from "../src/testing/ApprovalWorld.ts"
+import { type ApproveAnswer, approveOver } from "../src/testing/ApproveRequest.ts"
+import { startRestServer } from "../src/testing/ChildProcesses.ts"
+import * as FaultDatabase from "../src/testing/FaultDatabase.ts"
+import * as PgProxy from "../src/testing/PgProxy.ts"
+
+// The statement only the approve transaction sends: its outbox row.
+const approveMarker = "INSERT INTO write_backs"
+
+/**
+ * A REST server whose database connections go through a proxy that cuts the approve transaction's
+ * connection at its COMMIT (`at`); one approval, then retries of the same approval as a client would.
+ */
+const approveThroughLostConnection = (at: PgProxy.CutPoint) =>
+  Effect.gen(function* () {
+    const database = yield* FaultDatabase.FaultDatabase
+    const proxy = yield* PgProxy.start({ host: database.host, port: database.port })
+    const server = yield* startRestServer("rest-behind-proxy", {
+      DATABASE_URL: database.urlVia("127.0.0.1", proxy.port),
+      OUTBOX_POLL_INTERVAL: "100 millis"
+    })
+    const { workspaceId, token } = yield* seedApprovalWorkspace()
+    const [recommendation] = yield* seedPendingRecommendations(workspaceId, 1)
+    if (recommendation === undefined) return yield* Effect.die("seeded no recommendation")
+
+    yield* proxy.cutNextTransaction(approveMarker, at)
+    const lost = yield* approveOver(server.baseUrl, token, recommendation.id)
+    // The client retries the same approval until it gets an answer that is not an outage.
+    const retried = yield* approveOver(server.baseUrl, token, recommendation.id).pipe(
+      Effect.flatMap((answer) => (answer.status >= 500 ? Effect.fail(answer) : Effect.succeed(answer))),
+      Effect.retry({ schedule: Schedule.spaced(Duration.millis(200)), times: 20 }),
+      Effect.catch((answer: ApproveAnswer) => Effect.die(`the retries kept failing: ${JSON.stringify(answer)}`))
+    )
+    yield* eventually(
+      Effect.map(writeBackOf(workspaceId, recommendation.id), (writeBack) => writeBack.status === "applied"),
+      "the write-back applied",
+      { within: Duration.seconds(20), every: Duration.millis(100) }
+    )
+    return {
+      lost,
+      retried,
+      cuts: yield* proxy.cuts,
+      writes: yield* listWrites(workspaceId),
+      status: (yield* recommendationOf(workspaceId, recommendation.id)).status
+    }
+  })
+
+/** A 5xx with the error envelope: a code and a message for people, nothing internal. */
+const assertOutageEnvelope = (answer: ApproveAnswer) => {
+  assert.strictEqual(answer.status, 503, JSON.stringify(answer.body))
+  assert.strictEqual(answer.body?.code, "service_unavailable")
+  assert.isString(answer.body?.message)
+}
+
+describe("the database connection is lost during approve (REST server process on PostgreSQL)", () => {
+  it.live(
+    "before the COMMIT reached the database: an error in the envelope, and the retry approves it; one store write",
+    () =>
+      Effect.gen(function* () {
+        const result = yield* approveThroughLostConnection("before_commit")
+        assert.strictEqual(result.cuts, 1)
+        assertOutageEnvelope(result.lost)
+        assert.strictEqual(result.retried.status, 200)
+        assert.strictEqual(
+          result.retried.body?.idempotent,
+          false,
+          "the lost attempt was rolled back: the retry takes effect"
+        )
+        assert.strictEqual(result.writes.length, 1)
+        assert.strictEqual(result.status, "applied")
+      }).pipe(Effect.scoped, Effect.provide(FaultDatabase.layer)),
+    { timeout: 120_000 }
+  )
+
+  it.live(
+    "after the database committed, before the server heard: an error in the envelope, the retry is an idempotent repeat; one store write",
+    () =>
+      Effect.gen(function* () {
+        const result = yield* approveThroughLostConnection("after_commit")
+        assert.strictEqual(result.cuts, 1)
+        assertOutageEnvelope(result.lost)
+        assert.strictEqual(result.retried.status, 200)
+        assert.deepStrictEqual(result.retried.body, { ok: true, idempotent: true }, "the lost attempt had committed")
+        // Nobody delivered in the request: the server's own outbox loop did.
+        assert.strictEqual(result.writes.length, 1)
+        assert.strictEqual(result.status, "applied")
+      }).pipe(Effect.scoped, Effect.provide(FaultDatabase.layer)),
+    { timeout: 120_000 }
+  )
+})
