@@ -1,11 +1,12 @@
 import type { Run } from "@margin/core/Run"
-import { RunExecutor } from "@margin/core/RunExecutor"
-import { Cause, Context, Effect, FiberSet, Layer } from "effect"
+import { RunWorker } from "@margin/jobs/RunWorker"
+import { Context, type Effect, Layer } from "effect"
 
 /**
- * Executes triggered runs in this process, after the 202 has been sent, on fibers owned by the
- * server (not by the request). Shutdown interrupts them; a run cut short stays `running` until
- * its lease expires and a worker executes it again (RunExecutor is safe to repeat).
+ * What a front door does with a run it has just queued: nothing but tell this process's run worker
+ * (RunWorker of @margin/jobs, which the layer brings along) to claim now rather than at its next
+ * poll. The run is executed by whichever worker claims it first, in this process or in an
+ * `apps/worker` process; the request never executes it.
  */
 export class BackgroundRuns extends Context.Service<
   BackgroundRuns,
@@ -13,21 +14,6 @@ export class BackgroundRuns extends Context.Service<
 >()("margin/edge/BackgroundRuns") {
   static readonly layer = Layer.effect(
     BackgroundRuns,
-    Effect.gen(function* () {
-      const executor = yield* RunExecutor
-      const fibers = yield* FiberSet.make<void, never>()
-      const execute = (run: Run) =>
-        executor.execute(run).pipe(
-          Effect.flatMap((done) =>
-            Effect.logInfo("run finished").pipe(Effect.annotateLogs({ run: done.id, status: done.status }))
-          ),
-          Effect.catchCause((cause) =>
-            Cause.hasInterruptsOnly(cause)
-              ? Effect.logInfo("run interrupted by shutdown").pipe(Effect.annotateLogs({ run: run.id }))
-              : Effect.logError("run execution failed", cause).pipe(Effect.annotateLogs({ run: run.id }))
-          )
-        )
-      return BackgroundRuns.of({ start: (run) => Effect.asVoid(FiberSet.run(fibers, execute(run))) })
-    })
-  )
+    RunWorker.useSync((worker) => BackgroundRuns.of({ start: () => worker.wake }))
+  ).pipe(Layer.provide(RunWorker.layer))
 }

@@ -142,9 +142,21 @@ export const importItem = Effect.fnUntraced(function* (
   return yield* itemBySku(workspace.id, sku)
 })
 
+/**
+ * A run of the workspace's history: finished by default, since a queued one would be claimed and
+ * executed by the test server's run worker while the test looks at it.
+ */
 export const seedRun = Effect.fnUntraced(function* (workspace: Workspace, overrides: Partial<Run> = {}) {
   const now = yield* Clock.currentTimeMillis
-  const run = aRun({ id: yield* freshId("run", RunId.make), workspaceId: workspace.id, createdAt: now, ...overrides })
+  const run = aRun({
+    id: yield* freshId("run", RunId.make),
+    workspaceId: workspace.id,
+    status: "succeeded",
+    createdAt: now,
+    startedAt: now,
+    finishedAt: now,
+    ...overrides
+  })
   yield* RunRepository.use((runs) => runs.insert(run))
   return run
 })
