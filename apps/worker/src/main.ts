@@ -14,7 +14,7 @@ import { Cause, Config, Effect, Layer, Logger, References } from "effect"
  *   Database (DATABASE_URL, else the embedded one in DATA_DIR), migrated at start
  *   -> PostgreSQL adapters + store router (sandbox, Shopify)
  *   -> use cases (WriteBackDelivery with WRITE_BACK_* settings, RunExecutor)
- *   -> Jobs.layer (WORKER_CONCURRENCY delivery loops, OUTBOX_* settings; RUN_WORKER_CONCURRENCY run
+ *   -> Jobs.layer (OUTBOX_CONCURRENCY delivery loops, OUTBOX_* settings; RUN_WORKER_CONCURRENCY run
  *      loops, RUN_* settings).
  * SIGTERM / SIGINT close the layers: the loops finish the deliveries in hand (OUTBOX_DRAIN_TIMEOUT)
  * and stop; anything cut short is delivered again by another worker once its lease expires.

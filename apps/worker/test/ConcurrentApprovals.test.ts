@@ -10,14 +10,14 @@ import {
 } from "../src/testing/ApprovalWorld.ts"
 import { approveOver } from "../src/testing/ApproveRequest.ts"
 import { startRestServer } from "../src/testing/ChildProcesses.ts"
-import * as FaultDatabase from "../src/testing/FaultDatabase.ts"
+import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 describe("approve, 100 concurrent requests over two REST server processes", () => {
   it.live(
     "exactly one approval takes effect, the other 99 are idempotent repeats, and the store is written once",
     () =>
       Effect.gen(function* () {
-        const database = yield* FaultDatabase.FaultDatabase
+        const database = yield* ScratchDatabase.ScratchDatabase
         const { workspaceId, token } = yield* seedApprovalWorkspace()
         const [recommendation] = yield* seedPendingRecommendations(workspaceId, 1)
         if (recommendation === undefined) return yield* Effect.die("seeded no recommendation")
@@ -48,7 +48,7 @@ describe("approve, 100 concurrent requests over two REST server processes", () =
         assert.strictEqual(writes.length, 1, "the store received exactly one write")
         assert.deepInclude(writes[0], { oldPrice: 1000, newPrice: 1099, idempotencyKey: recommendation.id })
         assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "applied")
-      }).pipe(Effect.scoped, Effect.provide(FaultDatabase.layer)),
+      }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),
     { timeout: 180_000 }
   )
 })

@@ -10,8 +10,8 @@ import {
 } from "../src/testing/ApprovalWorld.ts"
 import { type ApproveAnswer, approveOver } from "../src/testing/ApproveRequest.ts"
 import { startRestServer } from "../src/testing/ChildProcesses.ts"
-import * as FaultDatabase from "../src/testing/FaultDatabase.ts"
 import * as PgProxy from "../src/testing/PgProxy.ts"
+import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 // The statement only the approve transaction sends: its outbox row.
 const approveMarker = "INSERT INTO write_backs"
@@ -22,7 +22,7 @@ const approveMarker = "INSERT INTO write_backs"
  */
 const approveThroughLostConnection = (at: PgProxy.CutPoint) =>
   Effect.gen(function* () {
-    const database = yield* FaultDatabase.FaultDatabase
+    const database = yield* ScratchDatabase.ScratchDatabase
     const proxy = yield* PgProxy.start({ host: database.host, port: database.port })
     const server = yield* startRestServer("rest-behind-proxy", {
       DATABASE_URL: database.urlVia("127.0.0.1", proxy.port),
@@ -77,7 +77,7 @@ describe("the database connection is lost during approve (REST server process on
         )
         assert.strictEqual(result.writes.length, 1)
         assert.strictEqual(result.status, "applied")
-      }).pipe(Effect.scoped, Effect.provide(FaultDatabase.layer)),
+      }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),
     { timeout: 120_000 }
   )
 
@@ -93,7 +93,7 @@ describe("the database connection is lost during approve (REST server process on
         // Nobody delivered in the request: the server's own outbox loop did.
         assert.strictEqual(result.writes.length, 1)
         assert.strictEqual(result.status, "applied")
-      }).pipe(Effect.scoped, Effect.provide(FaultDatabase.layer)),
+      }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),
     { timeout: 120_000 }
   )
 })

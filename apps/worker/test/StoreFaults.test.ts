@@ -15,12 +15,12 @@ import {
   writeBackOf
 } from "../src/testing/ApprovalWorld.ts"
 import { startWorker } from "../src/testing/ChildProcesses.ts"
-import * as FaultDatabase from "../src/testing/FaultDatabase.ts"
+import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /** A worker on the test database with fast polling and short backoff, plus `env`. */
 const worker = (name: string, env: Readonly<Record<string, string>>) =>
   Effect.gen(function* () {
-    const database = yield* FaultDatabase.FaultDatabase
+    const database = yield* ScratchDatabase.ScratchDatabase
     return yield* startWorker(name, {
       DATABASE_URL: database.url,
       OUTBOX_POLL_INTERVAL: "50 millis",
@@ -54,7 +54,7 @@ const settled = (workspaceId: WorkspaceId, recommendation: Recommendation) =>
   )
 
 const onFreshDatabase = <A, E, R>(test: Effect.Effect<A, E, R>) =>
-  test.pipe(Effect.scoped, Effect.provide(FaultDatabase.layer))
+  test.pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer))
 
 const assertSettledAs = (writeBack: WriteBack, status: WriteBack["status"], attempts: number) => {
   assert.strictEqual(writeBack.status, status, JSON.stringify(writeBack))

@@ -11,14 +11,14 @@ import {
   writeBackOf
 } from "../src/testing/ApprovalWorld.ts"
 import { spawnNode, startWorker, workerMain } from "../src/testing/ChildProcesses.ts"
-import * as FaultDatabase from "../src/testing/FaultDatabase.ts"
+import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 describe("a worker killed with kill -9 in the middle of a delivery", () => {
   it.live(
     "after the store accepted the write and before it was recorded: a restarted worker ends it applied, with one store write",
     () =>
       Effect.gen(function* () {
-        const database = yield* FaultDatabase.FaultDatabase
+        const database = yield* ScratchDatabase.ScratchDatabase
         const { workspaceId } = yield* seedApprovalWorkspace()
         const [recommendation] = yield* seedPendingRecommendations(workspaceId, 1)
         if (recommendation === undefined) return yield* Effect.die("seeded no recommendation")
@@ -49,7 +49,7 @@ describe("a worker killed with kill -9 in the middle of a delivery", () => {
         assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "applied")
         const item = yield* CatalogRepository.use((catalog) => catalog.get(workspaceId, recommendation.itemId))
         assert.strictEqual(Option.getOrNull(item)?.price, 1099, "the catalog price follows the store")
-      }).pipe(Effect.scoped, Effect.provide(FaultDatabase.layer)),
+      }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),
     { timeout: 120_000 }
   )
 })

@@ -87,6 +87,16 @@ describe("OutboxWorker", () => {
     }).pipe(Effect.provide(useCases))
   )
 
+  it.live("with a concurrency of 0 the process delivers nothing", () =>
+    Effect.gen(function* () {
+      const { layer, calls } = yield* scriptedDelivery([Effect.succeed([])])
+      const worker = yield* startWorker(OutboxWorker.layerWith(options({ concurrency: 0 })).pipe(Layer.provide(layer)))
+      yield* Effect.sleep(Duration.millis(100))
+      yield* worker.stop
+      assert.strictEqual(yield* calls, 0)
+    })
+  )
+
   it.live("claims again at once after a full batch, and waits the poll interval after a partial one", () =>
     Effect.gen(function* () {
       yield* approveMany(5)

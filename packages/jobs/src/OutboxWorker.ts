@@ -3,7 +3,7 @@ import { type DeliveryOutcome, type DeliveryReport, WriteBackDelivery } from "@m
 import { Cause, Config, Deferred, Duration, Effect, Fiber, Layer, Option, Random, Schema } from "effect"
 
 export interface OutboxWorkerOptions {
-  /** Delivery loops in this process, each claiming with its own owner id. */
+  /** Delivery loops in this process, each claiming with its own owner id; 0 runs none here. */
   readonly concurrency: number
   /** Rows one claim takes; a full batch is followed at once by the next claim. */
   readonly batchSize: number
@@ -24,14 +24,16 @@ export const defaultOutboxWorkerOptions: OutboxWorkerOptions = {
 }
 
 const PositiveInt = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))
+const NonNegativeInt = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(0)))
 
 /**
- * From the environment: WORKER_CONCURRENCY (delivery loops per process, default 2),
+ * From the environment: OUTBOX_CONCURRENCY (delivery loops per process, default 2; 0 in a REST
+ * process leaves every delivery to the workers and the approve requests),
  * OUTBOX_BATCH_SIZE (default 20), OUTBOX_POLL_INTERVAL (default "250 millis"),
  * OUTBOX_DRAIN_TIMEOUT (default "10 seconds").
  */
 export const outboxWorkerConfig: Config.Config<OutboxWorkerOptions> = Config.all({
-  concurrency: Config.schema(PositiveInt, "WORKER_CONCURRENCY").pipe(
+  concurrency: Config.schema(NonNegativeInt, "OUTBOX_CONCURRENCY").pipe(
     Config.withDefault(defaultOutboxWorkerOptions.concurrency)
   ),
   batchSize: Config.schema(PositiveInt, "OUTBOX_BATCH_SIZE").pipe(
@@ -122,6 +124,11 @@ export const deliveryLoop = (owner: string, options: OutboxWorkerOptions, stoppi
 export const layerWith = (options: OutboxWorkerOptions): Layer.Layer<never, never, WriteBackDelivery> =>
   Layer.effectDiscard(
     Effect.gen(function* () {
+      if (options.concurrency === 0) {
+        return yield* Effect.logInfo("outbox worker disabled in this process (OUTBOX_CONCURRENCY=0)").pipe(
+          Effect.annotateLogs({ job: "outbox" })
+        )
+      }
       const stopping = yield* Deferred.make<void>()
       const owners = yield* Effect.replicateEffect(ownerId, options.concurrency)
       const loops = yield* Effect.forEach(owners, (owner) => Effect.forkScoped(deliveryLoop(owner, options, stopping)))

@@ -45,7 +45,7 @@ const compileCache = join(tmpdir(), "margin-node-compile-cache")
 
 /** Settings of the environment a child must not inherit from the test run (each test sets its own). */
 const isInheritedSetting = (key: string) =>
-  !/^(DATABASE_URL|DATA_DIR|PORT|HOST|SANDBOX_|WRITE_BACK_|OUTBOX_|WORKER_|SHOPIFY_)/.test(key)
+  !/^(DATABASE_URL|DATA_DIR|PORT|HOST|SANDBOX_|WRITE_BACK_|OUTBOX_|RUN_|SHOPIFY_)/.test(key)
 
 const tail = (text: string) => text.slice(-4000)
 

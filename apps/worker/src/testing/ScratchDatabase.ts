@@ -5,16 +5,16 @@ import { TestDatabase } from "@margin/postgres/TestDatabase"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 
 /**
- * The PostgreSQL server of the fault tests: DATABASE_URL when set, else PG_TEST_URL, else the local
- * default. These tests need real PostgreSQL (several processes, real connections to cut), so they use
- * it even in the test run on the embedded database.
+ * The PostgreSQL server of the fault tests and the approve benchmark: DATABASE_URL when set, else
+ * PG_TEST_URL, else the local default. They need real PostgreSQL (several processes, connections to
+ * cut), so they use it even in the test run on the embedded database.
  */
 export const serverUrl: string =
   process.env.DATABASE_URL ?? process.env.PG_TEST_URL ?? "postgres://postgres@127.0.0.1:5432/test"
 
-/** The fresh database of one test, as the child processes reach it. */
-export class FaultDatabase extends Context.Service<
-  FaultDatabase,
+/** A fresh database of one test or benchmark run, as the service processes it starts reach it. */
+export class ScratchDatabase extends Context.Service<
+  ScratchDatabase,
   {
     /** Its URL, for DATABASE_URL of the servers and workers the test starts. */
     readonly url: string
@@ -24,11 +24,11 @@ export class FaultDatabase extends Context.Service<
     readonly host: string
     readonly port: number
   }
->()("margin/worker/test/FaultDatabase") {}
+>()("margin/worker/testing/ScratchDatabase") {}
 
-/** The test database's URLs: the server's, with the database name of TestDatabase. */
+/** The scratch database's URLs: the server's, with the database name of TestDatabase. */
 const located = Layer.effect(
-  FaultDatabase,
+  ScratchDatabase,
   Effect.gen(function* () {
     const { name } = yield* TestDatabase
     const url = new URL(serverUrl)
@@ -39,13 +39,13 @@ const located = Layer.effect(
       via.port = String(port)
       return via.toString()
     }
-    return FaultDatabase.of({ url: url.toString(), urlVia, host: url.hostname, port: Number(url.port || 5432) })
+    return ScratchDatabase.of({ url: url.toString(), urlVia, host: url.hostname, port: Number(url.port || 5432) })
   })
 )
 
 /**
- * A fresh, migrated database on `serverUrl` for one test (dropped afterwards), its URL, and the
- * PostgreSQL adapters and use cases over it for seeding and inspecting from the test process.
+ * A fresh, migrated database on `serverUrl` (dropped when the layer closes), its URL, and the
+ * PostgreSQL adapters and use cases over it, for seeding and inspecting from the current process.
  */
 export const layer = located.pipe(
   Layer.provideMerge(Layer.mergeAll(Recommendations.layer, Alerts.layer).pipe(Layer.provideMerge(PgAdapters.layer))),
