@@ -63,6 +63,17 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
     })
   )
 
+  it.effect("an item without a store variant ref is known to the sandbox by its sku", () =>
+    Effect.gen(function* () {
+      const store = yield* StoreWriteBack
+      const { workspaceId, connection, variantRef, writeBack } = yield* sandboxScene(1000, 1200)
+      const bySku = { ...writeBack, payload: { ...writeBack.payload, sku: variantRef, storeVariantRef: null } }
+      const result = yield* store.deliver(connection, bySku)
+      assert.strictEqual(result._tag, "Applied")
+      assert.strictEqual(yield* sandboxPrice(workspaceId, variantRef), 1200)
+    })
+  )
+
   it.effect("an unknown variant or another currency is refused", () =>
     Effect.gen(function* () {
       const store = yield* StoreWriteBack

@@ -97,8 +97,7 @@ export class SandboxStore extends Context.Service<SandboxStore, StoreWriteBack["
 
       const deliver = Effect.fn("SandboxStore.deliver")(function* (_connection: StoreConnection, writeBack: WriteBack) {
         yield* faults.beforeRead
-        const variantRef = writeBack.payload.storeVariantRef
-        if (variantRef === null) return rejected(`item ${writeBack.payload.sku} has no store variant`)
+        const variantRef = sandboxVariantRef(writeBack.payload)
         const result = yield* compareAndWrite(writeBack, variantRef, yield* Clock.currentTimeMillis).pipe(
           Effect.catchTags({
             SqlError: (error) => Effect.fail(new StoreUnavailable({ message: `sandbox store: ${error.message}` })),
@@ -114,6 +113,13 @@ export class SandboxStore extends Context.Service<SandboxStore, StoreWriteBack["
     })
   )
 }
+
+/**
+ * The sandbox store knows an item by its store variant ref, else by its sku (unique in the workspace),
+ * so a catalog imported without store refs can still be written back in demos and tests.
+ */
+export const sandboxVariantRef = (item: { readonly sku: string; readonly storeVariantRef: string | null }): string =>
+  item.storeVariantRef ?? item.sku
 
 /** Creates or replaces the sandbox store's variants of a workspace (demos, tests, `marginctl seed`). */
 export const seedVariants = Effect.fn("SandboxStore.seedVariants")(function* (
