@@ -1,0 +1,28 @@
+import { assert, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Layer } from "effect"
+import { McpSettings } from "./McpSettings.ts"
+
+const settingsFrom = (env: Record<string, string>) =>
+  Effect.provide(
+    McpSettings,
+    McpSettings.layerConfig.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
+  )
+
+it.effect("MCP_ALLOWED_ORIGINS is a comma-separated list; MCP_PUBLIC_URL keeps only the origin", () =>
+  Effect.gen(function* () {
+    const settings = yield* settingsFrom({
+      MCP_ALLOWED_ORIGINS: " https://console.margin.example, http://localhost:5173 ,",
+      MCP_PUBLIC_URL: "https://margin.example.com/some/path"
+    })
+    assert.deepStrictEqual(settings.allowedOrigins, ["https://console.margin.example", "http://localhost:5173"])
+    assert.strictEqual(settings.publicUrl, "https://margin.example.com")
+  })
+)
+
+it.effect("by default no browser origin is allowed and URLs follow the request's Host", () =>
+  Effect.gen(function* () {
+    const settings = yield* settingsFrom({})
+    assert.deepStrictEqual(settings.allowedOrigins, [])
+    assert.isNull(settings.publicUrl)
+  })
+)
