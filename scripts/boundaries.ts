@@ -61,11 +61,7 @@ for (const app of apps) {
   )
 }
 for (const pkg of readdirSync(join(root, "packages"))) {
-  check(
-    `packages/${pkg}`,
-    (spec) => !apps.some((a) => importsPackage(spec, a)),
-    "a package never imports an app"
-  )
+  check(`packages/${pkg}`, (spec) => !apps.some((a) => importsPackage(spec, a)), "a package never imports an app")
 }
 
 if (violations.length > 0) {

@@ -27,7 +27,9 @@ const loopbackServer = HttpServer.layerTestClient.pipe(
       Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { keepalive: false }))
     )
   ),
-  Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1", gracefulShutdownTimeout: "500 millis" }))
+  Layer.provideMerge(
+    NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1", gracefulShutdownTimeout: "500 millis" })
+  )
 )
 
 export const layer = (options: McpTestServerOptions = {}) => {

@@ -55,8 +55,10 @@ export class StdioPipe extends Context.Service<StdioPipe, { readonly transport: 
         args: Effect.succeed([]),
         stdin: Stream.fromQueue(stdin),
         stdout: () =>
-          Sink.forEach((chunk: string | Uint8Array) =>
-            Effect.sync(() => transport.receive(typeof chunk === "string" ? chunk : decoder.decode(chunk)))
+          Sink.forEachArray((chunks: ReadonlyArray<string | Uint8Array>) =>
+            Effect.sync(() => {
+              for (const chunk of chunks) transport.receive(typeof chunk === "string" ? chunk : decoder.decode(chunk))
+            })
           ),
         stderr: () => Sink.drain
       })
