@@ -146,9 +146,7 @@ const validate = (raw: RawItem): Result.Result<CatalogItemInput, string> => {
   if (Result.isFailure(minPrice)) return Result.fail(minPrice.failure)
   const maxPrice = amount("max_price", raw.max_price.trim(), code)
   if (Result.isFailure(maxPrice)) return Result.fail(maxPrice.failure)
-  if (minPrice.success !== null && maxPrice.success !== null && minPrice.success > maxPrice.success) {
-    return Result.fail(`min_price ${raw.min_price.trim()} is above max_price ${raw.max_price.trim()}`)
-  }
+  // A floor above the ceiling is imported as it is: the next run raises a floor_above_ceiling alert about it.
   const inventory = integer("inventory", raw.inventory.trim(), null)
   if (Result.isFailure(inventory)) return Result.fail(inventory.failure)
   const unitsSold = integer("units_sold_30d", raw.units_sold_30d.trim(), 0)

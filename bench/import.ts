@@ -1,0 +1,185 @@
+// Catalog import at scale, on PostgreSQL: `marginctl catalog import` against a bare COPY of the same file.
+// Usage: npm run bench:import [-- <lines> [<batch size>]]   (default 100,000 then 1,000,000 lines; batches of 1,000)
+// Writes a synthetic catalog CSV (bench/BenchCatalog.ts), then, in a fresh database on DATABASE_URL, else
+// PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (dropped afterwards):
+//   - COPY: `psql \copy` of the file into a plain staging table (text columns, no index, no check);
+//   - schema floor: one INSERT ... SELECT from that staging table into catalog_items, server-side (what the
+//     table's indexes, checks and foreign key cost alone: no client can load it faster);
+//   - import: the importer marginctl runs (apps/cli/src/CatalogImporter.ts): parse and validate every line,
+//     upsert by sku through CatalogRepository.upsertMany into catalog_items (its five indexes, checks and
+//     foreign key) in batches.
+// Prints rows/second of both, their ratio, and the importer's peak RSS for each file size (flat = bounded memory).
+import { execFile } from "node:child_process"
+import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { NodeRuntime, NodeServices } from "@effect/platform-node"
+import { defaultImportOptions, importCatalogFile } from "@margin/cli/CatalogImporter"
+import { csvHeader, toCsvLine } from "@margin/core/CatalogImport"
+import { WorkspaceId } from "@margin/core/Ids"
+import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
+import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
+import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
+import { Effect, Logger } from "effect"
+import { SqlClient } from "effect/sql"
+import { catalogBatch } from "./BenchCatalog.ts"
+
+const sizes = process.argv[2] === undefined ? [100_000, 1_000_000] : [Number(process.argv[2])]
+const batchSize = Number(process.argv[3] ?? defaultImportOptions.batchSize)
+if (
+  !sizes.every((size) => Number.isSafeInteger(size) && size > 0) ||
+  !(Number.isSafeInteger(batchSize) && batchSize > 0)
+) {
+  console.error(`usage: node bench/import.ts [lines] [batch size], got "${process.argv.slice(2).join(" ")}"`)
+  process.exit(2)
+}
+
+const number = (n: number) => Math.round(n).toLocaleString("en-US")
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`
+
+/** Writes `lines` catalog lines (plus the header) to `path`, streamed: the generator's memory stays flat too. */
+const writeCatalog = (path: string, lines: number) =>
+  Effect.callback<void, Error>((resume) => {
+    const out = createWriteStream(path)
+    const chunk = 10_000
+    let from = 0
+    const more = (): void => {
+      while (from < lines) {
+        const items = catalogBatch({ offTarget: 0.25 }, from, Math.min(chunk, lines - from))
+        from += items.length
+        if (!out.write(`${items.map(toCsvLine).join("\n")}\n`)) {
+          out.once("drain", more)
+          return
+        }
+      }
+      out.end(() => resume(Effect.void))
+    }
+    out.once("error", (error) => resume(Effect.fail(error)))
+    out.write(`${csvHeader}\n`)
+    more()
+  })
+
+/** `psql <url> -c <command>`: the bare COPY goes through psql's \copy, the client PostgreSQL ships. */
+const psql = (url: string, command: string) =>
+  Effect.callback<void, Error>((resume) => {
+    execFile("psql", [url, "-v", "ON_ERROR_STOP=1", "-q", "-c", command], (error, _stdout, stderr) =>
+      resume(error === null ? Effect.void : Effect.fail(new Error(`psql: ${stderr || error.message}`)))
+    )
+  })
+
+const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const started = performance.now()
+    const value = yield* effect
+    return { value, ms: performance.now() - started }
+  })
+
+/** Runs `effect` while sampling this process's RSS every 20 ms; answers the highest sample. */
+const withPeakRss = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const samples = { peak: process.memoryUsage.rss() }
+    const sample = () => {
+      samples.peak = Math.max(samples.peak, process.memoryUsage.rss())
+    }
+    yield* Effect.acquireRelease(
+      Effect.sync(() => setInterval(sample, 20)),
+      (handle) => Effect.sync(() => clearInterval(handle))
+    )
+    const value = yield* effect
+    sample()
+    return { value, peakRss: samples.peak }
+  }).pipe(Effect.scoped)
+
+const columns =
+  "sku text, title text, tags text, currency text, price text, cost text, compare_at_price text, min_price text, max_price text, inventory text, units_sold_30d text"
+
+const benchOne = (size: number, dir: string) =>
+  Effect.gen(function* () {
+    const { url } = yield* ScratchDatabase.ScratchDatabase
+    const sql = yield* SqlClient.SqlClient
+    const file = join(dir, `catalog-${size}.csv`)
+    yield* writeCatalog(file, size)
+
+    const staging = `bench_copy_${size}`
+    yield* sql.unsafe(`CREATE TABLE ${staging} (${columns})`)
+    const copy = yield* timed(psql(url, `\\copy ${staging} FROM '${file}' WITH (FORMAT csv, HEADER true)`))
+
+    const workspace = (name: string) =>
+      Effect.gen(function* () {
+        const id = WorkspaceId.make(`ws_bench_${name}_${size}`)
+        yield* WorkspaceRepository.use((workspaces) =>
+          workspaces.insert({
+            id,
+            name: `Import bench ${name} ${size}`,
+            plan: "enterprise",
+            lifecycleState: "active",
+            pricingPolicy: defaultPricingPolicy,
+            trialEndsAt: null,
+            createdAt: 0
+          })
+        )
+        return id
+      })
+    const floorWorkspace = yield* workspace("floor")
+    // Prices in these files have two decimals or none (USD, EUR, GBP, JPY as whole yen, which the floor
+    // stores x100: the cost of the statement is the same).
+    const minor = (column: string) => `(round(nullif(${column}, '')::numeric * 100))::bigint`
+    const floor = yield* timed(
+      sql.unsafe(`
+        INSERT INTO catalog_items (id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price,
+          min_price, max_price, inventory, units_sold_30d)
+        SELECT 'itm_floor_' || lpad((row_number() OVER ())::text, 16, '0'), '${floorWorkspace}', sku, title,
+          string_to_array(nullif(tags, ''), ';'), currency, ${minor("price")}, ${minor("cost")},
+          ${minor("compare_at_price")}, ${minor("min_price")}, ${minor("max_price")},
+          nullif(inventory, '')::integer, coalesce(nullif(units_sold_30d, '')::integer, 0)
+        FROM ${staging}`)
+    )
+
+    const workspaceId = yield* workspace("import")
+    const imported = yield* withPeakRss(
+      timed(importCatalogFile(workspaceId, file, "csv", { ...defaultImportOptions, batchSize }))
+    )
+    const summary = imported.value.value
+    if (summary.imported !== size || summary.rejectedTotal !== 0) {
+      return yield* Effect.die(`expected ${size} new items, got ${JSON.stringify(summary)}`)
+    }
+    return {
+      size,
+      megabytes: statSync(file).size / 1024 / 1024,
+      copyMs: copy.ms,
+      floorMs: floor.ms,
+      importMs: imported.value.ms,
+      peakRss: imported.peakRss
+    }
+  })
+
+const program = Effect.gen(function* () {
+  const dir = yield* Effect.acquireRelease(
+    Effect.sync(() => mkdtempSync(join(tmpdir(), "bench-import-"))),
+    (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
+  )
+  console.log(`catalog import on PostgreSQL, batches of ${number(batchSize)}; load average ${loadavg()[0]?.toFixed(2)}`)
+  for (const size of sizes) {
+    const result = yield* benchOne(size, dir)
+    const copyRate = (result.size / result.copyMs) * 1000
+    const importRate = (result.size / result.importMs) * 1000
+    const floorRate = (result.size / result.floorMs) * 1000
+    console.log(
+      [
+        `${number(result.size)} lines (${result.megabytes.toFixed(0)} MB):`,
+        `  bare COPY (psql \\copy into a plain staging table): ${seconds(result.copyMs)}, ${number(copyRate)} rows/s`,
+        `  schema floor (INSERT ... SELECT from it into catalog_items, server-side): ${seconds(result.floorMs)}, ${number(floorRate)} rows/s`,
+        `  marginctl catalog import (parse, validate, upsert by sku into catalog_items): ${seconds(result.importMs)}, ${number(importRate)} rows/s`,
+        `  import / COPY: ${(importRate / copyRate).toFixed(2)}x; import / schema floor: ${(importRate / floorRate).toFixed(2)}x; importer peak RSS ${mb(result.peakRss)}`
+      ].join("\n")
+    )
+  }
+}).pipe(Effect.scoped)
+
+program.pipe(
+  Effect.provide(ScratchDatabase.layer),
+  Effect.provide(NodeServices.layer),
+  Effect.provide(Logger.layer([])),
+  NodeRuntime.runMain
+)
