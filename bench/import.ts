@@ -129,7 +129,7 @@ const benchOne = (size: number, dir: string) =>
       sql.unsafe(`
         INSERT INTO catalog_items (id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price,
           min_price, max_price, inventory, units_sold_30d)
-        SELECT 'itm_floor_' || lpad((row_number() OVER ())::text, 16, '0'), '${floorWorkspace}', sku, title,
+        SELECT 'itm_floor${size}_' || lpad((row_number() OVER ())::text, 16, '0'), '${floorWorkspace}', sku, title,
           string_to_array(nullif(tags, ''), ';'), currency, ${minor("price")}, ${minor("cost")},
           ${minor("compare_at_price")}, ${minor("min_price")}, ${minor("max_price")},
           nullif(inventory, '')::integer, coalesce(nullif(units_sold_30d, '')::integer, 0)

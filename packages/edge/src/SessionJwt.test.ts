@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs"
+import { createServer, type Server } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeServices } from "@effect/platform-node"
@@ -191,6 +192,34 @@ describe("SessionVerifier with SESSION_JWKS_FILE", () => {
         /set only one of/
       )
     })
+  )
+})
+
+describe("SessionVerifier with SESSION_JWKS_URL", () => {
+  it.effect("fetches the identity provider's keys", () =>
+    Effect.gen(function* () {
+      const keys = yield* ecKeys
+      const jwks = JSON.stringify({
+        keys: [{ ...(yield* Effect.promise(() => exportJWK(keys.publicKey))), kid: "idp-1", alg: "ES256" }]
+      })
+      const server = yield* Effect.acquireRelease(
+        Effect.callback<Server>((resume) => {
+          const listening = createServer((_request, response) => {
+            response.writeHead(200, { "content-type": "application/json" })
+            response.end(jwks)
+          }).listen(0, "127.0.0.1", () => resume(Effect.succeed(listening)))
+        }),
+        (listening) => Effect.callback<void>((resume) => void listening.close(() => resume(Effect.void)))
+      )
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      const jwt = yield* Effect.promise(() => claims({}, { alg: "ES256", kid: "idp-1" }).sign(keys.privateKey))
+      const userId = yield* verifyAt(jwt).pipe(
+        Effect.provide(verifierLayer({ SESSION_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` })),
+        Effect.provide(IdentityKeyStore.layerMemory)
+      )
+      assert.strictEqual(userId, user)
+    }).pipe(Effect.scoped)
   )
 })
 
