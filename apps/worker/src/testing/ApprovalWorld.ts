@@ -108,10 +108,11 @@ export const seedPendingRecommendations = Effect.fnUntraced(function* (
   )
   // Imports carry no store references: the items get theirs as a store sync would set them.
   const sql = yield* SqlClient.SqlClient
-  for (const sku of skus) {
-    yield* sql`UPDATE catalog_items SET store_variant_ref = ${variantRef(sku)}, store_product_ref = ${`prod-${sku}`}
-      WHERE workspace_id = ${workspaceId} AND sku = ${sku}`
-  }
+  yield* sql`
+    UPDATE catalog_items AS item SET store_variant_ref = refs.variant, store_product_ref = refs.product
+    FROM unnest(${skus}::text[], ${skus.map(variantRef)}::text[], ${skus.map((sku) => `prod-${sku}`)}::text[])
+      AS refs(sku, variant, product)
+    WHERE item.workspace_id = ${workspaceId} AND item.sku = refs.sku`
   const items: Array<CatalogItem> = (yield* Stream.runCollect(catalog.streamForRun(workspaceId, [], chunkSize)))
     .flat()
     .filter((item) => item.sku.startsWith(`SKU-${run.id}-`))
