@@ -3,6 +3,7 @@ import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { UseCasesLayer } from "@margin/edge/UseCases"
+import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
 import { Cause, Config, Effect, Layer, Logger, References } from "effect"
 import { HttpRouter } from "effect/http"
@@ -25,8 +26,9 @@ const Server = Layer.unwrap(
     const config = yield* serverConfig
     return Layer.mergeAll(
       HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes }), { disableLogger: true }),
-      // The background loops (write-back delivery) run in this process too, so `npm start` alone delivers.
-      Jobs.layer
+      // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
+      // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
+      Jobs.layer.pipe(Layer.provide(DeliverySettings.layer))
     ).pipe(
       Layer.provide([UseCasesLayer, Readiness.layerSql]),
       Layer.provide(SessionVerifier.layer.pipe(Layer.provide(NodeServices.layer))),
