@@ -31,7 +31,12 @@ import { HttpApiSchema } from "effect/http-api"
  */
 
 const bodyFields = (tag: ApiFailureTag) => {
-  const base = { code: Schema.Literal(failureCodes[tag].code), message: Schema.String }
+  // request_id is added to every error body by the response guard; declared here for the OpenAPI document.
+  const base = {
+    code: Schema.Literal(failureCodes[tag].code),
+    message: Schema.String,
+    request_id: Schema.optionalKey(Schema.String)
+  }
   switch (tag) {
     case "InsufficientScope":
       return { ...base, required: Scope }

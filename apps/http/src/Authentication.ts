@@ -1,4 +1,4 @@
-import { Authenticate } from "@margin/edge/Authenticate"
+import { Authenticate, budgetKey } from "@margin/edge/Authenticate"
 import { Caller } from "@margin/edge/Caller"
 import { RouteAccess } from "@margin/edge/RouteAccess"
 import { Context, Effect, Layer } from "effect"
@@ -50,7 +50,9 @@ export const layer = Layer.effect(
             access
           )
           yield* RequestLog.noteCaller(caller)
-          return yield* Effect.provideService(httpEffect, Caller, caller)
+          return yield* Effect.provideService(httpEffect, Caller, caller).pipe(
+            Effect.annotateLogs({ caller: budgetKey(caller), workspace: caller.workspaceId })
+          )
         })
     })
   })

@@ -77,7 +77,12 @@ layer(testServer(), { excludeTestServices: true })("cross-workspace probes", (it
         }
       ]
       for (const probe of probes) {
-        const options = { token: mine.owner.token, ...(probe.body === undefined ? {} : { body: probe.body }) }
+        // One request id for both probes, so that their answers may be compared whole.
+        const options = {
+          token: mine.owner.token,
+          headers: { "x-request-id": "cross-workspace-probe" },
+          ...(probe.body === undefined ? {} : { body: probe.body })
+        }
         const foreign = yield* call(probe.method, probe.path(probe.id), options)
         const missing = yield* call(probe.method, probe.path(probe.missing), options)
         const foreignBody = expectError(foreign, 404, "not_found")

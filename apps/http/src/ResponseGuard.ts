@@ -3,6 +3,7 @@ import { Cause, Clock, Effect, type Layer } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
+import { requestIdOf, withRequestId } from "./RequestId.ts"
 import { RequestLog, type RequestNotes } from "./RequestLog.ts"
 import type { RouteTable } from "./RouteTable.ts"
 
@@ -48,7 +49,8 @@ const pathOf = (url: string): string => {
 /**
  * The outermost layer of every request: refuses oversized bodies, turns whatever the router
  * or a defect produced (empty 404, text 415, empty 413 / 500) into the `{ code, message }`
- * envelope, tells 405 from 404, and writes the request's one structured log line.
+ * envelope, tells 405 from 404, gives the request its id (`x-request-id` header, `request_id` in
+ * every error body, every log line) and writes the request's one structured log line.
  * Defects are logged here with their cause and answered without it.
  */
 export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
@@ -62,6 +64,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
         const started = yield* Clock.currentTimeNanos
         const notes: RequestNotes = { caller: null, workspace: null }
         const path = pathOf(request.url)
+        const requestId = requestIdOf(request.headers["x-request-id"])
 
         const declared = Number(request.headers["content-length"] ?? "0")
         const answered: HttpServerResponse.HttpServerResponse =
@@ -73,10 +76,17 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
                 Effect.catchCause((cause) =>
                   Effect.flatMap(HttpServerError.causeResponse(cause), ([response, reported]) =>
                     response.status >= 500 && !Cause.hasInterruptsOnly(cause)
-                      ? Effect.as(Effect.logError("request failed", reported), response)
+                      ? Effect.as(
+                          Effect.logError("request failed", reported).pipe(
+                            Effect.annotateLogs({ caller: notes.caller, workspace: notes.workspace })
+                          ),
+                          response
+                        )
                       : Effect.succeed(response)
                   )
-                )
+                ),
+                // Every log line of the request carries its id (authentication adds caller and workspace).
+                Effect.annotateLogs({ request_id: requestId })
               )
 
         let response = answered
@@ -93,6 +103,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
         const finished = yield* Clock.currentTimeNanos
         yield* Effect.logInfo("http request").pipe(
           Effect.annotateLogs({
+            request_id: requestId,
             method: request.method,
             path,
             status: response.status,
@@ -101,7 +112,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
             workspace: notes.workspace
           })
         )
-        return response
+        return withRequestId(response, requestId)
       }),
     { global: true }
   )

@@ -24,13 +24,15 @@ import { Issue } from "./EdgeErrors.ts"
 
 /**
  * The body of every error answer: `{ code, message }`, plus `required` (insufficient_scope)
- * or `issues` (validation_error). Never a stack trace, never internal detail.
+ * or `issues` (validation_error). Never a stack trace, never internal detail. `request_id` is
+ * added by the front door that answers (the id of the request, as in its `x-request-id` header).
  */
 export const ErrorEnvelope = Schema.Struct({
   code: Schema.String,
   message: Schema.String,
   required: Schema.optionalKey(Scope),
-  issues: Schema.optionalKey(Schema.Array(Issue))
+  issues: Schema.optionalKey(Schema.Array(Issue)),
+  request_id: Schema.optionalKey(Schema.String)
 })
 export type ErrorEnvelope = typeof ErrorEnvelope.Type
 

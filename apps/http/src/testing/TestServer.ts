@@ -5,7 +5,7 @@ import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
 import { UseCasesLayer } from "@margin/edge/UseCases"
-import { Effect, Layer, Option, References, Schema } from "effect"
+import { Effect, Layer, type LogLevel, Option, References, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpMethod, HttpRouter, HttpServer } from "effect/http"
 import * as HttpApp from "../HttpApp.ts"
 import { Readiness } from "../Readiness.ts"
@@ -15,6 +15,8 @@ export interface TestServerOptions {
   readonly maxBodyBytes?: number
   /** Services that replace memory adapters (a port that fails, for instance); they may use the memory ones. */
   readonly override?: Layer.Layer<never, never, MemoryAdapters.MemoryServices>
+  /** The server's minimum log level (default Error, so tests stay quiet). */
+  readonly minimumLogLevel?: LogLevel.LogLevel
 }
 
 /**
@@ -24,7 +26,11 @@ export interface TestServerOptions {
  */
 export const layerOn = <ROut, E>(
   ports: Layer.Layer<ROut, E>,
-  options: { readonly maxBodyBytes?: number; readonly readiness?: Layer.Layer<Readiness, never, NoInfer<ROut>> } = {}
+  options: {
+    readonly maxBodyBytes?: number
+    readonly readiness?: Layer.Layer<Readiness, never, NoInfer<ROut>>
+    readonly minimumLogLevel?: LogLevel.LogLevel
+  } = {}
 ) => {
   const identity = IdentityKeyStore.layerMemory
   return HttpRouter.serve(
@@ -37,7 +43,7 @@ export const layerOn = <ROut, E>(
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
     Layer.provideMerge(ports),
-    Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),
+    Layer.provide(Layer.succeed(References.MinimumLogLevel, options.minimumLogLevel ?? "Error")),
     Layer.orDie
   )
 }
@@ -45,10 +51,10 @@ export const layerOn = <ROut, E>(
 /** `layerOn` the in-memory adapters (with the memory database and fake store for seeding). */
 export const layer = (options: TestServerOptions = {}) => {
   const memory = MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })
-  return layerOn(
-    options.override === undefined ? memory : options.override.pipe(Layer.provideMerge(memory)),
-    options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }
-  )
+  return layerOn(options.override === undefined ? memory : options.override.pipe(Layer.provideMerge(memory)), {
+    ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.minimumLogLevel === undefined ? {} : { minimumLogLevel: options.minimumLogLevel })
+  })
 }
 
 export interface Reply {
@@ -110,6 +116,9 @@ export const expectError = (reply: Reply, status: number, code: string): Readonl
   const envelope = bodyOf(reply)
   assert.strictEqual(envelope.code, code, reply.text)
   assert.isString(envelope.message)
+  // Every error body names its request, as the x-request-id header does.
+  assert.isString(envelope.request_id, reply.text)
+  assert.strictEqual(envelope.request_id, reply.headers["x-request-id"])
   return envelope
 }
 
