@@ -14,7 +14,7 @@ import {
   wsA
 } from "@margin/core/testing/UseCases"
 import { type DeliveryReport, WriteBackDelivery } from "@margin/core/WriteBackDelivery"
-import { Duration, Effect, Exit, Layer, Logger, Ref, References, Scope } from "effect"
+import { ConfigProvider, Duration, Effect, Exit, Layer, Logger, Ref, References, Scope } from "effect"
 import * as OutboxWorker from "./OutboxWorker.ts"
 import { eventually } from "./testing/Eventually.ts"
 
@@ -208,6 +208,28 @@ describe("OutboxWorker", () => {
         outcome: "gave_up"
       })
       assert.isTrue(lines.some((entry) => String(entry.message) === "outbox worker stopped"))
+    })
+  )
+
+  it.effect("OUTBOX_CONCURRENCY may be 0 (no loops in this process), not negative", () =>
+    Effect.gen(function* () {
+      const none = yield* OutboxWorker.outboxWorkerConfig.pipe(
+        Effect.provideService(
+          ConfigProvider.ConfigProvider,
+          ConfigProvider.fromEnv({ env: { OUTBOX_CONCURRENCY: "0", OUTBOX_BATCH_SIZE: "5" } })
+        )
+      )
+      assert.strictEqual(none.concurrency, 0)
+      assert.strictEqual(none.batchSize, 5)
+      const exit = yield* Effect.exit(
+        OutboxWorker.outboxWorkerConfig.pipe(
+          Effect.provideService(
+            ConfigProvider.ConfigProvider,
+            ConfigProvider.fromEnv({ env: { OUTBOX_CONCURRENCY: "-1" } })
+          )
+        )
+      )
+      assert.isTrue(Exit.isFailure(exit))
     })
   )
 })
