@@ -1,8 +1,10 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { WorkspaceId } from "@margin/core/Ids"
-import { Effect, Redacted } from "effect"
+import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"
 import { CredentialCipher } from "./CredentialCipher.ts"
+import * as PgTestAdapters from "./testing/PgTestAdapters.ts"
 
 const key = new Uint8Array(32).fill(1)
 const otherKey = new Uint8Array(32).fill(2)
@@ -58,6 +60,48 @@ describe("CredentialCipher", () => {
       const error = yield* Effect.flip(Effect.provide(Effect.void, CredentialCipher.layerKey(new Uint8Array(16))))
       assert.strictEqual(error._tag, "InvalidCredentialsKey")
       assert.include(error.message, "got 16 bytes")
+    })
+  )
+})
+
+// Layer.fresh: each build below is a process of its own, not the cipher the test layer built already.
+layer(PgTestAdapters.layer, { timeout: "2 minutes" })(`CredentialCipher.layer (${PgTestAdapters.backend})`, (it) => {
+  it.effect("without STORE_CREDENTIALS_KEY every process shares the development key kept in the database", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const build = Effect.provide(
+        Effect.service(CredentialCipher),
+        Layer.fresh(CredentialCipher.layer).pipe(
+          Layer.provide(Layer.succeed(SqlClient.SqlClient, sql)),
+          Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({})))
+        )
+      )
+      const first = yield* build
+      const second = yield* build
+      const sealed = yield* first.seal(workspace, "shpat_secret")
+      assert.strictEqual(Redacted.value(yield* second.open(workspace, sealed)), "shpat_secret")
+    })
+  )
+
+  it.effect("with STORE_CREDENTIALS_KEY that key seals, and a malformed one is refused", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const withConfig = (env: Record<string, string>) =>
+        Layer.fresh(CredentialCipher.layer).pipe(
+          Layer.provide(Layer.succeed(SqlClient.SqlClient, sql)),
+          Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)))
+        )
+      const sealed = yield* Effect.flatMap(Effect.service(CredentialCipher), (cipher) =>
+        cipher.seal(workspace, "shpat")
+      ).pipe(Effect.provide(withConfig({ STORE_CREDENTIALS_KEY: Buffer.from(key).toString("base64") })))
+      const opened = yield* Effect.flatMap(Effect.service(CredentialCipher), (cipher) =>
+        cipher.open(workspace, sealed)
+      ).pipe(withKey(key))
+      assert.strictEqual(Redacted.value(opened), "shpat")
+      const error = yield* Effect.flip(
+        Effect.provide(Effect.void, withConfig({ STORE_CREDENTIALS_KEY: Buffer.from("short").toString("base64") }))
+      )
+      assert.strictEqual(error._tag, "InvalidCredentialsKey")
     })
   )
 })

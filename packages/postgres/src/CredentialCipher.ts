@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
 import { RepositoryError } from "@margin/core/Errors"
 import type { WorkspaceId } from "@margin/core/Ids"
-import { Config, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Config, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { asRepository } from "./PgRepositoryError.ts"
 
@@ -25,18 +25,28 @@ export class CredentialCipher extends Context.Service<
     ) => Effect.Effect<Redacted.Redacted<string>, RepositoryError>
   }
 >()("margin/postgres/CredentialCipher") {
-  /** A cipher over a key obtained (once) from `key`. */
+  /**
+   * A cipher over the key `key` obtains. The key is kept once obtained; a failure to obtain it (the
+   * database unreachable) is not kept, so the next call tries again.
+   */
   static readonly make = (key: Effect.Effect<Redacted.Redacted<Uint8Array>, RepositoryError>) =>
-    Effect.map(Effect.cached(key), (cachedKey) =>
-      CredentialCipher.of({
+    Effect.map(Ref.make(Option.none<Redacted.Redacted<Uint8Array>>()), (kept) => {
+      const currentKey = Effect.flatMap(
+        Ref.get(kept),
+        Option.match({
+          onSome: Effect.succeed,
+          onNone: () => Effect.tap(key, (obtained) => Ref.set(kept, Option.some(obtained)))
+        })
+      )
+      return CredentialCipher.of({
         seal: (workspaceId, secret) =>
-          Effect.map(cachedKey, (bytes) => seal(Redacted.value(bytes), workspaceId, secret)),
+          Effect.map(currentKey, (bytes) => seal(Redacted.value(bytes), workspaceId, secret)),
         open: (workspaceId, sealed) =>
-          Effect.flatMap(cachedKey, (bytes) =>
+          Effect.flatMap(currentKey, (bytes) =>
             Effect.map(open(Redacted.value(bytes), workspaceId, sealed), Redacted.make)
           )
       })
-    )
+    })
 
   /** A fixed key: tests. */
   static readonly layerKey = (key: Uint8Array): Layer.Layer<CredentialCipher, InvalidCredentialsKey> =>
