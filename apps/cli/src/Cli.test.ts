@@ -158,6 +158,23 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl as a process", (i
         const deleted = yield* runJson("user", "delete", "--user", userId)
         assert.isFalse(deleted.already_deleted)
         assert.isTrue((yield* runJson("user", "delete", "--user", userId)).already_deleted)
+
+        const audit = yield* sql<{ readonly action: string; readonly actor: string }>`
+          SELECT action, actor FROM audit_events WHERE workspace_id = ${workspaceId} ORDER BY at, id`
+        assert.deepStrictEqual(
+          audit.map((event) => event.action),
+          [
+            "workspace.create",
+            "workspace.set_plan",
+            "workspace.set_policy",
+            "member.add",
+            "token.create",
+            "token.create",
+            "token.revoke",
+            "user.delete"
+          ]
+        )
+        assert.isTrue(audit.every((event) => event.actor === "system:marginctl"))
       }),
     slow
   )

@@ -1,45 +1,42 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
 import type { DeletionRequest, DeletionState } from "@margin/core/DeletionRequest"
 import { DeletionRequestId, type UserId } from "@margin/core/Ids"
 import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { Transactor } from "@margin/core/ports/Transactor"
 import { toIso } from "@margin/core/Timestamp"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 import { requireUser } from "./UserCommands.ts"
-import { operatorActor } from "./WorkspaceCommands.ts"
 
 /** How long a deletion waits by default before the purge may happen. */
 export const defaultDeletionDelayDays = 30
 
-/** A user has no workspace of their own: each workspace they belong to records the change. */
-const auditForUser = Effect.fn("auditForUser")(function* (
+/** Changes a user's deletion request; a user has no workspace of their own, so each workspace they belong to records it. */
+const auditedForUser = <A, E, R>(
+  change: Effect.Effect<A, E, R>,
   userId: UserId,
   action: string,
   before: DeletionState | null,
-  after: DeletionState,
-  at: number
-) {
-  const trail = yield* AuditTrail
-  const memberships = yield* MembershipRepository.use((repository) => repository.listForUser(userId))
-  yield* Effect.forEach(memberships, (membership) =>
-    trail.record({
-      workspaceId: membership.workspaceId,
-      actor: operatorActor,
-      action,
-      resourceType: "deletion_request",
-      resourceId: userId,
-      beforeStatus: before,
-      afterStatus: after,
-      at
-    })
+  after: DeletionState
+) =>
+  Effect.flatMap(
+    MembershipRepository.use((repository) => repository.listForUser(userId)),
+    (memberships) =>
+      audited(change, () =>
+        memberships.map((membership) => ({
+          workspaceId: membership.workspaceId,
+          action,
+          resourceType: "deletion_request",
+          resourceId: userId,
+          beforeStatus: before,
+          afterStatus: after
+        }))
+      )
   )
-})
 
 const requestJson = (request: DeletionRequest) => ({
   id: request.id,
@@ -73,12 +70,7 @@ const request = Command.make(
       scheduledAt: now,
       effectiveAt: now + effectiveInDays * 86_400_000
     }
-    yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        yield* requests.insert(created)
-        yield* auditForUser(userId, "deletion.request", null, "pending", now)
-      })
-    )
+    yield* auditedForUser(requests.insert(created), userId, "deletion.request", null, "pending")
     yield* report(
       { ...requestJson(created), already_requested: false },
       (r) => `Scheduled the deletion of ${r.user_id}: pending, effective ${r.effective_at}`
@@ -97,13 +89,7 @@ const move = (name: "block" | "cancel", state: DeletionState, description: strin
       if (Option.isNone(active)) {
         return yield* new OperatorError({ message: `user ${userId} has no pending or blocked deletion request` })
       }
-      const now = yield* Clock.currentTimeMillis
-      yield* (yield* Transactor).transaction(
-        Effect.gen(function* () {
-          yield* requests.setState(userId, state)
-          yield* auditForUser(userId, `deletion.${name}`, active.value.state, state, now)
-        })
-      )
+      yield* auditedForUser(requests.setState(userId, state), userId, `deletion.${name}`, active.value.state, state)
       yield* report(
         { ...requestJson({ ...active.value, state }), previous_state: active.value.state },
         (r) => `Deletion request of ${r.user_id}: ${r.previous_state} -> ${r.state}`

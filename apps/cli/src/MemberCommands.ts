@@ -1,14 +1,13 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
 import type { Membership } from "@margin/core/Membership"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { Transactor } from "@margin/core/ports/Transactor"
 import { type Role, roles } from "@margin/core/Role"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { userFlag, workspaceFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
 import { report } from "./Output.ts"
 import { requireUser } from "./UserCommands.ts"
-import { operatorActor, requireWorkspace } from "./WorkspaceCommands.ts"
+import { requireWorkspace } from "./WorkspaceCommands.ts"
 
 /** Adds the user to the workspace with `role`, or changes their role; audited. */
 export const addMember = Effect.fn("addMember")(function* (membership: Membership) {
@@ -17,23 +16,16 @@ export const addMember = Effect.fn("addMember")(function* (membership: Membershi
   const repository = yield* MembershipRepository
   const before = yield* repository.get(membership.workspaceId, membership.userId)
   const previous: Role | null = Option.match(before, { onNone: () => null, onSome: (m) => m.role })
-  const now = yield* Clock.currentTimeMillis
-  const trail = yield* AuditTrail
-  yield* (yield* Transactor).transaction(
-    Effect.gen(function* () {
-      yield* repository.upsert(membership)
-      yield* trail.record({
-        workspaceId: membership.workspaceId,
-        actor: operatorActor,
-        action: previous === null ? "member.add" : "member.set_role",
-        resourceType: "membership",
-        resourceId: membership.userId,
-        beforeStatus: previous,
-        afterStatus: membership.role,
-        at: now
-      })
-    })
-  )
+  yield* audited(repository.upsert(membership), () => [
+    {
+      workspaceId: membership.workspaceId,
+      action: previous === null ? "member.add" : "member.set_role",
+      resourceType: "membership",
+      resourceId: membership.userId,
+      beforeStatus: previous,
+      afterStatus: membership.role
+    }
+  ])
   return previous
 })
 

@@ -1,17 +1,16 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
 import type { WorkspaceId } from "@margin/core/Ids"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
-import { Transactor } from "@margin/core/ports/Transactor"
 import { type StoreConnection, StorePlatform } from "@margin/core/StoreConnection"
 import { toIso } from "@margin/core/Timestamp"
 import { listWrites, seedVariants } from "@margin/stores/SandboxStore"
 import { Clock, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { workspaceFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-import { operatorActor, requireWorkspace } from "./WorkspaceCommands.ts"
+import { requireWorkspace } from "./WorkspaceCommands.ts"
 
 /** Items read per chunk when copying the catalog into the sandbox store. */
 const copyChunkSize = 1000
@@ -53,23 +52,20 @@ export const connectStore = Effect.fn("connectStore")(function* (
   yield* requireWorkspace(workspaceId)
   const now = yield* Clock.currentTimeMillis
   const connection: StoreConnection = { workspaceId, platform, shop, status: "connected", connectedAt: now }
-  const trail = yield* AuditTrail
-  yield* (yield* Transactor).transaction(
-    Effect.gen(function* () {
-      yield* StoreConnectionRepository.use((stores) =>
-        stores.connect(connection, credentials === null ? null : Redacted.value(credentials))
-      )
-      yield* trail.record({
+  yield* audited(
+    StoreConnectionRepository.use((stores) =>
+      stores.connect(connection, credentials === null ? null : Redacted.value(credentials))
+    ),
+    () => [
+      {
         workspaceId,
-        actor: operatorActor,
         action: "store.connect",
         resourceType: "store_connection",
         resourceId: workspaceId,
         beforeStatus: null,
-        afterStatus: "connected",
-        at: now
-      })
-    })
+        afterStatus: "connected"
+      }
+    ]
   )
   const variants = platform === "sandbox" ? yield* copyCatalogToSandbox(workspaceId) : null
   return { connection, variants }
@@ -131,25 +127,21 @@ const disconnect = Command.make(
   { workspace: workspaceFlag },
   Effect.fn(function* ({ workspace: workspaceId }) {
     yield* requireWorkspace(workspaceId)
-    const now = yield* Clock.currentTimeMillis
-    const trail = yield* AuditTrail
-    const disconnected = yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        const changed = yield* StoreConnectionRepository.use((stores) => stores.disconnect(workspaceId))
-        if (changed) {
-          yield* trail.record({
-            workspaceId,
-            actor: operatorActor,
-            action: "store.disconnect",
-            resourceType: "store_connection",
-            resourceId: workspaceId,
-            beforeStatus: "connected",
-            afterStatus: "disconnected",
-            at: now
-          })
-        }
-        return changed
-      })
+    const disconnected = yield* audited(
+      StoreConnectionRepository.use((stores) => stores.disconnect(workspaceId)),
+      (changed) =>
+        changed
+          ? [
+              {
+                workspaceId,
+                action: "store.disconnect",
+                resourceType: "store_connection",
+                resourceId: workspaceId,
+                beforeStatus: "connected",
+                afterStatus: "disconnected"
+              }
+            ]
+          : []
     )
     yield* report({ workspace_id: workspaceId, disconnected }, (r) =>
       r.disconnected ? `Disconnected the store of ${r.workspace_id}` : `${r.workspace_id} had no connected store`

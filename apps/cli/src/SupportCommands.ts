@@ -1,17 +1,16 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
 import { SupportSessionId } from "@margin/core/Ids"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { SupportSessionRepository } from "@margin/core/ports/SupportSessionRepository"
-import { Transactor } from "@margin/core/ports/Transactor"
 import type { SupportSession } from "@margin/core/SupportSession"
 import { toIso } from "@margin/core/Timestamp"
 import { Email } from "@margin/core/User"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, workspaceFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-import { operatorActor, requireWorkspace } from "./WorkspaceCommands.ts"
+import { requireWorkspace } from "./WorkspaceCommands.ts"
 
 const open = Command.make(
   "open",
@@ -41,22 +40,16 @@ const open = Command.make(
       expiresAt: now + minutes * 60_000,
       closedAt: null
     }
-    const trail = yield* AuditTrail
-    yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        yield* sessions.open(session)
-        yield* trail.record({
-          workspaceId,
-          actor: operatorActor,
-          action: "support.open",
-          resourceType: "support_session",
-          resourceId: session.id,
-          beforeStatus: null,
-          afterStatus: "open",
-          at: now
-        })
-      })
-    )
+    yield* audited(sessions.open(session), () => [
+      {
+        workspaceId,
+        action: "support.open",
+        resourceType: "support_session",
+        resourceId: session.id,
+        beforeStatus: null,
+        afterStatus: "open"
+      }
+    ])
     yield* report(
       {
         id: session.id,
@@ -76,24 +69,21 @@ const close = Command.make(
   Effect.fn(function* ({ workspace: workspaceId }) {
     yield* requireWorkspace(workspaceId)
     const now = yield* Clock.currentTimeMillis
-    const trail = yield* AuditTrail
-    const closed = yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        const count = yield* SupportSessionRepository.use((sessions) => sessions.close(workspaceId, now))
-        if (count > 0) {
-          yield* trail.record({
-            workspaceId,
-            actor: operatorActor,
-            action: "support.close",
-            resourceType: "support_session",
-            resourceId: workspaceId,
-            beforeStatus: "open",
-            afterStatus: "closed",
-            at: now
-          })
-        }
-        return count
-      })
+    const closed = yield* audited(
+      SupportSessionRepository.use((sessions) => sessions.close(workspaceId, now)),
+      (count) =>
+        count === 0
+          ? []
+          : [
+              {
+                workspaceId,
+                action: "support.close",
+                resourceType: "support_session",
+                resourceId: workspaceId,
+                beforeStatus: "open",
+                afterStatus: "closed"
+              }
+            ]
     )
     yield* report({ workspace_id: workspaceId, closed }, (r) =>
       r.closed === 0

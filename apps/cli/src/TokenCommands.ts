@@ -1,21 +1,20 @@
 import type { ApiToken } from "@margin/core/ApiToken"
-import { AuditTrail } from "@margin/core/AuditTrail"
 import { ResourceNotFound } from "@margin/core/Errors"
 import { TokenId, type UserId, type WorkspaceId } from "@margin/core/Ids"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
-import { Transactor } from "@margin/core/ports/Transactor"
 import { type Scope, scopes } from "@margin/core/Scope"
 import { toIso } from "@margin/core/Timestamp"
 import { generateTokenSecret, hashTokenSecret } from "@margin/edge/TokenSecret"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag, workspaceFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 import { requireUser } from "./UserCommands.ts"
-import { operatorActor, requireWorkspace } from "./WorkspaceCommands.ts"
+import { requireWorkspace } from "./WorkspaceCommands.ts"
 
 /** `all`, or scopes separated by commas. */
 export const parseScopes = (text: string): Effect.Effect<ReadonlyArray<Scope>, OperatorError> => {
@@ -72,21 +71,18 @@ export const issueToken = Effect.fn("issueToken")(function* (options: {
     revokedAt: null,
     lastUsedAt: null
   }
-  const trail = yield* AuditTrail
-  yield* (yield* Transactor).transaction(
-    Effect.gen(function* () {
-      yield* TokenRepository.use((tokens) => tokens.insert(token, hashTokenSecret(Redacted.value(secret))))
-      yield* trail.record({
+  yield* audited(
+    TokenRepository.use((tokens) => tokens.insert(token, hashTokenSecret(Redacted.value(secret)))),
+    () => [
+      {
         workspaceId: token.workspaceId,
-        actor: operatorActor,
         action: "token.create",
         resourceType: "token",
         resourceId: token.id,
         beforeStatus: null,
-        afterStatus: "active",
-        at: now
-      })
-    })
+        afterStatus: "active"
+      }
+    ]
   )
   const issued: IssuedToken = { token, secret }
   return issued
@@ -144,22 +140,16 @@ const revoke = Command.make(
       )
     }
     const now = yield* Clock.currentTimeMillis
-    const trail = yield* AuditTrail
-    yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        yield* tokens.revoke(token.id, now)
-        yield* trail.record({
-          workspaceId: token.workspaceId,
-          actor: operatorActor,
-          action: "token.revoke",
-          resourceType: "token",
-          resourceId: token.id,
-          beforeStatus: "active",
-          afterStatus: "revoked",
-          at: now
-        })
-      })
-    )
+    yield* audited(tokens.revoke(token.id, now), () => [
+      {
+        workspaceId: token.workspaceId,
+        action: "token.revoke",
+        resourceType: "token",
+        resourceId: token.id,
+        beforeStatus: "active",
+        afterStatus: "revoked"
+      }
+    ])
     yield* report({ id: token.id, revoked_at: toIso(now), already_revoked: false }, (r) => `Revoked token ${r.id}`)
   })
 ).pipe(Command.withDescription("Revoke an API token"))

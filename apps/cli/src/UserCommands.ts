@@ -1,18 +1,16 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
 import { ResourceNotFound } from "@margin/core/Errors"
 import { UserId } from "@margin/core/Ids"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { Transactor } from "@margin/core/ports/Transactor"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import { toIso } from "@margin/core/Timestamp"
 import { Email, type User } from "@margin/core/User"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { userFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-import { operatorActor } from "./WorkspaceCommands.ts"
 
 /** The user, or a failure naming the id; a deleted user counts as gone unless `allowDeleted`. */
 export const requireUser = Effect.fn("requireUser")(function* (id: UserId, allowDeleted = false) {
@@ -80,25 +78,19 @@ const remove = Command.make(
       )
     }
     const now = yield* Clock.currentTimeMillis
-    const trail = yield* AuditTrail
     const memberships = yield* MembershipRepository.use((repository) => repository.listForUser(id))
-    yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        yield* UserRepository.use((users) => users.markDeleted(id, now))
+    yield* audited(
+      UserRepository.use((users) => users.markDeleted(id, now)),
+      () =>
         // A user has no workspace of their own: each workspace they belong to records the deletion.
-        yield* Effect.forEach(memberships, (membership) =>
-          trail.record({
-            workspaceId: membership.workspaceId,
-            actor: operatorActor,
-            action: "user.delete",
-            resourceType: "user",
-            resourceId: id,
-            beforeStatus: "active",
-            afterStatus: "deleted",
-            at: now
-          })
-        )
-      })
+        memberships.map((membership) => ({
+          workspaceId: membership.workspaceId,
+          action: "user.delete",
+          resourceType: "user",
+          resourceId: id,
+          beforeStatus: "active",
+          afterStatus: "deleted"
+        }))
     )
     yield* report(
       { ...userJson({ ...user, deletedAt: now }), already_deleted: false },

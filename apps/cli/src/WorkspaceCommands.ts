@@ -1,25 +1,21 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
 import { ResourceNotFound } from "@margin/core/Errors"
 import { WorkspaceId } from "@margin/core/Ids"
 import { type Plan, plans } from "@margin/core/Plan"
 import { defaultPricingPolicy, PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
-import { Transactor } from "@margin/core/ports/Transactor"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
 import { toIso } from "@margin/core/Timestamp"
 import type { LifecycleState, Workspace } from "@margin/core/Workspace"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { workspaceFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 
 /** How long a workspace created in `trial` stays in trial. */
 export const trialDays = 14
 const dayMs = 86_400_000
-
-/** The actor of every audit event the CLI leaves. */
-export const operatorActor = "system:marginctl"
 
 const workspaceJson = (workspace: Workspace) => ({
   id: workspace.id,
@@ -62,21 +58,18 @@ export const createWorkspace = Effect.fn("createWorkspace")(function* (
     trialEndsAt: state === "trial" ? now + trialDays * dayMs : null,
     createdAt: now
   }
-  const trail = yield* AuditTrail
-  yield* (yield* Transactor).transaction(
-    Effect.gen(function* () {
-      yield* WorkspaceRepository.use((workspaces) => workspaces.insert(workspace))
-      yield* trail.record({
+  yield* audited(
+    WorkspaceRepository.use((workspaces) => workspaces.insert(workspace)),
+    () => [
+      {
         workspaceId: workspace.id,
-        actor: operatorActor,
         action: "workspace.create",
         resourceType: "workspace",
         resourceId: workspace.id,
         beforeStatus: null,
-        afterStatus: state,
-        at: now
-      })
-    })
+        afterStatus: state
+      }
+    ]
   )
   return workspace
 })
@@ -107,22 +100,18 @@ const setPlan = Command.make(
   { workspace: workspaceFlag, plan: Flag.Literals("plan", plans) },
   Effect.fn(function* ({ workspace: id, plan }) {
     const before = yield* requireWorkspace(id)
-    const now = yield* Clock.currentTimeMillis
-    const trail = yield* AuditTrail
-    yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        yield* WorkspaceRepository.use((workspaces) => workspaces.setPlan(id, plan))
-        yield* trail.record({
+    yield* audited(
+      WorkspaceRepository.use((workspaces) => workspaces.setPlan(id, plan)),
+      () => [
+        {
           workspaceId: id,
-          actor: operatorActor,
           action: "workspace.set_plan",
           resourceType: "workspace",
           resourceId: id,
           beforeStatus: before.plan,
-          afterStatus: plan,
-          at: now
-        })
-      })
+          afterStatus: plan
+        }
+      ]
     )
     yield* report(
       { id, plan, previous_plan: before.plan },
@@ -157,22 +146,18 @@ const setPolicy = Command.make(
     const policy = yield* Schema.decodeUnknownEffect(PricingPolicy)(candidate).pipe(
       Effect.mapError((error) => new OperatorError({ message: `invalid pricing policy: ${error.message}` }))
     )
-    const now = yield* Clock.currentTimeMillis
-    const trail = yield* AuditTrail
-    yield* (yield* Transactor).transaction(
-      Effect.gen(function* () {
-        yield* WorkspaceRepository.use((workspaces) => workspaces.setPricingPolicy(workspace.id, policy))
-        yield* trail.record({
+    yield* audited(
+      WorkspaceRepository.use((workspaces) => workspaces.setPricingPolicy(workspace.id, policy)),
+      () => [
+        {
           workspaceId: workspace.id,
-          actor: operatorActor,
           action: "workspace.set_policy",
           resourceType: "workspace",
           resourceId: workspace.id,
           beforeStatus: null,
-          afterStatus: null,
-          at: now
-        })
-      })
+          afterStatus: null
+        }
+      ]
     )
     yield* report(
       { id: workspace.id, pricing_policy: policyJson(policy) },
