@@ -165,14 +165,6 @@ describe("OutboxWorker", () => {
     })
   )
 
-  it.effect("owner ids name the host and the process, and differ per loop", () =>
-    Effect.gen(function* () {
-      const owners = yield* Effect.replicateEffect(OutboxWorker.ownerId, 3)
-      for (const owner of owners) assert.match(owner, new RegExp(`^.+:${process.pid}:[0-9a-f]{8}$`))
-      assert.strictEqual(new Set(owners).size, 3)
-    })
-  )
-
   it.live("logs one line per delivery with its ids, attempt and outcome", () =>
     Effect.gen(function* () {
       const lines: Array<{ readonly message: unknown; readonly level: string; readonly annotations: object }> = []

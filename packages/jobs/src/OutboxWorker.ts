@@ -1,6 +1,6 @@
-import { hostname } from "node:os"
 import { type DeliveryOutcome, type DeliveryReport, WriteBackDelivery } from "@margin/core/WriteBackDelivery"
-import { Cause, Config, Deferred, Duration, Effect, Fiber, Layer, Option, Random, Schema } from "effect"
+import { Cause, Config, Deferred, Duration, Effect, Layer, Schema } from "effect"
+import { failureBackoff, forkLoops, pauseUnlessStopping } from "./Loops.ts"
 
 export interface OutboxWorkerOptions {
   /** Delivery loops in this process, each claiming with its own owner id; 0 runs none here. */
@@ -48,11 +48,8 @@ export const outboxWorkerConfig: Config.Config<OutboxWorkerOptions> = Config.all
   )
 })
 
-/** `host:pid:random`: unique per delivery loop, and says in the lease column which process holds a row. */
-export const ownerId: Effect.Effect<string> = Effect.map(
-  Random.nextIntBetween(0, 0xffffffff),
-  (random) => `${hostname()}:${process.pid}:${random.toString(16).padStart(8, "0")}`
-)
+// RunWorker takes its owner ids from here too.
+export { ownerId } from "./Loops.ts"
 
 const levelOf = (outcome: DeliveryOutcome) => {
   switch (outcome) {
@@ -92,7 +89,6 @@ type Round = "full" | "partial" | "failed"
 export const deliveryLoop = (owner: string, options: OutboxWorkerOptions, stopping: Deferred.Deferred<void>) =>
   Effect.gen(function* () {
     const delivery = yield* WriteBackDelivery
-    const pause = (duration: Duration.Input) => Effect.raceFirst(Effect.sleep(duration), Deferred.await(stopping))
     const round: Effect.Effect<Round> = delivery.deliverDue(owner, options.batchSize).pipe(
       Effect.tap((reports) => Effect.forEach(reports, logReport, { discard: true })),
       Effect.map((reports): Round => (reports.length >= options.batchSize ? "full" : "partial")),
@@ -107,10 +103,9 @@ export const deliveryLoop = (owner: string, options: OutboxWorkerOptions, stoppi
     while (!(yield* Deferred.isDone(stopping))) {
       const result = yield* round
       failures = result === "failed" ? failures + 1 : 0
-      if (result === "partial") yield* pause(options.pollInterval)
+      if (result === "partial") yield* pauseUnlessStopping(stopping, options.pollInterval)
       if (result === "failed") {
-        const backoff = Duration.times(Duration.fromInputUnsafe(options.pollInterval), 2 ** Math.min(failures, 16))
-        yield* pause(Duration.min(backoff, Duration.fromInputUnsafe(options.maxErrorBackoff)))
+        yield* pauseUnlessStopping(stopping, failureBackoff(options.pollInterval, failures, options.maxErrorBackoff))
       }
     }
   }).pipe(Effect.annotateLogs({ job: "outbox", owner }))
@@ -129,9 +124,15 @@ export const layerWith = (options: OutboxWorkerOptions): Layer.Layer<never, neve
           Effect.annotateLogs({ job: "outbox" })
         )
       }
-      const stopping = yield* Deferred.make<void>()
-      const owners = yield* Effect.replicateEffect(ownerId, options.concurrency)
-      const loops = yield* Effect.forEach(owners, (owner) => Effect.forkScoped(deliveryLoop(owner, options, stopping)))
+      const owners = yield* forkLoops(
+        {
+          job: "outbox",
+          concurrency: options.concurrency,
+          drainTimeout: options.drainTimeout,
+          cutShort: "its rows are delivered again once their lease runs out"
+        },
+        (owner, stopping) => deliveryLoop(owner, options, stopping)
+      )
       yield* Effect.logInfo("outbox worker started").pipe(
         Effect.annotateLogs({
           job: "outbox",
@@ -139,18 +140,6 @@ export const layerWith = (options: OutboxWorkerOptions): Layer.Layer<never, neve
           batchSize: options.batchSize,
           pollInterval: Duration.format(Duration.fromInputUnsafe(options.pollInterval))
         })
-      )
-      // Added after the forks, so it runs before their interruption when the scope closes.
-      yield* Effect.addFinalizer(() =>
-        Effect.gen(function* () {
-          yield* Deferred.succeed(stopping, undefined)
-          const drained = yield* Effect.interruptible(Fiber.awaitAll(loops)).pipe(
-            Effect.timeoutOption(options.drainTimeout)
-          )
-          yield* Option.isSome(drained)
-            ? Effect.logInfo("outbox worker stopped")
-            : Effect.logWarning("outbox worker stopped with deliveries in progress: their rows wait for the lease")
-        }).pipe(Effect.annotateLogs({ job: "outbox" }))
       )
     })
   )
