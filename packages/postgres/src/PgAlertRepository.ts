@@ -6,6 +6,7 @@ import { type AlertFilter, AlertRepository } from "@margin/core/ports/AlertRepos
 import { Array as Arr, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
+import { insertSkippingConflicts } from "./PgBatchInsert.ts"
 import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
@@ -67,8 +68,24 @@ export const toRow = (alert: Alert) => ({
   updated_at: toTimestamptz(alert.updatedAt)
 })
 
-/** Rows per INSERT: 15 parameters each. */
-const insertBatchSize = 2_000
+/** The SQL type of each column of `toRow`, for batch inserts. */
+const insertTypes = {
+  id: "text",
+  workspace_id: "text",
+  run_id: "text",
+  item_id: "text",
+  kind: "text",
+  severity: "text",
+  message: "text",
+  status: "text",
+  snoozed_until: "timestamptz",
+  snooze_reason: "text",
+  resolved_at: "timestamptz",
+  dismissed_at: "timestamptz",
+  version: "integer",
+  created_at: "timestamptz",
+  updated_at: "timestamptz"
+} as const satisfies Record<keyof ReturnType<typeof toRow>, string>
 
 const one = firstOf(AlertRow, toDomain)
 const all = rowsOf(AlertRow, toDomain)
@@ -120,17 +137,10 @@ export const layer: Layer.Layer<AlertRepository, never, SqlClient.SqlClient> = L
       // and snoozed alerts skips a subject that already stands (also twice in one batch), and a
       // duplicate id is skipped alike.
       raiseMany: (alerts) =>
-        Effect.gen(function* () {
-          let raised = 0
-          for (const batch of Arr.chunksOf(alerts, insertBatchSize)) {
-            const rows = yield* sql`
-              INSERT INTO alerts ${sql.insert(Arr.map(batch, toRow))}
-              ON CONFLICT DO NOTHING
-              RETURNING id`
-            raised += rows.length
-          }
-          return raised
-        }).pipe(sql.withTransaction, asRepository("AlertRepository.raiseMany"))
+        insertSkippingConflicts(sql, "alerts", insertTypes, Arr.map(alerts, toRow)).pipe(
+          sql.withTransaction,
+          asRepository("AlertRepository.raiseMany")
+        )
     })
   })
 )

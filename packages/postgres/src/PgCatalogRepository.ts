@@ -14,6 +14,7 @@ import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
 import { columnsOf, countOf, firstOf, rowsOf } from "./PgRows.ts"
+import { fastRunItems } from "./PgRunItems.ts"
 
 /** A row of `catalog_items`; `price_history` is jsonb, an array of `{ price, units }`. */
 export const CatalogItemRow = Schema.Struct({
@@ -112,7 +113,8 @@ const upsertStatementSize = 5_000
 
 const one = firstOf(CatalogItemRow, toDomain)
 const all = rowsOf(CatalogItemRow, toDomain)
-const allRunItems = rowsOf(RunItemRow, toRunItem)
+// A run decodes every row of a catalog: the fast path (PgRunItems) first, the schema when it declines.
+const allRunItems = fastRunItems(rowsOf(RunItemRow, toRunItem))
 const Upserted = Schema.Struct({ inserted: Schema.Boolean })
 const upsertedOf = rowsOf(Upserted, (row) => row.inserted)
 
@@ -269,7 +271,8 @@ export const layer: Layer.Layer<CatalogRepository, never, SqlClient.SqlClient | 
           : sql`
               UPDATE catalog_items SET analysed_cost = s.cost
               FROM jsonb_to_recordset(${JSON.stringify(snapshot)}::jsonb) AS s(id text, cost bigint)
-              WHERE catalog_items.workspace_id = ${workspaceId} AND catalog_items.id = s.id`.pipe(
+              WHERE catalog_items.workspace_id = ${workspaceId} AND catalog_items.id = s.id
+                AND catalog_items.analysed_cost IS DISTINCT FROM s.cost`.pipe(
               Effect.asVoid,
               asRepository("CatalogRepository.markAnalysed")
             ),

@@ -6,6 +6,7 @@ import { RecommendationRepository } from "@margin/core/ports/RecommendationRepos
 import { type Recommendation, RecommendationStatus } from "@margin/core/Recommendation"
 import { Array as Arr, Effect, Layer, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
+import { insertSkippingConflicts } from "./PgBatchInsert.ts"
 import {
   Float,
   Instant,
@@ -112,8 +113,39 @@ export const toRow = (recommendation: Recommendation) => ({
   updated_at: toTimestamptz(recommendation.updatedAt)
 })
 
-/** Rows per INSERT: 27 parameters each, far below PostgreSQL's 65,535 per statement. */
-const insertBatchSize = 1_000
+/**
+ * The SQL type of each column of `toRow`, for batch inserts. DO NOTHING without a target skips a
+ * (run_id, item_id) pair already stored (a retried batch, or twice in one) and a duplicate id alike.
+ */
+const insertTypes = {
+  id: "text",
+  workspace_id: "text",
+  run_id: "text",
+  item_id: "text",
+  sku: "text",
+  currency: "text",
+  current_price: "bigint",
+  recommended_price: "bigint",
+  current_margin: "double precision",
+  projected_margin: "double precision",
+  rule: "text",
+  explanation: "text",
+  elasticity: "double precision",
+  elasticity_source: "text",
+  elasticity_sample_size: "integer",
+  expected_monthly_impact: "bigint",
+  status: "text",
+  accepted_at: "timestamptz",
+  accepted_by: "text",
+  approved_at: "timestamptz",
+  decided_by: "text",
+  decided_at: "timestamptz",
+  reject_reason: "text",
+  dismissed_at: "timestamptz",
+  version: "integer",
+  created_at: "timestamptz",
+  updated_at: "timestamptz"
+} as const satisfies Record<keyof ReturnType<typeof toRow>, string>
 
 const one = firstOf(RecommendationRow, toDomain)
 const all = rowsOf(RecommendationRow, toDomain)
@@ -155,17 +187,10 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
       // DO NOTHING without a target skips a (run_id, item_id) pair already stored (a retried batch,
       // or twice in this one) and a duplicate id alike.
       insertMany: (recommendations) =>
-        Effect.gen(function* () {
-          let inserted = 0
-          for (const batch of Arr.chunksOf(recommendations, insertBatchSize)) {
-            const rows = yield* sql`
-              INSERT INTO recommendations ${sql.insert(Arr.map(batch, toRow))}
-              ON CONFLICT DO NOTHING
-              RETURNING id`
-            inserted += rows.length
-          }
-          return inserted
-        }).pipe(sql.withTransaction, asRepository("RecommendationRepository.insertMany")),
+        insertSkippingConflicts(sql, "recommendations", insertTypes, Arr.map(recommendations, toRow)).pipe(
+          sql.withTransaction,
+          asRepository("RecommendationRepository.insertMany")
+        ),
       supersedeOpen: (workspaceId, itemIds, newerRunId, now) =>
         itemIds.length === 0
           ? Effect.succeed(0)

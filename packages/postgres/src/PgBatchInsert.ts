@@ -1,0 +1,46 @@
+import { Array as Arr, Effect, type Schema } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { SqlError } from "effect/sql/SqlError"
+import { countOf } from "./PgRows.ts"
+
+/** Rows per statement: one json parameter each, so only the statement's size grows with it. */
+const batchSize = 5_000
+
+/**
+ * Inserts rows into `table` in statements of one `json` parameter each, unpacked by
+ * `json_to_recordset` into the columns of `types` (column name -> SQL type, from code, never from
+ * input): one parameter to bind and one short statement to parse per batch, where a multi-row
+ * VALUES list binds rows x columns parameters. `ON CONFLICT DO NOTHING` without a target skips a
+ * row that breaks any unique constraint. Answers how many rows were new. Run it in a transaction:
+ * the batches of one call commit together.
+ */
+export const insertSkippingConflicts = <Row extends object>(
+  sql: SqlClient.SqlClient,
+  table: string,
+  types: { readonly [K in keyof Row]: string },
+  rows: ReadonlyArray<Row>
+): Effect.Effect<number, SqlError | Schema.SchemaError> => {
+  const columns = Object.keys(types)
+  const names = sql.literal(columns.join(", "))
+  const record = sql.literal(
+    Object.entries(types)
+      .map(([column, type]) => `${column} ${type}`)
+      .join(", ")
+  )
+  return Effect.reduce(
+    Arr.chunksOf(rows, batchSize),
+    () => 0,
+    (inserted, batch) =>
+      sql`
+      WITH inserted AS (
+        INSERT INTO ${sql.literal(table)} (${names})
+        SELECT ${names} FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(${record})
+        ON CONFLICT DO NOTHING
+        RETURNING 1
+      )
+      SELECT count(*) AS count FROM inserted`.pipe(
+        Effect.flatMap(countOf),
+        Effect.map((count) => inserted + count)
+      )
+  )
+}
