@@ -4,6 +4,7 @@
 // Usage: npm run bench:approve [-- <approvals> <in-flight>]   (default 1,000 approvals, 32 in flight)
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (a fresh
 // database is created on that server and dropped at the end).
+import { existsSync, readFileSync } from "node:fs"
 import { NodeRuntime } from "@effect/platform-node"
 import { listWrites } from "@margin/stores/SandboxStore"
 import { seedApprovalWorkspace, seedPendingRecommendations } from "@margin/worker/testing/ApprovalWorld"
@@ -19,6 +20,20 @@ if (!Number.isSafeInteger(approvals) || approvals <= 0 || !Number.isSafeInteger(
   process.exit(2)
 }
 const workerProcesses = 4
+
+// CPU time of a child process so far, from /proc (Linux; clock ticks of 10 ms): on a shared machine
+// the CPU an approval costs says more than the wall-clock rate.
+const cpuMs = (pid: number): number | null => {
+  const path = `/proc/${pid}/stat`
+  if (!existsSync(path)) return null
+  const fields = readFileSync(path, "utf8").split(") ")[1]?.split(" ") ?? []
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+const cpuOf = (pids: ReadonlyArray<number>) =>
+  pids.reduce<number | null>((sum, pid) => {
+    const used = cpuMs(pid)
+    return sum === null || used === null ? null : sum + used
+  }, 0)
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
@@ -39,16 +54,19 @@ const program = Effect.gen(function* () {
 
   // The REST server delivers only within approve requests; the background deliveries are the workers'.
   const env = { DATABASE_URL: database.url }
-  const processes = yield* Effect.all(
+  const [server, workers] = yield* Effect.all(
     [
       startRestServer("rest", { ...env, OUTBOX_CONCURRENCY: "0", RUN_WORKER_CONCURRENCY: "0" }),
-      ...Arr.makeBy(workerProcesses, (index) => startWorker(`worker-${index + 1}`, env))
+      Effect.all(
+        Arr.makeBy(workerProcesses, (index) => startWorker(`worker-${index + 1}`, env)),
+        { concurrency: "unbounded" }
+      )
     ],
     { concurrency: "unbounded" }
   )
-  const server = processes[0]
-  if (server === undefined || !("baseUrl" in server)) return yield* Effect.die("the REST server did not start")
 
+  const workerPids = workers.map((worker) => worker.pid)
+  const cpuBefore = { rest: cpuOf([server.pid]), workers: cpuOf(workerPids) }
   const started = Date.now()
   const answers = yield* Effect.forEach(
     recommendations,
@@ -75,6 +93,7 @@ const program = Effect.gen(function* () {
     Effect.catch((count) => Effect.die(`only ${count} of ${approvals} write-backs applied after 2 minutes`))
   )
   const writes = yield* listWrites(workspaceId)
+  const cpuAfter = { rest: cpuOf([server.pid]), workers: cpuOf(workerPids) }
   const writtenAt = new Map(writes.map((write) => [write.idempotencyKey, write.writtenAt]))
   const endToEnd = answers.map(({ id, sentAt }) => (writtenAt.get(id) ?? Number.NaN) - sentAt)
   const lastApplied = Math.max(...writes.map((write) => write.writtenAt))
@@ -95,8 +114,14 @@ const program = Effect.gen(function* () {
     `applied within the request: ${inRequest} (${((100 * inRequest) / approvals).toFixed(1)} %), by the workers: ${approvals - inRequest}`
   )
   yield* Console.log(`store writes: ${writes.length} for ${approvals} approvals`)
+  if (cpuBefore.rest !== null && cpuAfter.rest !== null && cpuBefore.workers !== null && cpuAfter.workers !== null) {
+    const per = (before: number, after: number) => `${((after - before) / approvals).toFixed(1)} ms`
+    yield* Console.log(
+      `CPU per approval: REST server ${per(cpuBefore.rest, cpuAfter.rest)}, workers ${per(cpuBefore.workers, cpuAfter.workers)} (all ${workerProcesses})`
+    )
+  }
   // A graceful stop, as an orchestrator would (SIGTERM), not the kill of the scope's end.
-  yield* Effect.forEach(processes, (child) => child.terminate(), { concurrency: "unbounded", discard: true })
+  yield* Effect.forEach([server, ...workers], (child) => child.terminate(), { concurrency: "unbounded", discard: true })
 }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer))
 
 NodeRuntime.runMain(program)
