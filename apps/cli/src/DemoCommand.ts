@@ -41,6 +41,18 @@ const finishedRun = Effect.fn("finishedRun")(function* (workspaceId: Run["worksp
   return { run: yield* (yield* RunExecutor).execute(queued), fresh: true }
 })
 
+/** Ready-to-paste requests against the service on HOST:PORT (the settings `npm start` uses). */
+const tryItLines = (token: string | undefined): ReadonlyArray<string> => {
+  if (token === undefined) return []
+  const base = `http://${process.env.HOST || "127.0.0.1"}:${process.env.PORT || "8787"}`
+  return [
+    "",
+    "Try it once the service listens:",
+    `  curl -s -H 'Authorization: Bearer ${token}' '${base}/api/v1/recommendations?status=new&limit=5'`,
+    `  curl -s -H 'Authorization: Bearer ${token}' ${base}/api/v1/workspace/status`
+  ]
+}
+
 /**
  * Seeds the demo workspace, or finds it again: a second run adds nothing but fresh tokens (secrets
  * are shown once, so the old ones cannot be printed again).
@@ -115,7 +127,8 @@ export const demoCommand = Command.make(
           ...r.users.map((u) => `  user ${u.id} <${u.email}> (${u.role})`),
           "  tokens (every scope; shown only this once):",
           ...r.tokens.map((t) => `    ${t.role}: ${t.token}`),
-          r.note
+          r.note,
+          ...tryItLines(r.tokens[0]?.token)
         ].join("\n")
     )
   })
