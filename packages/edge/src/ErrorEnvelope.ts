@@ -132,7 +132,7 @@ const messageOf = (failure: ApiFailure): string => {
     case "ResourceNotFound":
       return `No ${failure.resource} ${failure.id} in this workspace.`
     case "TransitionConflict":
-      return `The ${failure.resource} is ${failure.status}: ${failure.reason}.`
+      return `Not allowed now: ${failure.reason}.`
     case "TierIneligible":
       return `Write-back to the store needs a Max or Enterprise plan; this workspace is on ${failure.plan}.`
     case "NoCommerceIntegration":
