@@ -331,6 +331,7 @@ const defectiveRuns = Layer.succeed(
   RunRepository.of({
     insert: () => Effect.die(new Error("boom: insert")),
     get: () => Effect.die(new Error("boom: get")),
+    find: () => Effect.die(new Error("boom: find")),
     list: () => Effect.die(new Error("boom: list")),
     update: () => Effect.die(new Error("boom: update")),
     recordProgress: () => Effect.die(new Error("boom: recordProgress")),

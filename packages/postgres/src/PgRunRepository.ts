@@ -87,6 +87,8 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
           Effect.flatMap(one),
           asRepository("RunRepository.get")
         ),
+      find: (id) =>
+        sql`SELECT ${columns} FROM runs WHERE id = ${id}`.pipe(Effect.flatMap(one), asRepository("RunRepository.find")),
       list: (workspaceId, filter, page) =>
         sql`
           SELECT ${columns} FROM runs

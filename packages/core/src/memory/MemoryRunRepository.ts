@@ -27,6 +27,7 @@ export const layer: Layer.Layer<RunRepository, never, MemoryDatabase> = Layer.ef
             Option.filter((run) => run.workspaceId === workspaceId)
           )
         ),
+      find: (id) => db.read((tables) => Option.map(HashMap.get(tables.runs, id), (row) => row.run)),
       list: (workspaceId, filter, page) =>
         db.read((tables) =>
           pageBy(

@@ -17,6 +17,8 @@ export class RunRepository extends Context.Service<
   {
     readonly insert: (run: Run) => Effect.Effect<void, RepositoryError>
     readonly get: (workspaceId: WorkspaceId, id: RunId) => Effect.Effect<Option.Option<Run>, RepositoryError>
+    /** A run by id whatever its workspace: for operators (marginctl), never for a caller of a workspace. */
+    readonly find: (id: RunId) => Effect.Effect<Option.Option<Run>, RepositoryError>
     readonly list: (
       workspaceId: WorkspaceId,
       filter: { readonly status: RunStatus | null },

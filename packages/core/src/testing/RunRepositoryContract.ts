@@ -37,6 +37,16 @@ export const runRepositoryContract = <E>(name: string, services: Layer.Layer<Run
       })
     )
 
+    it.effect("find answers a run by id whatever its workspace", () =>
+      Effect.gen(function* () {
+        const runs = yield* RunRepository
+        const workspace = yield* seedWorkspace()
+        const run = yield* seedRun(workspace.id)
+        assert.deepStrictEqual(yield* runs.find(run.id), Option.some(run))
+        assert.isTrue(Option.isNone(yield* runs.find(RunId.make("run_missing"))))
+      })
+    )
+
     it.effect("list pages newest first, filters by status, stays in its workspace", () =>
       Effect.gen(function* () {
         const runs = yield* RunRepository
