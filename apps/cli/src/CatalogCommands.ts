@@ -5,6 +5,7 @@ import { Effect, Result } from "effect"
 import { Command, Flag } from "effect/cli"
 import { importCatalogFile } from "./CatalogImporter.ts"
 import { workspaceFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 import { requireWorkspace } from "./WorkspaceCommands.ts"
@@ -53,5 +54,5 @@ const importCommand = Command.make(
 
 export const catalogCommand = Command.make("catalog").pipe(
   Command.withDescription("The workspace's catalog"),
-  Command.withSubcommands([importCommand])
+  Command.withSubcommands([onDatabase(importCommand)])
 )

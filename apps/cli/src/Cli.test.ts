@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { mkdtempSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeServices } from "@effect/platform-node"
@@ -312,6 +312,12 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl as a process", (i
     "refuses bad invocations on stderr with a non-zero exit and nothing on stdout",
     () =>
       Effect.gen(function* () {
+        // Help of a group never opens the database: it works, and leaves no data directory behind.
+        const untouched = join(mkdtempSync(join(tmpdir(), "marginctl-")), "data")
+        const help = yield* marginctl(["workspace"], { DATA_DIR: untouched })
+        assert.strictEqual(help.code, 0, help.stderr)
+        assert.match(help.stdout, /set-policy/)
+        assert.isFalse(existsSync(untouched))
         assertFailed(yield* run("frobnicate"), /Unknown subcommand "frobnicate"/)
         assertFailed(yield* run("workspace", "create"), /Missing required flag: --name/)
         assertFailed(

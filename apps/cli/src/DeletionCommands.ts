@@ -7,6 +7,7 @@ import { toIso } from "@margin/core/Timestamp"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -100,8 +101,8 @@ const move = (name: "block" | "cancel", state: DeletionState, description: strin
 export const deletionCommand = Command.make("deletion").pipe(
   Command.withDescription("Account deletion requests"),
   Command.withSubcommands([
-    request,
-    move("block", "blocked", "Block a user's pending deletion (e.g. a legal hold)"),
-    move("cancel", "cancelled", "Cancel a user's pending or blocked deletion")
+    onDatabase(request),
+    onDatabase(move("block", "blocked", "Block a user's pending deletion (e.g. a legal hold)")),
+    onDatabase(move("cancel", "cancelled", "Cancel a user's pending or blocked deletion"))
   ])
 )

@@ -4,6 +4,7 @@ import { type Role, roles } from "@margin/core/Role"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { userFlag, workspaceFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { audited } from "./OperatorAudit.ts"
 import { report } from "./Output.ts"
 import { requireUser } from "./UserCommands.ts"
@@ -44,5 +45,5 @@ const add = Command.make(
 
 export const memberCommand = Command.make("member").pipe(
   Command.withDescription("Workspace memberships"),
-  Command.withSubcommands([add])
+  Command.withSubcommands([onDatabase(add)])
 )

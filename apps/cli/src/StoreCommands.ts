@@ -7,6 +7,7 @@ import { listWrites, seedVariants } from "@margin/stores/SandboxStore"
 import { Clock, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { workspaceFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -182,5 +183,5 @@ const writes = Command.make(
 
 export const storeCommand = Command.make("store").pipe(
   Command.withDescription("Connect and disconnect stores; inspect the sandbox store"),
-  Command.withSubcommands([connect, disconnect, writes])
+  Command.withSubcommands([onDatabase(connect), onDatabase(disconnect), onDatabase(writes)])
 )

@@ -7,6 +7,7 @@ import { Email } from "@margin/core/User"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, workspaceFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -95,5 +96,5 @@ const close = Command.make(
 
 export const supportCommand = Command.make("support").pipe(
   Command.withDescription("Platform support sessions"),
-  Command.withSubcommands([open, close])
+  Command.withSubcommands([onDatabase(open), onDatabase(close)])
 )

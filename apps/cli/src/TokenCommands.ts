@@ -10,6 +10,7 @@ import { generateTokenSecret, hashTokenSecret } from "@margin/edge/TokenSecret"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag, workspaceFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -156,5 +157,5 @@ const revoke = Command.make(
 
 export const tokenCommand = Command.make("token").pipe(
   Command.withDescription("Issue and revoke API tokens"),
-  Command.withSubcommands([create, revoke])
+  Command.withSubcommands([onDatabase(create), onDatabase(revoke)])
 )

@@ -8,6 +8,7 @@ import { Email, type User } from "@margin/core/User"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { userFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -101,5 +102,5 @@ const remove = Command.make(
 
 export const userCommand = Command.make("user").pipe(
   Command.withDescription("Create and delete users"),
-  Command.withSubcommands([create, remove])
+  Command.withSubcommands([onDatabase(create), onDatabase(remove)])
 )

@@ -9,6 +9,7 @@ import type { LifecycleState, Workspace } from "@margin/core/Workspace"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { workspaceFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -169,5 +170,5 @@ const setPolicy = Command.make(
 
 export const workspaceCommand = Command.make("workspace").pipe(
   Command.withDescription("Create workspaces, change their plan and pricing policy"),
-  Command.withSubcommands([create, setPlan, setPolicy])
+  Command.withSubcommands([onDatabase(create), onDatabase(setPlan), onDatabase(setPolicy)])
 )
