@@ -1,5 +1,4 @@
 import type { RepositoryError } from "@margin/core/Errors"
-import type { UserId as UserIdType } from "@margin/core/Ids"
 import { UserId } from "@margin/core/Ids"
 import type { FileSystem } from "effect"
 import { Clock, Config, Context, Effect, Layer, Schema } from "effect"
@@ -76,7 +75,7 @@ export const verifySessionJwt = (
   key: SessionVerificationKey,
   settings: SessionJwtSettings,
   now: number
-): Effect.Effect<UserIdType, InvalidSession> =>
+): Effect.Effect<UserId, InvalidSession> =>
   jwt.length > maxTokenLength
     ? Effect.fail(new InvalidSession({ reason: "malformed" }))
     : Effect.tryPromise({
@@ -101,7 +100,7 @@ export const verifySessionJwt = (
 export class SessionVerifier extends Context.Service<
   SessionVerifier,
   {
-    readonly verify: (jwt: string) => Effect.Effect<UserIdType, InvalidSession>
+    readonly verify: (jwt: string) => Effect.Effect<UserId, InvalidSession>
   }
 >()("margin/edge/SessionVerifier") {
   /** Verifies with a given key (tests, or a key resolved elsewhere). */
