@@ -1,4 +1,5 @@
 import { formatMajorUnits, parseMajorUnits } from "@margin/core/Money"
+import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
 import { StoreUnavailable, type StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
 import type { StoreConnection } from "@margin/core/StoreConnection"
 import type { WriteBack } from "@margin/core/WriteBack"
@@ -7,7 +8,6 @@ import { checkPrice } from "./PriceCheck.ts"
 import { makeShopifyAdminApi, type ShopifyEndpoint, ShopifyRefused } from "./ShopifyAdminApi.ts"
 import { ShopifyConfig } from "./ShopifyConfig.ts"
 import { isRetryableUserError, readVariantPrice, updateVariantPrice, variantGid } from "./ShopifyOperations.ts"
-import { StoreCredentials } from "./StoreCredentials.ts"
 
 /** `acme` or `acme.myshopify.com` as the shop's domain; anything else is refused rather than called. */
 export const shopDomain = (shop: string): Result.Result<string, string> => {

@@ -1,8 +1,8 @@
 import { NodeHttpClient } from "@effect/platform-node"
+import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
 import { Duration, Effect, Layer, Option } from "effect"
 import { ShopifyConfig, type ShopifyConfigShape } from "../ShopifyConfig.ts"
 import { ShopifyStore } from "../ShopifyStore.ts"
-import { StoreCredentials } from "../StoreCredentials.ts"
 import { FakeShopify, type FakeShopifyOptions, fakeShop } from "./FakeShopify.ts"
 
 /**
