@@ -4,7 +4,6 @@
 // Usage: npm run bench:approve [-- <approvals> <in-flight>]   (default 1,000 approvals, 32 in flight)
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (a fresh
 // database is created on that server and dropped at the end).
-import { existsSync, readFileSync } from "node:fs"
 import { NodeRuntime } from "@effect/platform-node"
 import { listWrites } from "@margin/stores/SandboxStore"
 import { seedApprovalWorkspace, seedPendingRecommendations } from "@margin/worker/testing/ApprovalWorld"
@@ -12,6 +11,7 @@ import { approveOver } from "@margin/worker/testing/ApproveRequest"
 import { startRestServer, startWorker } from "@margin/worker/testing/ChildProcesses"
 import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
 import { Array as Arr, Console, Duration, Effect, Schedule } from "effect"
+import { cpuOf } from "./ProcessCpu.ts"
 
 const approvals = Number(process.argv[2] ?? 1_000)
 const inFlight = Number(process.argv[3] ?? 32)
@@ -20,20 +20,6 @@ if (!Number.isSafeInteger(approvals) || approvals <= 0 || !Number.isSafeInteger(
   process.exit(2)
 }
 const workerProcesses = 4
-
-// CPU time of a child process so far, from /proc (Linux; clock ticks of 10 ms): on a shared machine
-// the CPU an approval costs says more than the wall-clock rate.
-const cpuMs = (pid: number): number | null => {
-  const path = `/proc/${pid}/stat`
-  if (!existsSync(path)) return null
-  const fields = readFileSync(path, "utf8").split(") ")[1]?.split(" ") ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-const cpuOf = (pids: ReadonlyArray<number>) =>
-  pids.reduce<number | null>((sum, pid) => {
-    const used = cpuMs(pid)
-    return sum === null || used === null ? null : sum + used
-  }, 0)
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN

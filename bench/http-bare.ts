@@ -1,0 +1,202 @@
+/**
+ * The baseline of `npm run bench:http`: a bare node:http server that does per request what the REST
+ * server does on PostgreSQL, with the same client (Database.layerPostgres: @effect/sql-pg, same pool
+ * and codecs) and the same SQL, but no framework: the SHA-256 token lookup, the rate-budget upsert,
+ * the membership lookup, then
+ *   GET  /api/v1/recommendations?limit=N     the list query, rows mapped to the same JSON by hand;
+ *   POST /api/v1/recommendations/:id/accept  SELECT … FOR UPDATE, UPDATE … AND version = expected,
+ *                                            the audit insert, in one transaction.
+ * Only what the benchmark sends is handled; anything else answers 404.
+ * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
+ */
+import { randomBytes } from "node:crypto"
+import { createServer, type ServerResponse } from "node:http"
+import { CurrencyCode, formatMajorUnits } from "@margin/core/Money"
+import { encodeCursor } from "@margin/core/Page"
+import { ratioJson } from "@margin/edge/RatioJson"
+import { hashTokenSecret } from "@margin/edge/TokenSecret"
+import * as Database from "@margin/postgres/Database"
+import { Effect, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+
+const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+const port = Number(process.env.PORT ?? 8788)
+const host = process.env.HOST ?? "127.0.0.1"
+const limitPerMinute = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60)
+
+const runtime = ManagedRuntime.make(Database.layerPostgres(Redacted.make(url)))
+const sql = (await runtime.runPromise(SqlClient.SqlClient)).withoutTransforms()
+const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => runtime.runPromise(effect)
+
+type Row = Record<string, unknown>
+
+const recommendationColumns = sql.literal(
+  "id, workspace_id, run_id, item_id, sku, currency, current_price, recommended_price, current_margin, " +
+    "projected_margin, rule, explanation, elasticity, elasticity_source, elasticity_sample_size, " +
+    "expected_monthly_impact, status, accepted_at, accepted_by, approved_at, decided_by, decided_at, " +
+    "reject_reason, dismissed_at, version, created_at, updated_at"
+)
+const tokenColumns = sql.literal(
+  "id, workspace_id, issued_by, name, scopes, created_at, expires_at, revoked_at, last_used_at"
+)
+
+const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : null)
+const money = (minor: unknown, currency: CurrencyCode) => ({
+  amount_minor: Number(minor),
+  currency,
+  amount_decimal: formatMajorUnits(Number(minor), currency)
+})
+const ratio = (value: unknown) => ratioJson(value === null ? null : Number(value))
+
+const recommendationJson = (row: Row) => {
+  const currency = CurrencyCode.make(String(row.currency))
+  return {
+    id: row.id,
+    run_id: row.run_id,
+    item_id: row.item_id,
+    sku: row.sku,
+    status: row.status,
+    currency,
+    current_price: money(row.current_price, currency),
+    recommended_price: money(row.recommended_price, currency),
+    current_margin: ratio(row.current_margin),
+    projected_margin: ratio(row.projected_margin),
+    rule: row.rule,
+    explanation: row.explanation,
+    elasticity: Number(row.elasticity),
+    elasticity_source: row.elasticity_source,
+    elasticity_sample_size: Number(row.elasticity_sample_size),
+    expected_monthly_impact: money(row.expected_monthly_impact, currency),
+    accepted_at: iso(row.accepted_at),
+    accepted_by: row.accepted_by,
+    approved_at: iso(row.approved_at),
+    decided_by: row.decided_by,
+    decided_at: iso(row.decided_at),
+    reject_reason: row.reject_reason,
+    dismissed_at: iso(row.dismissed_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at)
+  }
+}
+
+const send = (response: ServerResponse, status: number, body: unknown) => {
+  const text = JSON.stringify(body)
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
+  response.end(text)
+}
+
+interface Caller {
+  readonly workspaceId: string
+  readonly tokenId: string
+}
+
+/** Token (401), budget (429), membership: the queries of Authenticate for a token caller. */
+const authenticate = async (authorization: string | undefined): Promise<Caller | number> => {
+  const secret = /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1]
+  if (secret === undefined) return 401
+  const [token] = await run(
+    sql<Row>`SELECT ${tokenColumns} FROM api_tokens WHERE secret_hash = ${hashTokenSecret(secret)}`
+  )
+  if (token === undefined || token.revoked_at !== null) return 401
+  const now = Date.now()
+  const windowStart = new Date(now - (now % 60_000))
+  const key = `token:${String(token.id)}`
+  const [counted] = await run(sql<Row>`
+    INSERT INTO rate_budget_windows (key, window_start, count)
+    VALUES (${key}, ${windowStart}, 1)
+    ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1
+    RETURNING count`)
+  if (Number(counted?.count ?? 1) > limitPerMinute) return 429
+  await run(
+    sql`SELECT workspace_id, user_id, role FROM memberships WHERE workspace_id = ${String(token.workspace_id)} AND user_id = ${String(token.issued_by)}`
+  )
+  return { workspaceId: String(token.workspace_id), tokenId: String(token.id) }
+}
+
+const list = async (caller: Caller, limit: number) => {
+  const rows = await run(sql<Row>`
+    SELECT ${recommendationColumns} FROM recommendations
+    WHERE workspace_id = ${caller.workspaceId} AND TRUE AND TRUE AND TRUE
+    ORDER BY created_at DESC, id DESC
+    LIMIT ${limit + 1}`)
+  const items = rows.slice(0, limit)
+  const last = items.at(-1)
+  const nextCursor =
+    rows.length > limit && last !== undefined
+      ? encodeCursor({
+          createdAt: last.created_at instanceof Date ? last.created_at.getTime() : 0,
+          id: String(last.id)
+        })
+      : null
+  return { data: items.map(recommendationJson), next_cursor: nextCursor }
+}
+
+const accept = async (caller: Caller, id: string) => {
+  const actor = `token:${caller.tokenId}`
+  return run(
+    sql.withTransaction(
+      Effect.gen(function* () {
+        const [current] = yield* sql<Row>`
+          SELECT ${recommendationColumns} FROM recommendations
+          WHERE workspace_id = ${caller.workspaceId} AND id = ${id} FOR UPDATE`
+        if (current === undefined) return { status: 404, body: { error: { code: "not_found" } } }
+        if (current.accepted_at !== null) return { status: 200, body: { ok: true, idempotent: true } }
+        const now = new Date()
+        const [saved] = yield* sql<Row>`
+          UPDATE recommendations SET ${sql.update({
+            status: "pending_approval",
+            accepted_at: now,
+            accepted_by: actor,
+            updated_at: now,
+            version: Number(current.version) + 1
+          })}
+          WHERE workspace_id = ${caller.workspaceId} AND id = ${id} AND version = ${Number(current.version)}
+          RETURNING ${recommendationColumns}`
+        if (saved === undefined) return { status: 409, body: { error: { code: "conflict" } } }
+        yield* sql`INSERT INTO audit_events ${sql.insert({
+          id: `evt_${randomBytes(12).toString("hex")}`,
+          workspace_id: caller.workspaceId,
+          actor,
+          action: "recommendation.accept",
+          resource_type: "recommendation",
+          resource_id: id,
+          before_status: String(current.status),
+          after_status: "pending_approval",
+          at: now
+        })}`
+        return { status: 200, body: { ok: true, idempotent: false, recommendation: recommendationJson(saved) } }
+      })
+    )
+  )
+}
+
+const acceptPath = /^\/api\/v1\/recommendations\/([^/]+)\/accept$/
+
+const server = createServer((request, response) => {
+  const target = new URL(request.url ?? "/", "http://bare")
+  const handle = async () => {
+    const caller = await authenticate(request.headers.authorization)
+    if (typeof caller === "number") return send(response, caller, { error: { code: String(caller) } })
+    if (request.method === "GET" && target.pathname === "/api/v1/recommendations") {
+      const limit = Number(target.searchParams.get("limit") ?? 50)
+      return send(response, 200, await list(caller, limit))
+    }
+    const accepted = request.method === "POST" ? acceptPath.exec(target.pathname) : null
+    if (accepted?.[1] !== undefined) {
+      const answer = await accept(caller, decodeURIComponent(accepted[1]))
+      return send(response, answer.status, answer.body)
+    }
+    return send(response, 404, { error: { code: "not_found" } })
+  }
+  // Drain the body (accept sends none) before answering.
+  request.resume()
+  request.on("end", () => {
+    handle().catch((error: unknown) => send(response, 500, { error: { code: "internal", message: String(error) } }))
+  })
+})
+server.keepAliveTimeout = 65_000
+
+const stop = () => server.close(() => void runtime.dispose().then(() => process.exit(0)))
+process.on("SIGTERM", stop)
+process.on("SIGINT", stop)
+server.listen(port, host, () => console.log(`listening on http://${host}:${port}`))

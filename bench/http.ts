@@ -1,0 +1,269 @@
+// The REST server next to a bare node:http server (bench/http-bare.ts: same client, same SQL, no
+// framework) on one scratch PostgreSQL database, measured side by side in the same run:
+//   list    GET /api/v1/recommendations?limit=50, authenticated by an API token;
+//   accept  POST /api/v1/recommendations/:id/accept, each request on a distinct `new` recommendation
+//           (the transition path, never the idempotent repeat).
+// Rounds alternate the order of the servers; each measurement is a warm-up, then `seconds` of
+// `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of
+// the server process (from /proc) says more than the rate on a shared machine.
+// Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
+// PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
+// database is created there and dropped at the end).
+import { Agent, request } from "node:http"
+import { join } from "node:path"
+import { NodeRuntime } from "@effect/platform-node"
+import { CatalogItemId, RecommendationId, type WorkspaceId } from "@margin/core/Ids"
+import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import type { Recommendation } from "@margin/core/Recommendation"
+import { aCatalogItemInput, aRecommendation } from "@margin/core/testing/Fixtures"
+import { freshId, seedRun } from "@margin/core/testing/Seed"
+import { seedApprovalWorkspace } from "@margin/worker/testing/ApprovalWorld"
+import { freePort, spawnNode, startRestServer } from "@margin/worker/testing/ChildProcesses"
+import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
+import { Array as Arr, Clock, Console, Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { cpuOf } from "./ProcessCpu.ts"
+
+const seconds = Number(process.argv[2] ?? 10)
+const concurrency = Number(process.argv[3] ?? 32)
+const rounds = Number(process.argv[4] ?? 2)
+const warmupSeconds = 2
+if (![seconds, concurrency, rounds].every((value) => Number.isSafeInteger(value) && value > 0)) {
+  console.error(`usage: node bench/http.ts [seconds] [concurrency] [rounds], got "${process.argv.slice(2).join(" ")}"`)
+  process.exit(2)
+}
+/** Distinct `new` recommendations per server: more than the fastest accept rate seen here times the accept time. */
+const acceptPool = Number(process.env.BENCH_ACCEPT_POOL ?? 25_000)
+const rateLimit = "100000000"
+
+/** `new` recommendations of one run, one per catalog item, inserted through the PostgreSQL adapters. */
+const seedNewRecommendations = Effect.fnUntraced(function* (workspaceId: WorkspaceId, count: number) {
+  const now = yield* Clock.currentTimeMillis
+  const run = yield* seedRun(workspaceId, { status: "succeeded", createdAt: now, finishedAt: now })
+  const skus = Arr.makeBy(count, (index) => `BENCH-${index}`)
+  yield* CatalogRepository.use((catalog) =>
+    catalog.upsertMany(
+      workspaceId,
+      skus.map((sku) => aCatalogItemInput({ sku, title: `Item ${sku}`, price: 1000 })),
+      now
+    )
+  )
+  const sql = yield* SqlClient.SqlClient
+  const items = yield* sql<{ readonly id: string; readonly sku: string }>`
+    SELECT id, sku FROM catalog_items WHERE workspace_id = ${workspaceId}`
+  const recommendations: Array<Recommendation> = []
+  for (const [index, item] of items.entries()) {
+    recommendations.push(
+      aRecommendation({
+        id: yield* freshId("recommendation", RecommendationId.make),
+        workspaceId,
+        runId: run.id,
+        itemId: CatalogItemId.make(item.id),
+        sku: item.sku,
+        currentPrice: 1000,
+        recommendedPrice: 1099,
+        status: "new",
+        // Distinct creation instants, so that the list's order is the one of a real history.
+        createdAt: now - index,
+        updatedAt: now - index
+      })
+    )
+  }
+  for (const chunk of Arr.chunksOf(recommendations, 5_000)) {
+    yield* RecommendationRepository.use((repository) => repository.insertMany(chunk))
+  }
+  return recommendations.map((recommendation) => recommendation.id)
+})
+
+interface Target {
+  readonly method: "GET" | "POST"
+  readonly path: () => string | null
+}
+
+interface Measured {
+  readonly latencies: Array<number>
+  readonly statuses: Map<number, number>
+  readonly elapsedMs: number
+  readonly cpuMs: number | null
+}
+
+/** `concurrency` keep-alive clients sending `target` until `durationMs` passed or its paths ran out. */
+const load = (port: number, token: string, target: Target, durationMs: number): Promise<Omit<Measured, "cpuMs">> => {
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const latencies: Array<number> = []
+  const statuses = new Map<number, number>()
+  const started = performance.now()
+  const deadline = started + durationMs
+  const once = (path: string) =>
+    new Promise<number>((resolve, reject) => {
+      const sent = request(
+        {
+          agent,
+          host: "127.0.0.1",
+          port,
+          method: target.method,
+          path,
+          headers: { authorization: `Bearer ${token}`, "content-length": 0 }
+        },
+        (response) => {
+          response.resume()
+          response.on("end", () => resolve(response.statusCode ?? 0))
+          response.on("error", reject)
+        }
+      )
+      sent.on("error", reject)
+      sent.end()
+    })
+  const client = async () => {
+    while (performance.now() < deadline) {
+      const path = target.path()
+      if (path === null) return
+      const sentAt = performance.now()
+      const status = await once(path)
+      latencies.push(performance.now() - sentAt)
+      statuses.set(status, (statuses.get(status) ?? 0) + 1)
+    }
+  }
+  return Promise.all(Arr.makeBy(concurrency, client)).then(() => {
+    agent.destroy()
+    return { latencies, statuses, elapsedMs: performance.now() - started }
+  })
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN
+
+interface Summary {
+  readonly rate: number
+  readonly p50: number
+  readonly p99: number
+  readonly cpuPerRequest: number | null
+  readonly failures: number
+}
+
+const summarize = (runs: ReadonlyArray<Measured>): Summary => {
+  const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b)
+  const elapsed = runs.reduce((sum, run) => sum + run.elapsedMs, 0)
+  const cpu = runs.every((run) => run.cpuMs !== null) ? runs.reduce((sum, run) => sum + (run.cpuMs ?? 0), 0) : null
+  const failures = runs.reduce(
+    (sum, run) => sum + [...run.statuses].filter(([status]) => status !== 200).reduce((n, [, count]) => n + count, 0),
+    0
+  )
+  return {
+    rate: (latencies.length * 1000) / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    cpuPerRequest: cpu === null ? null : cpu / latencies.length,
+    failures
+  }
+}
+
+const cell = (text: string, width: number) => text.padEnd(width)
+const row = (cells: ReadonlyArray<string>) =>
+  cells.map((text, index) => cell(text, [10, 8, 10, 10, 10, 12, 10, 22][index] ?? 10)).join(" ")
+
+const program = Effect.gen(function* () {
+  const database = yield* ScratchDatabase.ScratchDatabase
+  yield* Console.log(
+    `bench:http: ${rounds} rounds x (list, accept) x (rest, bare), ${warmupSeconds} s warm-up + ${seconds} s each, ${concurrency} concurrent keep-alive clients, node ${process.version}`
+  )
+  const { workspaceId, token } = yield* seedApprovalWorkspace()
+  const seedStarted = Date.now()
+  const ids = yield* seedNewRecommendations(workspaceId, 2 * acceptPool)
+  yield* Console.log(`seeded ${ids.length} new recommendations in ${Date.now() - seedStarted} ms`)
+
+  const env = {
+    DATABASE_URL: database.url,
+    RATE_LIMIT_PER_MINUTE: rateLimit,
+    OUTBOX_CONCURRENCY: "0",
+    RUN_WORKER_CONCURRENCY: "0",
+    LOG_LEVEL: "Warn"
+  }
+  const rest = yield* startRestServer("rest", env)
+  const barePort = yield* freePort
+  const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
+    ...env,
+    PORT: String(barePort),
+    HOST: "127.0.0.1"
+  })
+  yield* bare.waitForOutput(/listening/)
+  const servers = [
+    { name: "rest", port: Number(new URL(rest.baseUrl).port), pid: rest.pid, pool: ids.slice(0, acceptPool) },
+    { name: "bare", port: barePort, pid: bare.pid, pool: ids.slice(acceptPool) }
+  ] as const
+  const pools = new Map<string, Array<string>>(servers.map((server) => [server.name, [...server.pool]]))
+  const scenarios = [
+    {
+      name: "list",
+      target: (_server: string): Target => ({ method: "GET", path: () => "/api/v1/recommendations?limit=50" })
+    },
+    {
+      name: "accept",
+      target: (server: string): Target => ({
+        method: "POST",
+        path: () => {
+          const id = pools.get(server)?.pop()
+          return id === undefined ? null : `/api/v1/recommendations/${id}/accept`
+        }
+      })
+    }
+  ] as const
+
+  const results = new Map<string, Array<Measured>>()
+  for (let round = 0; round < rounds; round++) {
+    for (const scenario of scenarios) {
+      const order = round % 2 === 0 ? servers : [...servers].reverse()
+      for (const server of order) {
+        const target = scenario.target(server.name)
+        yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
+        const cpuBefore = cpuOf([server.pid])
+        const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
+        const cpuAfter = cpuOf([server.pid])
+        const run: Measured = {
+          ...measured,
+          cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
+        }
+        const key = `${scenario.name}/${server.name}`
+        results.set(key, [...(results.get(key) ?? []), run])
+        const summary = summarize([run])
+        yield* Console.log(
+          `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...run.statuses])}` : ""}`
+        )
+      }
+    }
+  }
+
+  yield* Console.log("")
+  yield* Console.log(
+    row(["scenario", "server", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "non-200", "ratio rest/bare"])
+  )
+  for (const scenario of scenarios) {
+    const summaries = new Map<string, Summary>(
+      servers.map((server) => [server.name, summarize(results.get(`${scenario.name}/${server.name}`) ?? [])])
+    )
+    const bareSummary = summaries.get("bare")
+    for (const [name, summary] of summaries) {
+      const ratio =
+        name === "rest" && bareSummary !== undefined
+          ? `${(summary.rate / bareSummary.rate).toFixed(2)}x req/s, ${(summary.p99 / bareSummary.p99).toFixed(2)}x p99`
+          : ""
+      yield* Console.log(
+        row([
+          scenario.name,
+          name,
+          summary.rate.toFixed(0),
+          summary.p50.toFixed(1),
+          summary.p99.toFixed(1),
+          summary.cpuPerRequest === null ? "n/a" : summary.cpuPerRequest.toFixed(2),
+          String(summary.failures),
+          ratio
+        ])
+      )
+    }
+  }
+  yield* Console.log("target: rest >= 0.9x the bare req/s, p99 <= 1.5x the bare p99")
+  yield* Effect.forEach([rest, bare], (child) => child.terminate(), { concurrency: "unbounded", discard: true })
+}).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer))
+
+NodeRuntime.runMain(program)
