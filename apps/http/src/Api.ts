@@ -12,6 +12,7 @@ import { RejectBody, SnoozeBody, TriggerRunBody } from "@margin/edge/Payloads"
 import {
   RecommendationApprovedJson,
   RecommendationChangedJson,
+  RecommendationDetailJson,
   RecommendationJson
 } from "@margin/edge/RecommendationJson"
 import { ReportCsv, ReportJson } from "@margin/edge/ReportFormat"
@@ -91,9 +92,15 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
     ),
     HttpApiEndpoint.get("getRecommendation", `${prefix}/recommendations/:recommendation_id`, {
       params: RecommendationParams,
-      success: RecommendationJson,
+      success: RecommendationDetailJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(operation("getRecommendation", readAccess("recommendations:read"), "One recommendation.")),
+    }).annotateMerge(
+      operation(
+        "getRecommendation",
+        readAccess("recommendations:read"),
+        "One recommendation, with the state of its write-back to the store once approved."
+      )
+    ),
     HttpApiEndpoint.post("acceptRecommendation", `${prefix}/recommendations/:recommendation_id/accept`, {
       params: RecommendationParams,
       success: [RecommendationChangedJson, IdempotentRepeatJson],

@@ -176,6 +176,14 @@ layer(testServer(), { excludeTestServices: true })("REST v1 endpoints", (it) => 
       assert.strictEqual(body.idempotent, false)
       assert.deepStrictEqual(body.write_back, { status: "applied", attempts: 1 })
       assert.strictEqual(Object(body.recommendation).status, "applied")
+      const shown = bodyOf(yield* call("GET", `/api/v1/recommendations/${recommendation.id}`, { token: owner.token }))
+      const shownWriteBack = Object(shown.write_back)
+      assert.deepStrictEqual(
+        [shownWriteBack.status, shownWriteBack.attempts, shownWriteBack.last_error],
+        ["applied", 1, null]
+      )
+      assert.strictEqual(shownWriteBack.next_attempt_at, null)
+      assert.match(String(shownWriteBack.applied_at), /^\d{4}-\d{2}-\d{2}T/)
 
       const again = yield* call("POST", path, { token: owner.token })
       assert.strictEqual(again.status, 200)
@@ -194,6 +202,21 @@ layer(testServer(), { excludeTestServices: true })("REST v1 endpoints", (it) => 
       assert.strictEqual(reply.status, 200)
       assert.deepStrictEqual(bodyOf(reply).write_back, { status: "pending", attempts: 1 })
       assert.strictEqual(Object(bodyOf(reply).recommendation).status, "approved")
+      const shown = bodyOf(yield* call("GET", `/api/v1/recommendations/${recommendation.id}`, { token: owner.token }))
+      const writeBack = Object(shown.write_back)
+      assert.deepStrictEqual([writeBack.status, writeBack.attempts, writeBack.applied_at], ["pending", 1, null])
+      assert.isString(writeBack.last_error)
+      assert.isString(writeBack.next_attempt_at)
+    })
+  )
+
+  it.effect("GET a recommendation that was never approved: write_back is null", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const recommendation = yield* seedRecommendation(workspace, {})
+      const shown = bodyOf(yield* call("GET", `/api/v1/recommendations/${recommendation.id}`, { token: owner.token }))
+      assert.strictEqual(shown.id, recommendation.id)
+      assert.strictEqual(shown.write_back, null)
     })
   )
 

@@ -2,17 +2,29 @@ import type { RecommendationMutation } from "@margin/core/RecommendationsService
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { Approval, type ApprovalResult } from "@margin/edge/Approval"
 import { Caller, callerActor, requireRole } from "@margin/edge/Caller"
-import { listJson, pageRequest } from "@margin/edge/ListJson"
-import { idempotentRepeat } from "@margin/edge/MutationJson"
-import { recommendationJson } from "@margin/edge/RecommendationJson"
-import { Effect } from "effect"
+import { ListJson, listJson, pageRequest } from "@margin/edge/ListJson"
+import { IdempotentRepeatJson, idempotentRepeat } from "@margin/edge/MutationJson"
+import {
+  RecommendationChangedJson,
+  RecommendationJson,
+  recommendationDetailJson,
+  recommendationJson
+} from "@margin/edge/RecommendationJson"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { encodedJson } from "./EncodedJson.ts"
+
+// The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
+const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
+const listBody = encodedJson(ListJson(RecommendationJson, "RecommendationList"))
 
 const changed = (mutation: RecommendationMutation) =>
-  mutation.idempotent
-    ? idempotentRepeat
-    : { ok: true as const, idempotent: false as const, recommendation: recommendationJson(mutation.recommendation) }
+  changedBody(
+    mutation.idempotent
+      ? idempotentRepeat
+      : { ok: true, idempotent: false, recommendation: recommendationJson(mutation.recommendation) }
+  )
 
 const approved = (result: ApprovalResult) =>
   result.idempotent || result.writeBack === null
@@ -39,10 +51,10 @@ export const RecommendationsHandlers = HttpApiBuilder.group(Api, "recommendation
             { status: query.status ?? null, runId: query.run_id ?? null },
             pageRequest(query)
           )
-        ).pipe(Effect.map((page) => listJson(page, recommendationJson))),
+        ).pipe(Effect.map((page) => listBody(listJson(page, recommendationJson)))),
       getRecommendation: ({ params }) =>
-        Caller.use((caller) => recommendations.get(caller.workspaceId, params.recommendation_id)).pipe(
-          Effect.map(recommendationJson)
+        Caller.use((caller) => recommendations.getDetail(caller.workspaceId, params.recommendation_id)).pipe(
+          Effect.map(recommendationDetailJson)
         ),
       acceptRecommendation: ({ params }) =>
         Caller.use((caller) =>

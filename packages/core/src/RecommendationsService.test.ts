@@ -183,6 +183,23 @@ describe("Recommendations", () => {
     }).pipe(Effect.provide(useCases))
   )
 
+  it.effect("getDetail shows no write-back before the approval and the outbox row after it", () =>
+    Effect.gen(function* () {
+      const seeded = yield* setup
+      const service = yield* Recommendations
+      const before = yield* service.getDetail(wsA, seeded.id)
+      assert.strictEqual(before.writeBack, null)
+      yield* service.accept(wsA, seeded.id, tokenActor)
+      const approved = yield* service.approve(wsA, seeded.id, sessionActor)
+      const after = yield* service.getDetail(wsA, seeded.id)
+      assert.strictEqual(after.recommendation.status, "approved")
+      assert.deepStrictEqual(after.writeBack, approved.writeBack)
+      assert.strictEqual(after.writeBack?.status, "pending")
+      const elsewhere = yield* Effect.flip(service.getDetail(wsB, seeded.id))
+      assert.strictEqual(elsewhere._tag, "ResourceNotFound")
+    }).pipe(Effect.provide(useCases))
+  )
+
   it.effect("list filters by status", () =>
     Effect.gen(function* () {
       const seeded = yield* setup

@@ -29,6 +29,12 @@ export interface ApproveResult extends RecommendationMutation {
   readonly writeBack: WriteBack | null
 }
 
+export interface RecommendationDetail {
+  readonly recommendation: Recommendation
+  /** The outbox row of its approval; null until approved. */
+  readonly writeBack: WriteBack | null
+}
+
 export class Recommendations extends Context.Service<
   Recommendations,
   {
@@ -41,6 +47,11 @@ export class Recommendations extends Context.Service<
       workspaceId: WorkspaceId,
       id: RecommendationId
     ) => Effect.Effect<Recommendation, ResourceNotFound | RepositoryError>
+    /** The recommendation and, once approved, where its write-back to the store stands. */
+    readonly getDetail: (
+      workspaceId: WorkspaceId,
+      id: RecommendationId
+    ) => Effect.Effect<RecommendationDetail, ResourceNotFound | RepositoryError>
     readonly accept: (
       workspaceId: WorkspaceId,
       id: RecommendationId,
@@ -180,6 +191,12 @@ export class Recommendations extends Context.Service<
           const found = yield* recommendations.get(workspaceId, id)
           if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "recommendation", id })
           return found.value
+        }),
+        getDetail: Effect.fn("Recommendations.getDetail")(function* (workspaceId, id) {
+          const found = yield* recommendations.get(workspaceId, id)
+          if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "recommendation", id })
+          const writeBack = yield* outbox.getByRecommendation(workspaceId, id)
+          return { recommendation: found.value, writeBack: Option.getOrNull(writeBack) }
         }),
         accept: Effect.fn("Recommendations.accept")(function* (workspaceId, id, actor) {
           return yield* mutate(workspaceId, id, Machine.accept(actorLabel(actor)), actor)

@@ -2,6 +2,7 @@ import { ElasticitySource } from "@margin/core/Elasticity"
 import { RuleCode } from "@margin/core/PriceRecommendation"
 import { type Recommendation, RecommendationStatus } from "@margin/core/Recommendation"
 import { toIso } from "@margin/core/Timestamp"
+import type { WriteBack } from "@margin/core/WriteBack"
 import { Schema } from "effect"
 import { MoneyJson, moneyJson } from "./MoneyJson.ts"
 import { tookEffectFields } from "./MutationJson.ts"
@@ -84,3 +85,41 @@ export const RecommendationApprovedJson = Schema.Struct({
   recommendation: RecommendationJson,
   write_back: WriteBackStateJson
 }).annotate({ identifier: "RecommendationApproved" })
+
+/**
+ * The write-back of an approved recommendation, in full: `pending` covers a delivery in flight;
+ * `next_attempt_at` is when a pending one is tried again; `last_error` says why the last attempt did not apply.
+ */
+export const WriteBackDetailJson = Schema.Struct({
+  status: Schema.Literals(["pending", "applied", "failed"]),
+  attempts: Schema.Int,
+  last_error: Schema.NullOr(Schema.String),
+  next_attempt_at: Schema.NullOr(IsoTimestamp),
+  applied_at: Schema.NullOr(IsoTimestamp)
+}).annotate({ identifier: "WriteBackDetail" })
+export type WriteBackDetailJson = typeof WriteBackDetailJson.Type
+
+export const writeBackDetailJson = (writeBack: WriteBack): WriteBackDetailJson => {
+  const status = writeBack.status === "in_flight" ? "pending" : writeBack.status
+  return {
+    status,
+    attempts: writeBack.attempts,
+    last_error: writeBack.lastError,
+    next_attempt_at: status === "pending" ? toIso(writeBack.nextAttemptAt) : null,
+    applied_at: isoOrNull(writeBack.appliedAt)
+  }
+}
+
+/** One recommendation with its write-back (null until approved). */
+export const RecommendationDetailJson = Schema.Struct({
+  ...RecommendationJson.fields,
+  write_back: Schema.NullOr(WriteBackDetailJson)
+}).annotate({ identifier: "RecommendationDetail" })
+
+export const recommendationDetailJson = (detail: {
+  readonly recommendation: Recommendation
+  readonly writeBack: WriteBack | null
+}): typeof RecommendationDetailJson.Type => ({
+  ...recommendationJson(detail.recommendation),
+  write_back: detail.writeBack === null ? null : writeBackDetailJson(detail.writeBack)
+})
