@@ -5,7 +5,7 @@ import { ReportExport } from "@margin/core/ReportExportService"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { WriteBackDelivery } from "@margin/core/WriteBackDelivery"
+import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import { Layer } from "effect"
 import { Approval } from "./Approval.ts"
 import { Authenticate } from "./Authenticate.ts"
@@ -22,7 +22,8 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   ReportExport.layer,
   WorkspaceStatus.layer,
   RunExecutor.layer,
-  WriteBackDelivery.layer
+  // The approve request's own delivery attempt honours the same WRITE_BACK_* settings as the workers.
+  DeliverySettings.layer
 )
 
 export const UseCasesLayer = Layer.mergeAll(Approval.layer, Authenticate.layer).pipe(
