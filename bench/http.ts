@@ -7,6 +7,7 @@
 // `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of
 // the server process (from /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
+// BENCH_PROFILE_DIR=<dir>: the REST server writes a CPU profile (node --cpu-prof) there.
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
 // database is created there and dropped at the end).
 import { Agent, request } from "node:http"
@@ -180,7 +181,12 @@ const program = Effect.gen(function* () {
     RUN_WORKER_CONCURRENCY: "0",
     LOG_LEVEL: "Warn"
   }
-  const rest = yield* startRestServer("rest", env)
+  // BENCH_PROFILE_DIR: the REST server writes a V8 CPU profile there when it stops.
+  const profileDir = process.env.BENCH_PROFILE_DIR
+  const rest = yield* startRestServer(
+    "rest",
+    profileDir === undefined ? env : { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }
+  )
   const barePort = yield* freePort
   const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
     ...env,
