@@ -1,12 +1,14 @@
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings } from "@margin/mcp-server/McpSettings"
+import { mcpPath, metadataPath } from "@margin/mcp-server/ProtectedResource"
 import { Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { AlertsHandlers } from "./AlertsHandlers.ts"
 import { Api, openApiPath } from "./Api.ts"
 import * as Authentication from "./Authentication.ts"
 import { CatalogHandlers } from "./CatalogHandlers.ts"
+import * as MetricsRoute from "./MetricsRoute.ts"
 import { RecommendationsHandlers } from "./RecommendationsHandlers.ts"
 import { ReportsHandlers } from "./ReportsHandlers.ts"
 import * as RequestValidation from "./RequestValidation.ts"
@@ -27,7 +29,7 @@ export const defaultMaxBodyBytes = 1024 * 1024
  * The REST front door as router routes: the HttpApi (with its OpenAPI document at
  * /api/v1/openapi.json), its middlewares and the response guard; and the MCP front door at /mcp
  * (@margin/mcp-server, settings from MCP_ALLOWED_ORIGINS / MCP_PUBLIC_URL) on the same router, so
- * that one process serves both on one rate budget. Requires the use cases (`UseCasesLayer` of
+ * that one process serves both on one rate budget; GET /metrics (Prometheus text, METRICS_TOKEN). Requires the use cases (`UseCasesLayer` of
  * @margin/edge), `Readiness`, the ports and the HTTP platform; serve it with
  * `HttpRouter.serve(HttpApp.layer(), { disableLogger: true })`.
  */
@@ -46,8 +48,15 @@ export const layer = (options: HttpAppOptions = {}) =>
       Layer.provide([Authentication.layer, RequestValidation.layer, BackgroundRuns.layer])
     ),
     McpRoutes.layer.pipe(Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig])),
+    MetricsRoute.layer,
     ResponseGuard.layer({
       maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
-      routes: routeTable(Api, [{ method: "GET", path: openApiPath }])
+      routes: routeTable(Api, [
+        { method: "GET", path: openApiPath },
+        { method: "GET", path: MetricsRoute.metricsPath },
+        ...["POST", "GET", "DELETE"].map((method) => ({ method, path: mcpPath })),
+        { method: "GET", path: `${metadataPath}${mcpPath}` },
+        { method: "GET", path: metadataPath }
+      ])
     })
   )

@@ -5,6 +5,7 @@ import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, Ht
 import type * as Types from "effect/Types"
 import { requestIdOf, withRequestId } from "./RequestId.ts"
 import { RequestLog, type RequestNotes } from "./RequestLog.ts"
+import { recordRequest } from "./RequestMetrics.ts"
 import type { RouteTable } from "./RouteTable.ts"
 
 export interface ResponseGuardOptions {
@@ -50,7 +51,8 @@ const pathOf = (url: string): string => {
  * The outermost layer of every request: refuses oversized bodies, turns whatever the router
  * or a defect produced (empty 404, text 415, empty 413 / 500) into the `{ code, message }`
  * envelope, tells 405 from 404, gives the request its id (`x-request-id` header, `request_id` in
- * every error body, every log line) and writes the request's one structured log line.
+ * every error body, every log line), counts it in the HTTP metrics by route template and writes
+ * the request's one structured log line.
  * Defects are logged here with their cause and answered without it.
  */
 export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
@@ -101,6 +103,12 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
         }
 
         const finished = yield* Clock.currentTimeNanos
+        yield* recordRequest(
+          request.method,
+          options.routes.templateOf(path) ?? "unmatched",
+          response.status,
+          Number(finished - started) / 1e9
+        )
         yield* Effect.logInfo("http request").pipe(
           Effect.annotateLogs({
             request_id: requestId,

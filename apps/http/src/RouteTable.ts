@@ -4,6 +4,11 @@ import { HttpApi, type HttpApiGroup } from "effect/http-api"
 export interface RouteTable {
   /** The methods a path is served with; empty when no route has that path. */
   readonly allowedMethods: (path: string) => ReadonlyArray<string>
+  /**
+   * The declared path a request path matches (`/api/v1/runs/:id`), the most literal one when
+   * several do; undefined when none does. A bounded label for metrics, never the raw path.
+   */
+  readonly templateOf: (path: string) => string | undefined
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
@@ -27,13 +32,17 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
       declared.push({ method: endpoint.method, path: endpoint.path })
     }
   })
-  const routes = declared.map((route) => ({ method: route.method, pattern: patternOf(route.path) }))
+  const parameters = (path: string) => path.split("/").filter((segment) => segment.startsWith(":")).length
+  const routes = declared
+    .map((route) => ({ method: route.method, path: route.path, pattern: patternOf(route.path) }))
+    .sort((a, b) => parameters(a.path) - parameters(b.path))
   return {
     allowedMethods: (path) => {
       const methods = new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))
       // HEAD is answered wherever GET is.
       if (methods.has("GET")) methods.add("HEAD")
       return [...methods]
-    }
+    },
+    templateOf: (path) => routes.find((route) => route.pattern.test(path))?.path
   }
 }

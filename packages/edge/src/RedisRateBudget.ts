@@ -1,6 +1,7 @@
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import { Effect, Layer } from "effect"
 import { Redis } from "effect/persistence"
+import * as FallbackRateBudget from "./FallbackRateBudget.ts"
 import { decide, minuteMs, windowStart } from "./FixedWindow.ts"
 
 /**
@@ -20,11 +21,14 @@ export interface RedisRateBudgetOptions {
   readonly windowMs?: number
   /** Key namespace, so that tests and deployments sharing one Redis do not collide. */
   readonly prefix?: string
+  /** A count that takes longer than this (default 500 ms) is given up for the memory budget. */
+  readonly timeoutMs?: number
 }
 
 /**
- * The shared budget on Redis. If Redis cannot answer, the request is let through and a warning
- * logged: an outage of the limiter should not take the API down with it.
+ * The shared budget on Redis. If Redis cannot answer, each process counts in its own memory
+ * budget until it is back (FallbackRateBudget): an outage of the limiter neither takes the API
+ * down nor lets a token through unlimited.
  */
 export const layer = (options: RedisRateBudgetOptions): Layer.Layer<RateBudget, never, Redis.Redis> =>
   Layer.effect(
@@ -34,18 +38,15 @@ export const layer = (options: RedisRateBudgetOptions): Layer.Layer<RateBudget, 
       const run = redis.eval(countRequest)
       const windowMs = options.windowMs ?? minuteMs
       const prefix = options.prefix ?? "margin:rate"
-      return RateBudget.of({
+      return yield* FallbackRateBudget.make({
+        store: "redis",
+        limit: options.limit,
         consume: (key, now) => {
           const start = windowStart(now, windowMs)
           return run(`${prefix}:${key}:${start}`, start + windowMs - now + 1000).pipe(
+            Effect.timeout(options.timeoutMs ?? 500),
             Effect.map((count) =>
               decide(typeof count === "number" ? count : Number(count), options.limit, start, windowMs, now)
-            ),
-            Effect.catch((error) =>
-              Effect.as(
-                Effect.logWarning("rate budget unavailable, request let through", error.message),
-                decide(1, options.limit, start, windowMs, now)
-              )
             )
           )
         }

@@ -10,6 +10,7 @@ import * as StoreRouter from "@margin/stores/StoreRouter"
 import { Config, Layer, Option, Redacted, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { IdentityKeyStore } from "./IdentityKeyStore.ts"
+import * as ObservedPorts from "./ObservedPorts.ts"
 import * as RedisRateBudget from "./RedisRateBudget.ts"
 
 export interface ServerInfrastructureOptions {
@@ -37,7 +38,8 @@ export const rateBudgetLayer = (options: ServerInfrastructureOptions) =>
       PgRateBudget.layer({ limit: options.rateLimitPerMinute }),
     onSome: (url) =>
       RedisRateBudget.layer({ limit: options.rateLimitPerMinute }).pipe(
-        Layer.provide(NodeRedis.layer({ url: Redacted.value(url) }))
+        // Commands fail at once while Redis is away (instead of queueing), so the memory budget answers.
+        Layer.provide(NodeRedis.layer({ url: Redacted.value(url), disableOfflineQueue: true }))
       )
   })
 
@@ -50,7 +52,8 @@ export const rateBudgetLayer = (options: ServerInfrastructureOptions) =>
  */
 export const layer = (options: ServerInfrastructureOptions) =>
   Layer.mergeAll(
-    StoreRouter.layerLive.pipe(Layer.provideMerge(PgAdapters.layer)),
+    // The run repository and the outbox are observed (ServiceMetrics) over the PostgreSQL ones.
+    Layer.mergeAll(StoreRouter.layerLive, ObservedPorts.layer).pipe(Layer.provideMerge(PgAdapters.layer)),
     rateBudgetLayer(options),
     PgIdentityKeyStore.layer
   ).pipe(Layer.provide(Migrations.layer), Layer.provideMerge(Database.layer))

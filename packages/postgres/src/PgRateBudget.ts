@@ -1,4 +1,5 @@
 import { RateBudget } from "@margin/core/ports/RateBudget"
+import * as FallbackRateBudget from "@margin/edge/FallbackRateBudget"
 import { decide, minuteMs, windowStart } from "@margin/edge/FixedWindow"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -17,7 +18,8 @@ export interface PgRateBudgetOptions {
  * The shared budget in `rate_budget_windows`: one upsert per request increments the counter of
  * (key, window) under the row lock, so the count is exact across processes. A key's older
  * windows are deleted when its next window opens, so the table holds about one row per key.
- * If the database cannot answer, the request is let through and a warning logged.
+ * If the database cannot answer, this process counts in its own memory budget until it is back
+ * (FallbackRateBudget of @margin/edge), logging the outage and the recovery once each.
  */
 export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, never, SqlClient.SqlClient> =>
   Layer.effect(
@@ -40,18 +42,12 @@ export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, nev
           return counted
         }).pipe(asRepository("RateBudget.consume"))
 
-      return RateBudget.of({
+      return yield* FallbackRateBudget.make({
+        store: "postgres",
+        limit: options.limit,
         consume: (key, now) => {
           const start = windowStart(now, windowMs)
-          return count(key, start).pipe(
-            Effect.map((counted) => decide(counted, options.limit, start, windowMs, now)),
-            Effect.catch((error) =>
-              Effect.as(
-                Effect.logWarning("rate budget unavailable, request let through", error.message),
-                decide(1, options.limit, start, windowMs, now)
-              )
-            )
-          )
+          return Effect.map(count(key, start), (counted) => decide(counted, options.limit, start, windowMs, now))
         }
       })
     })

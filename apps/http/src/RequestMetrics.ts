@@ -1,0 +1,45 @@
+import * as ServiceMetrics from "@margin/edge/ServiceMetrics"
+import { Effect, Metric } from "effect"
+
+interface RouteMetrics {
+  readonly requests: Metric.Counter<number>
+  readonly errors: Metric.Counter<number> | null
+  readonly latency: Metric.Histogram<number>
+  readonly limited: Metric.Counter<number> | null
+}
+
+// One set of labelled metrics per method, route and status, made once: labelling allocates.
+const cache = new Map<string, RouteMetrics>()
+
+const metricsOf = (method: string, route: string, status: number): RouteMetrics => {
+  const key = `${method} ${route} ${status}`
+  const known = cache.get(key)
+  if (known !== undefined) return known
+  const labels = { method, route, status: String(status) }
+  const made: RouteMetrics = {
+    requests: Metric.withAttributes(ServiceMetrics.httpRequests, labels),
+    errors: status >= 400 ? Metric.withAttributes(ServiceMetrics.httpErrors, labels) : null,
+    latency: Metric.withAttributes(ServiceMetrics.httpLatency, { method, route }),
+    limited: status === 429 ? Metric.withAttributes(ServiceMetrics.rateLimited, { route }) : null
+  }
+  cache.set(key, made)
+  return made
+}
+
+/**
+ * Counts one answered request into the HTTP metrics. `route` is the route template (or
+ * `unmatched`), so that ids in paths never become labels.
+ */
+export const recordRequest = (method: string, route: string, status: number, seconds: number): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const metrics = metricsOf(method, route, status)
+    return Effect.all(
+      [
+        Metric.update(metrics.requests, 1),
+        Metric.update(metrics.latency, seconds),
+        metrics.errors === null ? Effect.void : Metric.update(metrics.errors, 1),
+        metrics.limited === null ? Effect.void : Metric.update(metrics.limited, 1)
+      ],
+      { discard: true }
+    )
+  })

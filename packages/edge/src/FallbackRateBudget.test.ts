@@ -1,0 +1,92 @@
+import { NodeRedis } from "@effect/platform-node"
+import { assert, describe, it } from "@effect/vitest"
+import { RateBudget } from "@margin/core/ports/RateBudget"
+import { Effect, Layer, Logger, Metric, References } from "effect"
+import * as FallbackRateBudget from "./FallbackRateBudget.ts"
+import * as RedisRateBudget from "./RedisRateBudget.ts"
+import * as ServiceMetrics from "./ServiceMetrics.ts"
+import * as TcpProxy from "./testing/TcpProxy.ts"
+
+/** The Redis of CI (REDIS_TEST_URL), else a local one. */
+const redisUrl = new URL(process.env.REDIS_TEST_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379")
+
+const messages: Array<string> = []
+const capture = Logger.make<unknown, void>(({ message }) => {
+  messages.push(Array.isArray(message) ? message.map(String).join(" ") : String(message))
+})
+const logging = Layer.merge(Logger.layer([capture]), Layer.succeed(References.MinimumLogLevel, "Info"))
+
+const fallbacks = Effect.map(Metric.value(ServiceMetrics.rateBudgetFallbacks), (state) => state.count)
+const now = 1_736_942_400_000 + 10_000
+
+describe("FallbackRateBudget", () => {
+  it.effect(
+    "Redis cut under way: the limit still holds per process, exactly, logged once and counted",
+    () =>
+      Effect.gen(function* () {
+        const proxy = yield* TcpProxy.make({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) })
+        const budget = yield* Layer.build(
+          RedisRateBudget.layer({ limit: 3, prefix: `margin:test:${crypto.randomUUID()}` }).pipe(
+            Layer.provide(NodeRedis.layer({ url: `redis://127.0.0.1:${proxy.port}`, disableOfflineQueue: true }))
+          )
+        )
+        const consume = (key: string) => RateBudget.use((rate) => rate.consume(key, now)).pipe(Effect.provide(budget))
+        assert.strictEqual((yield* consume("token:tok_0"))._tag, "Allowed", "Redis counts")
+        const before = yield* fallbacks
+        messages.length = 0
+        yield* proxy.cut
+        const decisions = yield* Effect.forEach(Array.from({ length: 5 }), () => consume("token:tok_1"))
+        assert.deepStrictEqual(
+          decisions.map((decision) => decision._tag),
+          ["Allowed", "Allowed", "Allowed", "Limited", "Limited"]
+        )
+        // Another key has its own budget.
+        assert.strictEqual((yield* consume("token:tok_2"))._tag, "Allowed")
+        assert.strictEqual((yield* fallbacks) - before, 6)
+        assert.strictEqual(
+          messages.filter((message) => message.includes("redis cannot count requests")).length,
+          1,
+          messages.join("\n")
+        )
+        assert.strictEqual((yield* Metric.value(ServiceMetrics.rateBudgetDegraded)).value, 1)
+      }).pipe(Effect.provide(logging), Effect.scoped),
+    { timeout: 30_000 }
+  )
+
+  it.effect("a store that recovers is used again, and the recovery is logged once", () =>
+    Effect.gen(function* () {
+      let up = false
+      const shared = new Map<string, number>()
+      const rate = yield* FallbackRateBudget.make({
+        store: "test",
+        limit: 2,
+        consume: (key, _now) =>
+          up
+            ? Effect.sync(() => {
+                const count = (shared.get(key) ?? 0) + 1
+                shared.set(key, count)
+                return count <= 2
+                  ? { _tag: "Allowed" as const, remaining: 2 - count }
+                  : { _tag: "Limited" as const, retryAfterSeconds: 1 }
+              })
+            : Effect.fail({ message: "connection refused" })
+      })
+      messages.length = 0
+      assert.strictEqual((yield* rate.consume("k", now))._tag, "Allowed")
+      assert.strictEqual((yield* rate.consume("k", now))._tag, "Allowed")
+      assert.strictEqual((yield* rate.consume("k", now))._tag, "Limited", "down: the memory budget limits")
+      up = true
+      assert.strictEqual((yield* rate.consume("k", now))._tag, "Allowed", "up: the shared store counts again")
+      assert.strictEqual((yield* rate.consume("k", now))._tag, "Allowed")
+      assert.strictEqual((yield* rate.consume("k", now))._tag, "Limited")
+      assert.deepStrictEqual(
+        messages.filter((message) => message.startsWith("rate budget")),
+        [
+          "rate budget: test cannot count requests; this process counts them in memory until it recovers connection refused",
+          "rate budget: test counts requests again"
+        ]
+      )
+      assert.strictEqual((yield* Metric.value(ServiceMetrics.rateBudgetDegraded)).value, 0)
+    }).pipe(Effect.provide(logging))
+  )
+})

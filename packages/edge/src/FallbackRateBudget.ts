@@ -1,0 +1,71 @@
+import { consumeIn } from "@margin/core/memory/MemoryRateBudget"
+import { type BudgetDecision, RateBudget } from "@margin/core/ports/RateBudget"
+import { Effect, Metric } from "effect"
+import * as ServiceMetrics from "./ServiceMetrics.ts"
+
+export interface FallbackRateBudgetOptions<E extends { readonly message: string }> {
+  /** The shared store's name in logs: `redis`, `postgres`. */
+  readonly store: string
+  readonly limit: number
+  /** Counts the request in the shared store; fails when the store cannot count it. */
+  readonly consume: (key: string, now: number) => Effect.Effect<BudgetDecision, E>
+}
+
+interface Window {
+  readonly start: number
+  readonly count: number
+}
+
+/**
+ * A shared rate budget that never lets a request through uncounted: while the shared store
+ * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory budget (the
+ * one of core's MemoryRateBudget), so each process enforces the limit on its own share of the
+ * traffic. The outage and the recovery are logged once each, every fallback decision is counted
+ * (`margin_rate_budget_fallback_total`) and `margin_rate_budget_degraded` is 1 meanwhile.
+ */
+export const make = <E extends { readonly message: string }>(
+  options: FallbackRateBudgetOptions<E>
+): Effect.Effect<RateBudget["Service"]> =>
+  Effect.sync(() => {
+    const windows = new Map<string, Window>()
+    let degraded = false
+
+    const inMemory = (key: string, now: number) =>
+      Effect.sync(() => {
+        const [decision, window] = consumeIn(windows.get(key), now, options.limit)
+        windows.set(key, window)
+        return decision
+      })
+
+    const fellBack = (key: string, now: number, error: E) =>
+      Effect.gen(function* () {
+        if (!degraded) {
+          degraded = true
+          yield* Effect.logWarning(
+            `rate budget: ${options.store} cannot count requests; this process counts them in memory until it recovers`,
+            error.message
+          )
+          yield* Metric.update(ServiceMetrics.rateBudgetDegraded, 1)
+        }
+        yield* Metric.update(ServiceMetrics.rateBudgetFallbacks, 1)
+        return yield* inMemory(key, now)
+      })
+
+    const recovered = Effect.gen(function* () {
+      degraded = false
+      // The memory windows only covered the outage: the shared store counts again from here.
+      windows.clear()
+      yield* Effect.logInfo(`rate budget: ${options.store} counts requests again`)
+      yield* Metric.update(ServiceMetrics.rateBudgetDegraded, 0)
+    })
+
+    return RateBudget.of({
+      consume: (key, now) =>
+        options.consume(key, now).pipe(
+          Effect.matchEffect({
+            onFailure: (error) => fellBack(key, now, error),
+            onSuccess: (decision) => (degraded ? Effect.as(recovered, decision) : Effect.succeed(decision))
+          })
+        )
+    })
+  })
