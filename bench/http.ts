@@ -7,11 +7,13 @@
 // `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of
 // the server process (from /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
+// BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
 // BENCH_PROFILE_DIR=<dir>: the REST server writes a CPU profile (node --cpu-prof) there.
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
 // database is created there and dropped at the end).
 import { Agent, request } from "node:http"
 import { join } from "node:path"
+import { isDeepStrictEqual } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
 import { CatalogItemId, RecommendationId, type WorkspaceId } from "@margin/core/Ids"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
@@ -167,7 +169,7 @@ const row = (cells: ReadonlyArray<string>) =>
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
   yield* Console.log(
-    `bench:http: ${rounds} rounds x (list, accept) x (rest, bare), ${warmupSeconds} s warm-up + ${seconds} s each, ${concurrency} concurrent keep-alive clients, node ${process.version}`
+    `bench:http: ${rounds} rounds x (list, accept) x (rest, bare), ${warmupSeconds} s warm-up + ${seconds} s each, ${concurrency} concurrent keep-alive clients, LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "Info"}, node ${process.version}`
   )
   const { workspaceId, token } = yield* seedApprovalWorkspace()
   const seedStarted = Date.now()
@@ -179,7 +181,8 @@ const program = Effect.gen(function* () {
     RATE_LIMIT_PER_MINUTE: rateLimit,
     OUTBOX_CONCURRENCY: "0",
     RUN_WORKER_CONCURRENCY: "0",
-    LOG_LEVEL: "Warn"
+    // The production default (Info) writes one JSON line per request; BENCH_LOG_LEVEL=Warn leaves it out.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "Info"
   }
   // BENCH_PROFILE_DIR: the REST server writes a V8 CPU profile there when it stops.
   const profileDir = process.env.BENCH_PROFILE_DIR
@@ -198,6 +201,17 @@ const program = Effect.gen(function* () {
     { name: "rest", port: Number(new URL(rest.baseUrl).port), pid: rest.pid, pool: ids.slice(0, acceptPool) },
     { name: "bare", port: barePort, pid: bare.pid, pool: ids.slice(acceptPool) }
   ] as const
+  // Same work, same answer: the first list page of both servers must be the same JSON.
+  const pages = yield* Effect.forEach(servers, (server) =>
+    Effect.promise(() =>
+      fetch(`http://127.0.0.1:${server.port}/api/v1/recommendations?limit=50`, {
+        headers: { authorization: `Bearer ${token}` }
+      }).then((response) => response.json())
+    )
+  )
+  if (!isDeepStrictEqual(pages[0], pages[1])) {
+    return yield* Effect.die(`the servers answer different lists: ${JSON.stringify(pages).slice(0, 2000)}`)
+  }
   const pools = new Map<string, Array<string>>(servers.map((server) => [server.name, [...server.pool]]))
   const scenarios = [
     {
