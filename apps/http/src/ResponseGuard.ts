@@ -36,6 +36,9 @@ const isJson = (response: HttpServerResponse.HttpServerResponse): boolean =>
 const envelope = (status: number, message: string, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ code: codeOf(status), message }, { status, headers })
 
+/** Retry-After of a 503 that did not set its own. */
+const unavailableRetryAfterSeconds = "5"
+
 // Headers of the original answer that still hold for its envelope; the body's own go with the body.
 const keptHeaders = ["allow", "retry-after", "connection"]
 
@@ -100,6 +103,11 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
                   allow: allowed.join(", ")
                 })
               : envelope(response.status, messages[response.status] ?? "The request failed.", kept(response.headers))
+        }
+
+        // A 503 (the database or a dependency away) tells clients when to come back.
+        if (response.status === 503 && response.headers["retry-after"] === undefined) {
+          response = HttpServerResponse.setHeader(response, "retry-after", unavailableRetryAfterSeconds)
         }
 
         const finished = yield* Clock.currentTimeNanos
