@@ -2,6 +2,15 @@ import { defineConfig } from "vitest/config"
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/*"]
+    projects: [
+      {
+        extends: true,
+        test: { name: "packages", include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"] }
+      },
+      { extends: true, test: { name: "apps", include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"] } }
+    ],
+    // Generous: CI runs on 2 cores, and some tests start databases and processes.
+    testTimeout: 60_000,
+    hookTimeout: 180_000
   }
 })
