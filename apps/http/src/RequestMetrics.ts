@@ -31,15 +31,10 @@ const metricsOf = (method: string, route: string, status: number): RouteMetrics 
  * `unmatched`), so that ids in paths never become labels.
  */
 export const recordRequest = (method: string, route: string, status: number, seconds: number): Effect.Effect<void> =>
-  Effect.suspend(() => {
+  Effect.gen(function* () {
     const metrics = metricsOf(method, route, status)
-    return Effect.all(
-      [
-        Metric.update(metrics.requests, 1),
-        Metric.update(metrics.latency, seconds),
-        metrics.errors === null ? Effect.void : Metric.update(metrics.errors, 1),
-        metrics.limited === null ? Effect.void : Metric.update(metrics.limited, 1)
-      ],
-      { discard: true }
-    )
+    yield* Metric.update(metrics.requests, 1)
+    yield* Metric.update(metrics.latency, seconds)
+    if (metrics.errors !== null) yield* Metric.update(metrics.errors, 1)
+    if (metrics.limited !== null) yield* Metric.update(metrics.limited, 1)
   })
