@@ -7,6 +7,7 @@ import { isSqlError, type SqlError } from "effect/sql/SqlError"
 import { reasonOf } from "./DatabaseErrors.ts"
 import initial from "./migrations/0001_initial.ts"
 import credentialKeys from "./migrations/0002_credential_keys.ts"
+import runWrites from "./migrations/0003_run_writes.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -15,7 +16,8 @@ import credentialKeys from "./migrations/0002_credential_keys.ts"
  */
 export const loader = PgMigrator.fromRecord({
   "0001_initial": initial,
-  "0002_credential_keys": credentialKeys
+  "0002_credential_keys": credentialKeys,
+  "0003_run_writes": runWrites
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */
