@@ -1,0 +1,106 @@
+import { assert, describe, it } from "@effect/vitest"
+import { AuditRepository } from "@margin/core/ports/AuditRepository"
+import { RunRepository } from "@margin/core/ports/RunRepository"
+import type { Run } from "@margin/core/Run"
+import { Runs } from "@margin/core/RunsService"
+import { seedWorkspace } from "@margin/core/testing/Seed"
+import { Duration, Effect, Layer, Option, Schedule } from "effect"
+import { SqlClient } from "effect/sql"
+import { spawnNode, startWorker, workerMain } from "../src/testing/ChildProcesses.ts"
+import { importItems, recommendationsOf } from "../src/testing/RunWorld.ts"
+import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
+
+/**
+ * A worker process killed with kill -9 in the middle of a run, on PostgreSQL: the run stays
+ * `running` under the dead worker's lease; once the lease has run out another worker process
+ * claims it, executes it again from the start and finishes it, once, with every recommendation and
+ * alert stored once.
+ */
+
+const items = 24_000
+const system = { _tag: "SystemActor", name: "run tests" } as const
+
+/** A catalog with recommendations, losses and missing costs throughout. */
+const catalog = Array.from({ length: items }, (_, n) => ({
+  sku: `K-${String(n).padStart(6, "0")}`,
+  price: 1000 + (n % 50) * 10,
+  cost: n % 10 === 0 ? null : 500 + (n % 13) * 60
+}))
+
+// A short lease and quick beats: the dead worker's run is free again two seconds after its last beat.
+const workerEnv = (url: string) => ({
+  DATABASE_URL: url,
+  RUN_LEASE: "2 seconds",
+  RUN_HEARTBEAT: "300 millis",
+  RUN_POLL_INTERVAL: "50 millis"
+})
+
+const runNow = (run: Run) =>
+  RunRepository.use((runs) => runs.get(run.workspaceId, run.id)).pipe(
+    Effect.flatMap(Option.match({ onNone: () => Effect.die(`no run ${run.id}`), onSome: Effect.succeed }))
+  )
+
+const auditActions = (run: Run) =>
+  AuditRepository.use((audit) => audit.list(run.workspaceId, { limit: 200, cursor: null })).pipe(
+    Effect.map((page) => page.items.filter((event) => event.resourceId === run.id).map((event) => event.action))
+  )
+
+describe("a run worker killed with kill -9 in the middle of a run", () => {
+  it.live(
+    "another worker takes the run over once the lease has run out; it completes once, with no duplicates",
+    () =>
+      Effect.gen(function* () {
+        const database = yield* ScratchDatabase.ScratchDatabase
+        const workspace = yield* seedWorkspace({ plan: "enterprise" })
+        yield* importItems(workspace.id, catalog)
+        const queued = yield* Runs.use((runs) => runs.trigger(workspace.id, [], "api", system))
+
+        const doomed = yield* spawnNode("worker-killed", workerMain, workerEnv(database.url))
+        // Killed as soon as some chunks are stored and before the last one.
+        const midway = yield* runNow(queued).pipe(
+          Effect.flatMap((run) =>
+            run.itemsAnalysed > 0 || run.status === "succeeded" ? Effect.succeed(run) : Effect.fail("not yet" as const)
+          ),
+          Effect.retry(Schedule.spaced(Duration.millis(10))),
+          Effect.timeout(Duration.seconds(90)),
+          Effect.orDie
+        )
+        yield* doomed.kill9
+        const killed = yield* runNow(queued)
+        assert.strictEqual(killed.status, "running", `killed too late: ${yield* doomed.output}`)
+        assert.isAbove(killed.itemsAnalysed, 0)
+        assert.isBelow(killed.itemsAnalysed, items, "the kill came before the last chunk")
+        assert.isAtMost(midway.itemsAnalysed, killed.itemsAnalysed)
+
+        const stored = yield* recommendationsOf(workspace.id, killed)
+        assert.isAbove(stored.length, 0, "the dead worker had stored some chunks")
+
+        const heir = yield* startWorker("worker-heir", workerEnv(database.url))
+        const done = yield* runNow(queued).pipe(
+          Effect.flatMap((run) => (run.status === "running" ? Effect.fail("not yet" as const) : Effect.succeed(run))),
+          Effect.retry(Schedule.spaced(Duration.millis(100))),
+          Effect.timeout(Duration.seconds(120)),
+          Effect.orDie
+        )
+        assert.strictEqual(done.status, "succeeded", done.error ?? "")
+        assert.deepStrictEqual([done.itemsTotal, done.itemsAnalysed], [items, items])
+        assert.match(yield* heir.output, new RegExp(`run claimed.*${queued.id}`))
+
+        // Once: one start, one success; every item at most one recommendation and one alert of a kind.
+        assert.deepStrictEqual((yield* auditActions(done)).toSorted(), ["run.start", "run.succeed", "run.trigger"])
+        const sql = yield* SqlClient.SqlClient
+        const [recommendations] = yield* sql<{ readonly total: number; readonly items: number }>`
+          SELECT count(*)::int AS total, count(DISTINCT item_id)::int AS items
+          FROM recommendations WHERE workspace_id = ${workspace.id} AND run_id = ${done.id}`
+        assert.deepStrictEqual(recommendations, { total: done.recommendationsCount, items: done.recommendationsCount })
+        const [alerts] = yield* sql<{ readonly total: number; readonly subjects: number }>`
+          SELECT count(*)::int AS total, count(DISTINCT (item_id, kind))::int AS subjects
+          FROM alerts WHERE workspace_id = ${workspace.id}`
+        assert.deepStrictEqual(alerts, { total: done.alertsCount, subjects: done.alertsCount })
+        assert.isAbove(done.recommendationsCount, 0)
+        assert.isAbove(done.alertsCount, 0)
+        yield* heir.terminate()
+      }).pipe(Effect.scoped, Effect.provide(Runs.layer.pipe(Layer.provideMerge(ScratchDatabase.layer)))),
+    { timeout: 300_000 }
+  )
+})
