@@ -7,6 +7,7 @@ import { memberCommand } from "./MemberCommands.ts"
 import { migrateCommand } from "./MigrateCommand.ts"
 import { onDatabase } from "./OnDatabase.ts"
 import { JsonOutput } from "./Output.ts"
+import { runCommand } from "./RunCommands.ts"
 import { sessionTokenCommand } from "./SessionTokenCommand.ts"
 import { storeCommand } from "./StoreCommands.ts"
 import { supportCommand } from "./SupportCommands.ts"
@@ -33,6 +34,7 @@ export const marginctl = Command.make("marginctl").pipe(
     tokenCommand,
     storeCommand,
     catalogCommand,
+    runCommand,
     onDatabase(sessionTokenCommand),
     supportCommand,
     deletionCommand,

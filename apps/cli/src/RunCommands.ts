@@ -1,0 +1,109 @@
+import { RunId } from "@margin/core/Ids"
+import { RunRepository } from "@margin/core/ports/RunRepository"
+import { Runs } from "@margin/core/RunsService"
+import { Tag } from "@margin/core/Tag"
+import { runJson } from "@margin/edge/RunJson"
+import { Clock, Console, Duration, Effect, Option, Schema, SchemaGetter } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import { workspaceFlag } from "./Flags.ts"
+import { onDatabase } from "./OnDatabase.ts"
+import { OperatorError } from "./OperatorError.ts"
+import { JsonOutput, report } from "./Output.ts"
+import { isFinished, progressLine, rateBetween, type Sighting } from "./RunProgress.ts"
+
+const marginctl = { _tag: "SystemActor", name: "marginctl" } as const
+
+/** `a, b,c` -> ["a", "b", "c"], each checked as a catalog tag. */
+const Tags = Schema.String.pipe(
+  Schema.decodeTo(Schema.Array(Tag), {
+    decode: SchemaGetter.transform((text: string) =>
+      text
+        .split(",")
+        .map((tag) => tag.trim())
+        .filter((tag) => tag !== "")
+    ),
+    encode: SchemaGetter.transform((tags: ReadonlyArray<string>) => tags.join(","))
+  })
+)
+
+const triggerCommand = Command.make(
+  "trigger",
+  {
+    workspace: workspaceFlag,
+    tags: Flag.String("tags").pipe(
+      Flag.withDescription("Comma-separated tags: only the items carrying any of them (default: the whole catalog)"),
+      Flag.withSchema(Tags),
+      Flag.withDefault([])
+    )
+  },
+  Effect.fn(function* ({ workspace, tags }) {
+    const run = yield* Runs.use((runs) => runs.trigger(workspace, tags, "cli", marginctl))
+    yield* report(runJson(run), (r) =>
+      [
+        `Queued run ${r.id} over ${r.subset_tags.length === 0 ? "the whole catalog" : `the items tagged ${r.subset_tags.join(", ")}`} of ${workspace}.`,
+        "A run worker executes it: the service (npm start) or a worker process (apps/worker).",
+        `Follow it with: marginctl run watch ${r.id}`
+      ].join("\n")
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Queue an analysis run of a workspace, as POST /api/v1/runs does (the plan's caps apply); workers execute it"
+  )
+)
+
+/** How often `watch` looks at the run. */
+const pollInterval = Duration.millis(500)
+
+const sight = (id: RunId) =>
+  Effect.gen(function* () {
+    const found = yield* RunRepository.use((runs) => runs.find(id))
+    if (Option.isNone(found)) return yield* new OperatorError({ message: `there is no run ${id}` })
+    return { run: found.value, at: yield* Clock.currentTimeMillis } satisfies Sighting
+  })
+
+// On a terminal the line is redrawn in place; elsewhere (a log, a pipe) a line is printed when the run moves.
+const draw = (line: string, last: boolean) =>
+  Effect.sync(() => {
+    if (process.stdout.isTTY) process.stdout.write(`\r${line}\x1b[K${last ? "\n" : ""}`)
+    else process.stdout.write(`${line}\n`)
+  })
+
+const watchCommand = Command.make(
+  "watch",
+  { run: Argument.String("run-id").pipe(Argument.withSchema(RunId), Argument.withDescription("The run (run_…)")) },
+  Effect.fn(function* ({ run: id }) {
+    const json = yield* JsonOutput
+    const first = yield* sight(id)
+    let previous = first
+    let shown = ""
+    let current = first
+    for (;;) {
+      // The pace over the whole watch, so that it does not jump between two chunks.
+      const line = progressLine(current.run, rateBetween(first, current))
+      const moved =
+        current.run.itemsAnalysed !== previous.run.itemsAnalysed || current.run.status !== previous.run.status
+      if (!json && (shown === "" || moved || process.stdout.isTTY)) yield* draw(line, isFinished(current.run))
+      shown = line
+      if (isFinished(current.run)) break
+      yield* Effect.sleep(pollInterval)
+      previous = current
+      current = yield* sight(id)
+    }
+    if (json) yield* Console.log(JSON.stringify(runJson(current.run)))
+    if (current.run.status !== "succeeded") {
+      return yield* new OperatorError({
+        message: `run ${id} ${current.run.status}${current.run.error === null ? "" : `: ${current.run.error}`}`
+      })
+    }
+  })
+).pipe(
+  Command.withDescription(
+    "Follow a run until it ends, with a progress bar: items analysed, recommendations and alerts so far, pace and time left. Exits 1 unless the run succeeded"
+  )
+)
+
+export const runCommand = Command.make("run").pipe(
+  Command.withDescription("Analysis runs: queue one, follow one"),
+  Command.withSubcommands([onDatabase(triggerCommand), onDatabase(watchCommand)])
+)
