@@ -138,8 +138,12 @@ export class RunExecutor extends Context.Service<
             return { items: chunk.length, recommendations, alerts, snapshots, alertsFound } satisfies AnalysedChunk
           })
 
-        /** Writes one chunk's results atomically; answers the progress after it. */
-        const writeChunk = (run: Run, progress: RunProgress, chunk: AnalysedChunk) =>
+        /**
+         * Writes one chunk's results atomically; answers the progress after it. `supersede` is false
+         * when no other run had an open recommendation in the workspace as this one started: then
+         * there is nothing to supersede, and a catalog's first run skips the lookups altogether.
+         */
+        const writeChunk = (run: Run, supersede: boolean, progress: RunProgress, chunk: AnalysedChunk) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const next: RunProgress = {
@@ -151,8 +155,10 @@ export class RunExecutor extends Context.Service<
             yield* transactor.transaction(
               Effect.gen(function* () {
                 if (chunk.recommendations.length > 0) {
-                  const items = chunk.recommendations.map((recommendation) => recommendation.itemId)
-                  yield* recommendations.supersedeOpen(run.workspaceId, items, run.id, now)
+                  if (supersede) {
+                    const items = chunk.recommendations.map((recommendation) => recommendation.itemId)
+                    yield* recommendations.supersedeOpen(run.workspaceId, items, run.id, now)
+                  }
                   yield* recommendations.insertMany(chunk.recommendations)
                 }
                 if (chunk.alerts.length > 0) yield* alerts.raiseMany(chunk.alerts)
@@ -173,6 +179,7 @@ export class RunExecutor extends Context.Service<
             const start: RunProgress = { itemsTotal, itemsAnalysed: 0, recommendationsCount: 0, alertsCount: 0 }
             yield* runs.recordProgress(run.workspaceId, run.id, start)
             const policy = workspace.value.pricingPolicy
+            const supersede = yield* recommendations.hasOpen(run.workspaceId, run.id)
             // Three stages on their own fibers: the next chunks are read while one is analysed and the
             // one before it is written; writes stay in order, one transaction at a time.
             return yield* catalog.streamRunItems(run.workspaceId, run.subsetTags, config.chunkSize).pipe(
@@ -181,7 +188,7 @@ export class RunExecutor extends Context.Service<
               Stream.buffer({ capacity: 1 }),
               Stream.runFoldEffect(
                 () => start,
-                (progress, chunk: AnalysedChunk) => writeChunk(run, progress, chunk)
+                (progress, chunk: AnalysedChunk) => writeChunk(run, supersede, progress, chunk)
               )
             )
           })

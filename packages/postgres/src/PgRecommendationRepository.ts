@@ -4,7 +4,7 @@ import { pageOf } from "@margin/core/Page"
 import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
 import { type Recommendation, RecommendationStatus } from "@margin/core/Recommendation"
-import { Array as Arr, Effect, Layer, Schema, Stream } from "effect"
+import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertSkippingConflicts } from "./PgBatchInsert.ts"
 import {
@@ -151,6 +151,7 @@ const one = firstOf(RecommendationRow, toDomain)
 const all = rowsOf(RecommendationRow, toDomain)
 const chunk = chunkOf(RecommendationRow, toDomain)
 const changesOf = transitionColumns(RecommendationRow, toRow)
+const openOf = firstOf(Schema.Struct({ open: Schema.Boolean }), (row) => row.open)
 
 export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlClient> = Layer.effect(
   RecommendationRepository,
@@ -190,6 +191,16 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
         insertSkippingConflicts(sql, "recommendations", insertTypes, Arr.map(recommendations, toRow)).pipe(
           sql.withTransaction,
           asRepository("RecommendationRepository.insertMany")
+        ),
+      hasOpen: (workspaceId, exceptRunId) =>
+        sql`
+          SELECT EXISTS (
+            SELECT 1 FROM recommendations
+            WHERE workspace_id = ${workspaceId} AND status IN ('new', 'pending_approval') AND run_id <> ${exceptRunId}
+          ) AS open`.pipe(
+          Effect.flatMap(openOf),
+          Effect.map(Option.getOrElse(() => false)),
+          asRepository("RecommendationRepository.hasOpen")
         ),
       supersedeOpen: (workspaceId, itemIds, newerRunId, now) =>
         itemIds.length === 0

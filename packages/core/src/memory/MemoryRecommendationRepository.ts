@@ -88,6 +88,17 @@ export const layer: Layer.Layer<RecommendationRepository, never, MemoryDatabase>
       list: (workspaceId, filter, request) => page(workspaceId, filter, request.limit, request.cursor),
       update: (workspaceId, id, decide) => decideAndSave(db, recommendationsTable, wholeRow(), workspaceId, id, decide),
       insertMany,
+      hasOpen: (workspaceId, exceptRunId) =>
+        db.read(
+          (tables) =>
+            rowsWhere(
+              tables.recommendations,
+              (recommendation) =>
+                recommendation.workspaceId === workspaceId &&
+                recommendation.runId !== exceptRunId &&
+                openRecommendationStatuses.includes(recommendation.status)
+            ).length > 0
+        ),
       supersedeOpen,
       // Page by page with the list's own cursor, so an export never holds the whole workspace.
       stream: (workspaceId) =>

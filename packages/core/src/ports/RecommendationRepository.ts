@@ -33,6 +33,11 @@ export class RecommendationRepository extends Context.Service<
     ) => Effect.Effect<Option.Option<Outcome<Recommendation>>, RepositoryError>
     /** Inserts a run's recommendations; a (run, item) pair already present is skipped. Returns how many were new. */
     readonly insertMany: (recommendations: ReadonlyArray<Recommendation>) => Effect.Effect<number, RepositoryError>
+    /**
+     * Whether the workspace has an open (`new`, `pending_approval`) recommendation made by another
+     * run than `exceptRunId`: when it has none, a run has nothing to supersede.
+     */
+    readonly hasOpen: (workspaceId: WorkspaceId, exceptRunId: RunId) => Effect.Effect<boolean, RepositoryError>
     /** A newer run supersedes the open (`new`, `pending_approval`) recommendations of the same items. */
     readonly supersedeOpen: (
       workspaceId: WorkspaceId,

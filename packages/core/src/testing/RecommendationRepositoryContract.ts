@@ -244,6 +244,26 @@ export const recommendationRepositoryContract = <E>(
       })
     )
 
+    it.effect("hasOpen says whether another run left an open recommendation in the workspace", () =>
+      Effect.gen(function* () {
+        const repository = yield* RecommendationRepository
+        const { workspace, run, items } = yield* scene(2)
+        const [one, two] = items
+        const newerRun = yield* seedRun(workspace.id)
+        assert.isFalse(yield* repository.hasOpen(workspace.id, newerRun.id), "nothing yet")
+        const decided = yield* seedRecommendation(run, one, { status: "approved" })
+        assert.isFalse(yield* repository.hasOpen(workspace.id, newerRun.id), "a decided one is not open")
+        yield* seedRecommendation(newerRun, two)
+        assert.isFalse(yield* repository.hasOpen(workspace.id, newerRun.id), "the run's own do not count")
+        yield* seedRecommendation(run, two, { status: "pending_approval" })
+        assert.isTrue(yield* repository.hasOpen(workspace.id, newerRun.id))
+        assert.isTrue(yield* repository.hasOpen(workspace.id, run.id))
+        const elsewhere = yield* scene(0)
+        assert.isFalse(yield* repository.hasOpen(elsewhere.workspace.id, newerRun.id), "per workspace")
+        assert.strictEqual(decided.status, "approved")
+      })
+    )
+
     it.effect("stream yields every recommendation of the workspace, newest first", () =>
       Effect.gen(function* () {
         const repository = yield* RecommendationRepository
