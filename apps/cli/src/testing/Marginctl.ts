@@ -1,6 +1,10 @@
 import { execFile } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert } from "@effect/vitest"
+import { TestDatabase } from "@margin/postgres/TestDatabase"
 import { Effect } from "effect"
 
 /** What one `marginctl` process did. */
@@ -49,3 +53,40 @@ export const assertFailed = (outcome: Outcome, message: RegExp): void => {
   assert.strictEqual(outcome.stdout, "")
   assert.match(outcome.stderr, message)
 }
+
+/** The environment that points a marginctl process at the test's TestDatabase (PGlite it serves, or PostgreSQL). */
+export const testDatabaseEnvironment = Effect.gen(function* () {
+  const database = yield* TestDatabase
+  if (database.backend === "pglite") return { DATA_DIR: database.name }
+  const url = new URL(process.env.DATABASE_URL ?? "")
+  url.pathname = `/${database.name}`
+  return { DATABASE_URL: url.toString() }
+})
+
+/** `marginctl <args>` on the test's database. */
+export const marginctlOnTestDatabase = (...args: ReadonlyArray<string>) =>
+  Effect.flatMap(testDatabaseEnvironment, (env) => marginctl(args, env))
+
+/** `marginctl <args> --json` on the test's database: its JSON object, the command having succeeded. */
+export const marginctlJsonOnTestDatabase = (...args: ReadonlyArray<string>) =>
+  Effect.map(marginctlOnTestDatabase(...args, "--json"), jsonOf)
+
+/** A JSON value the test expects to be a string / an object / an array. */
+export const textOf = (value: unknown): string =>
+  typeof value === "string" ? value : assert.fail(`expected a string: ${JSON.stringify(value)}`)
+export const recordOf = (value: unknown): Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value))
+    : assert.fail(`expected an object: ${JSON.stringify(value)}`)
+export const listOf = (value: unknown): ReadonlyArray<unknown> =>
+  Array.isArray(value) ? value : assert.fail(`expected an array: ${JSON.stringify(value)}`)
+
+/** A file with `content` in a fresh temp directory. */
+export const tempFile = (name: string, content: string): string => {
+  const path = join(mkdtempSync(join(tmpdir(), "marginctl-")), name)
+  writeFileSync(path, content)
+  return path
+}
+
+/** Several marginctl processes per test, each a few seconds on a loaded machine. */
+export const processTimeout = { timeout: 300_000 }

@@ -1,0 +1,138 @@
+import { assert, layer } from "@effect/vitest"
+import { TestDatabase } from "@margin/postgres/TestDatabase"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import {
+  assertFailed,
+  marginctlJsonOnTestDatabase,
+  marginctlOnTestDatabase,
+  processTimeout,
+  tempFile,
+  textOf
+} from "./testing/Marginctl.ts"
+
+/** marginctl catalog and store commands as processes, on a fresh migrated database (see CliAccounts.test.ts). */
+
+layer(TestDatabase.layer, { timeout: "5 minutes" })(
+  "marginctl as a process: catalog import and the sandbox store",
+  (it) => {
+    it.effect(
+      "imports a catalog by sku, reporting each bad line while the good ones import",
+      () =>
+        Effect.gen(function* () {
+          const workspaceId = textOf(
+            (yield* marginctlJsonOnTestDatabase("workspace", "create", "--name", "Catalog Co", "--plan", "max")).id
+          )
+          const csv = tempFile(
+            "items.csv",
+            [
+              "sku,title,tags,currency,price,cost,compare_at_price,min_price,max_price,inventory,units_sold_30d",
+              "A-1,Blue mug,kitchen;mugs,USD,12.99,5.50,,,,10,3",
+              "A-2,,kitchen,USD,3.00,,,,,,",
+              "A-3,Plate,kitchen,USD,4.50,2,,,,,",
+              "A-4,Bowl,kitchen,USD,abc,,,,,,",
+              "",
+              'A-5,"Jug, large",,EUR,20,,,,,,'
+            ].join("\n")
+          )
+          const first = yield* marginctlJsonOnTestDatabase(
+            "catalog",
+            "import",
+            "--workspace",
+            workspaceId,
+            "--file",
+            csv
+          )
+          assert.deepStrictEqual([first.imported, first.updated, first.rejected_total], [3, 0, 2])
+          assert.deepStrictEqual(first.rejected, [
+            { line: 3, error: "title is required" },
+            { line: 5, error: 'price: "abc" is not an amount: use digits with an optional decimal point, like 12.34' }
+          ])
+          assert.strictEqual(first.catalog_items, 3)
+
+          const jsonl = tempFile(
+            "items.jsonl",
+            [
+              JSON.stringify({ sku: "A-1", title: "Blue mug", currency: "USD", price: "13.49", cost: 5.5 }),
+              JSON.stringify({ sku: "B-1", title: "Teapot", tags: ["kitchen"], currency: "USD", price: 30 }),
+              "{not json"
+            ].join("\n")
+          )
+          const second = yield* marginctlJsonOnTestDatabase(
+            "catalog",
+            "import",
+            "--workspace",
+            workspaceId,
+            "--file",
+            jsonl
+          )
+          assert.deepStrictEqual([second.imported, second.updated], [1, 1])
+          assert.deepStrictEqual(second.rejected, [{ line: 3, error: "not valid JSON" }])
+          const sql = yield* SqlClient.SqlClient
+          const prices = yield* sql<{ readonly price: number }>`
+          SELECT price FROM catalog_items WHERE workspace_id = ${workspaceId} AND sku = 'A-1'`
+          assert.deepStrictEqual(
+            prices.map((row) => row.price),
+            [1349]
+          )
+
+          assertFailed(
+            yield* marginctlOnTestDatabase(
+              "catalog",
+              "import",
+              "--workspace",
+              workspaceId,
+              "--file",
+              tempFile("items.xlsx", "x")
+            ),
+            /name it \.csv or \.jsonl/
+          )
+          assertFailed(
+            yield* marginctlOnTestDatabase(
+              "catalog",
+              "import",
+              "--workspace",
+              workspaceId,
+              "--file",
+              tempFile("bad.csv", "sku,name\n")
+            ),
+            /line 1: header: unknown column "name"/
+          )
+
+          const connected = yield* marginctlJsonOnTestDatabase(
+            "store",
+            "connect",
+            "--workspace",
+            workspaceId,
+            "--platform",
+            "sandbox"
+          )
+          assert.deepStrictEqual(
+            [connected.platform, connected.status, connected.sandbox_variants],
+            ["sandbox", "connected", 4]
+          )
+          const variants = yield* sql<{ readonly variantRef: string; readonly price: number }>`
+          SELECT variant_ref, price FROM sandbox_store_variants WHERE workspace_id = ${workspaceId} ORDER BY variant_ref`
+          assert.deepStrictEqual(
+            variants.map((row) => [row.variantRef, row.price]),
+            [
+              ["A-1", 1349],
+              ["A-3", 450],
+              ["A-5", 2000],
+              ["B-1", 3000]
+            ]
+          )
+          const writes = yield* marginctlJsonOnTestDatabase("store", "writes", "--workspace", workspaceId)
+          assert.deepStrictEqual(writes.writes, [])
+          assertFailed(
+            yield* marginctlOnTestDatabase("store", "connect", "--workspace", workspaceId, "--platform", "shopify"),
+            /needs --shop DOMAIN and --access-token/
+          )
+          assert.isTrue(
+            (yield* marginctlJsonOnTestDatabase("store", "disconnect", "--workspace", workspaceId)).disconnected
+          )
+        }),
+      processTimeout
+    )
+  }
+)
