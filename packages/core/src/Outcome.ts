@@ -26,4 +26,5 @@ export const idempotentRepeat = <A>(current: A): Outcome<A> => ({ _tag: "Idempot
 export const conflict = <A>(current: A, reason: string): Outcome<A> => ({ _tag: "Conflict", current, reason })
 
 /** The entity as it stands after the outcome. */
-export const current = <A>(outcome: Outcome<A>): A => (outcome._tag === "Transitioned" ? outcome.after : outcome.current)
+export const current = <A>(outcome: Outcome<A>): A =>
+  outcome._tag === "Transitioned" ? outcome.after : outcome.current

@@ -6,7 +6,10 @@ import type { Membership } from "../Membership.ts"
 export class MembershipRepository extends Context.Service<
   MembershipRepository,
   {
-    readonly get: (workspaceId: WorkspaceId, userId: UserId) => Effect.Effect<Option.Option<Membership>, RepositoryError>
+    readonly get: (
+      workspaceId: WorkspaceId,
+      userId: UserId
+    ) => Effect.Effect<Option.Option<Membership>, RepositoryError>
     /** Every workspace the user belongs to: session callers in several must name one. */
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, RepositoryError>
     /** Adds the member or changes their role. */

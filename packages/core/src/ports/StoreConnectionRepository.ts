@@ -8,10 +8,7 @@ export class StoreConnectionRepository extends Context.Service<
   {
     readonly get: (workspaceId: WorkspaceId) => Effect.Effect<Option.Option<StoreConnection>, RepositoryError>
     /** Connects or reconnects; `credentials` are stored encrypted by the adapter and never read back by core. */
-    readonly connect: (
-      connection: StoreConnection,
-      credentials: string | null
-    ) => Effect.Effect<void, RepositoryError>
+    readonly connect: (connection: StoreConnection, credentials: string | null) => Effect.Effect<void, RepositoryError>
     readonly disconnect: (workspaceId: WorkspaceId) => Effect.Effect<boolean, RepositoryError>
   }
 >()("margin/core/StoreConnectionRepository") {}

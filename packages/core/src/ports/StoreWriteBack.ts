@@ -24,6 +24,9 @@ export class StoreUnavailable extends Schema.TaggedError<StoreUnavailable>()("St
 export class StoreWriteBack extends Context.Service<
   StoreWriteBack,
   {
-    readonly deliver: (connection: StoreConnection, writeBack: WriteBack) => Effect.Effect<StoreWriteResult, StoreUnavailable>
+    readonly deliver: (
+      connection: StoreConnection,
+      writeBack: WriteBack
+    ) => Effect.Effect<StoreWriteResult, StoreUnavailable>
   }
 >()("margin/core/StoreWriteBack") {}

@@ -7,7 +7,10 @@ export class SupportSessionRepository extends Context.Service<
   SupportSessionRepository,
   {
     /** The session open against this workspace at `now`, if any. */
-    readonly activeFor: (workspaceId: WorkspaceId, now: number) => Effect.Effect<Option.Option<SupportSession>, RepositoryError>
+    readonly activeFor: (
+      workspaceId: WorkspaceId,
+      now: number
+    ) => Effect.Effect<Option.Option<SupportSession>, RepositoryError>
     readonly open: (session: SupportSession) => Effect.Effect<void, RepositoryError>
     /** Closes every open session of the workspace; returns how many. */
     readonly close: (workspaceId: WorkspaceId, now: number) => Effect.Effect<number, RepositoryError>

@@ -36,8 +36,15 @@ export class WriteBackOutbox extends Context.Service<
       nextAttemptAt: number,
       error: string
     ) => Effect.Effect<boolean, RepositoryError>
-    readonly markFailed: (id: WriteBackId, owner: string, error: string, now: number) => Effect.Effect<boolean, RepositoryError>
+    readonly markFailed: (
+      id: WriteBackId,
+      owner: string,
+      error: string,
+      now: number
+    ) => Effect.Effect<boolean, RepositoryError>
     /** Rows not yet applied or failed, and the age of the oldest (metrics). */
-    readonly depth: (now: number) => Effect.Effect<{ readonly count: number; readonly oldestAgeMs: number | null }, RepositoryError>
+    readonly depth: (
+      now: number
+    ) => Effect.Effect<{ readonly count: number; readonly oldestAgeMs: number | null }, RepositoryError>
   }
 >()("margin/core/WriteBackOutbox") {}
