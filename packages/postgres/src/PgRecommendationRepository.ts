@@ -152,12 +152,32 @@ const all = rowsOf(RecommendationRow, toDomain)
 const chunk = chunkOf(RecommendationRow, toDomain)
 const changesOf = transitionColumns(RecommendationRow, toRow)
 const openOf = firstOf(Schema.Struct({ open: Schema.Boolean }), (row) => row.open)
+const staleOf = firstOf(Schema.Struct({ stale: Schema.Boolean }), (row) => row.stale)
+
+/** Rows changed since the last ANALYZE below which statistics are never refreshed here (autovacuum's job). */
+const staleAfterChanges = 10_000
 
 export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlClient> = Layer.effect(
   RecommendationRepository,
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(RecommendationRow))
+
+    /**
+     * ANALYZE when the statistics lag far behind the table: a large run has just written more rows
+     * than the table held when last analysed, and autovacuum has not had its turn yet. Without
+     * them the planner takes the open recommendations of a workspace for a handful and reads them
+     * all for every chunk's supersede (quadratic in the catalog), instead of probing item by item.
+     */
+    const freshenStatistics = sql`
+      SELECT n_mod_since_analyze > ${staleAfterChanges}
+        AND n_mod_since_analyze > 0.2 * (n_live_tup - n_mod_since_analyze) AS stale
+      FROM pg_stat_user_tables WHERE relid = 'recommendations'::regclass`.pipe(
+      Effect.flatMap(staleOf),
+      Effect.flatMap((stale) =>
+        Option.getOrElse(stale, () => false) ? sql`ANALYZE recommendations`.pipe(Effect.asVoid) : Effect.void
+      )
+    )
 
     return RecommendationRepository.of({
       get: (workspaceId, id) =>
@@ -192,12 +212,15 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
           sql.withTransaction,
           asRepository("RecommendationRepository.insertMany")
         ),
+      // Asked once as a run starts, before it supersedes chunk by chunk: the moment to make sure the
+      // planner knows the table's size and contents (see freshenStatistics).
       hasOpen: (workspaceId, exceptRunId) =>
-        sql`
-          SELECT EXISTS (
-            SELECT 1 FROM recommendations
-            WHERE workspace_id = ${workspaceId} AND status IN ('new', 'pending_approval') AND run_id <> ${exceptRunId}
-          ) AS open`.pipe(
+        freshenStatistics.pipe(
+          Effect.andThen(sql`
+            SELECT EXISTS (
+              SELECT 1 FROM recommendations
+              WHERE workspace_id = ${workspaceId} AND status IN ('new', 'pending_approval') AND run_id <> ${exceptRunId}
+            ) AS open`),
           Effect.flatMap(openOf),
           Effect.map(Option.getOrElse(() => false)),
           asRepository("RecommendationRepository.hasOpen")
