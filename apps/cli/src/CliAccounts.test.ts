@@ -23,6 +23,19 @@ import {
  * database.
  */
 
+/** The arguments of `token create` for a member of a workspace, with `extra` flags. */
+const tokenCreate = (workspaceId: string, userId: string, scopes: string, ...extra: ReadonlyArray<string>) => [
+  "token",
+  "create",
+  "--workspace",
+  workspaceId,
+  "--user",
+  userId,
+  "--scopes",
+  scopes,
+  ...extra
+]
+
 layer(TestDatabase.layer, { timeout: "5 minutes" })(
   "marginctl as a process: workspaces, users, members, tokens, bad invocations",
   (it) => {
@@ -95,16 +108,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             /exists already: usr_/
           )
           assertFailed(
-            yield* marginctlOnTestDatabase(
-              "token",
-              "create",
-              "--workspace",
-              workspaceId,
-              "--user",
-              userId,
-              "--scopes",
-              "all"
-            ),
+            yield* marginctlOnTestDatabase(...tokenCreate(workspaceId, userId, "all")),
             /is not a member of workspace/
           )
           const member = yield* marginctlJsonOnTestDatabase(
@@ -120,18 +124,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.deepStrictEqual([member.role, member.previous_role], ["approver", null])
 
           const token = yield* marginctlJsonOnTestDatabase(
-            "token",
-            "create",
-            "--workspace",
-            workspaceId,
-            "--user",
-            userId,
-            "--scopes",
-            "all",
-            "--expires-in",
-            "3600",
-            "--name",
-            "ci"
+            ...tokenCreate(workspaceId, userId, "all", "--expires-in", "3600", "--name", "ci")
           )
           const secret = textOf(token.token)
           assert.match(secret, /^pck_[A-Za-z0-9_-]{43}$/)
@@ -148,27 +141,11 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.strictEqual(leaks.length, 0)
 
           assertFailed(
-            yield* marginctlOnTestDatabase(
-              "token",
-              "create",
-              "--workspace",
-              workspaceId,
-              "--user",
-              userId,
-              "--scopes",
-              "runs:read,nope"
-            ),
+            yield* marginctlOnTestDatabase(...tokenCreate(workspaceId, userId, "runs:read,nope")),
             /unknown scope nope/
           )
           const limited = yield* marginctlJsonOnTestDatabase(
-            "token",
-            "create",
-            "--workspace",
-            workspaceId,
-            "--user",
-            userId,
-            "--scopes",
-            "runs:read, workspace:read"
+            ...tokenCreate(workspaceId, userId, "runs:read, workspace:read")
           )
           assert.deepStrictEqual(limited.scopes, ["runs:read", "workspace:read"])
           const revoked = yield* marginctlJsonOnTestDatabase("token", "revoke", "--token-id", textOf(token.id))
