@@ -84,7 +84,16 @@ const onPostgres = (url: Redacted.Redacted<string>) =>
     yield* dropAbandoned(admin, now)
     const name = `${testDatabasePrefix}${now.toString(36)}_${randomBytes(4).toString("hex")}`
     yield* admin.unsafe(`CREATE DATABASE "${name}"`)
-    yield* Effect.addFinalizer(() => Effect.ignore(admin.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)))
+    // Dropped over a fresh connection, bounded in time: the admin connection may have been reaped
+    // while a long test file ran, and a teardown must never hang a run (a leftover is dropped by a
+    // later run once abandoned).
+    yield* Effect.addFinalizer(() =>
+      Effect.scoped(
+        Effect.flatMap(PgClient.make({ url, maxConnections: 1 }), (dropper) =>
+          dropper.unsafe(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)
+        )
+      ).pipe(Effect.timeout("30 seconds"), Effect.ignore)
+    )
     const testUrl = new URL(Redacted.value(url))
     testUrl.pathname = `/${name}`
     const { client, info } = yield* Database.makePostgres(Redacted.make(testUrl.toString()), { maxConnections: 4 })
