@@ -85,7 +85,9 @@ layer(services, { timeout: "5 minutes", excludeTestServices: true })("marginctl 
         const watched = yield* Fiber.join(watching)
         assert.strictEqual(watched.code, 0, watched.stderr)
         const lines = watched.stdout.trim().split("\n")
-        assert.match(lines[0] ?? "", /^queued +\[-+\] +0% {2}0 items/)
+        // A watch that started before the run shows it queued first; on a slow machine the process may
+        // start only after the run finished, and then its one frame is the final one.
+        assert.match(lines[0] ?? "", /^(queued +\[-+\] +0% {2}0 items|succeeded \[#+\] 100%)/)
         assert.match(
           lines[lines.length - 1] ?? "",
           // A, C tagged summer, B winter: A and B get a recommendation; B a loss (2 alerts), C no cost.
