@@ -9,16 +9,16 @@
 // says more than the seconds on a machine that other work shares.
 import { readFileSync } from "node:fs"
 import { loadavg } from "node:os"
+import { NodeRuntime } from "@effect/platform-node"
 import { WorkspaceId } from "@margin/core/Ids"
+import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
-import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
 import type { Run } from "@margin/core/Run"
 import { defaultRunExecutorConfig } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import type { Tag } from "@margin/core/Tag"
-import { NodeRuntime } from "@effect/platform-node"
 import { type Child, startWorker } from "@margin/worker/testing/ChildProcesses"
 import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
 import { Clock, Duration, Effect, Layer, Logger, Option, Schedule, Stream } from "effect"
@@ -87,9 +87,12 @@ const importCatalog = Effect.gen(function* () {
 /** Reads the rows a run over `tags` reads, the way it reads them, and nothing else. */
 const bareRead = (tags: ReadonlyArray<Tag>) =>
   CatalogRepository.use((catalog) =>
-    catalog
-      .streamRunItems(workspaceId, tags, defaultRunExecutorConfig.chunkSize)
-      .pipe(Stream.runFold(() => 0, (count, chunk) => count + chunk.length))
+    catalog.streamRunItems(workspaceId, tags, defaultRunExecutorConfig.chunkSize).pipe(
+      Stream.runFold(
+        () => 0,
+        (count, chunk) => count + chunk.length
+      )
+    )
   )
 
 /** The run once it has ended; the worker process dying first is a failure that shows its output. */
@@ -132,7 +135,7 @@ const measureRun = (name: string, tags: ReadonlyArray<Tag>, worker: Child) =>
     const databaseUsed = cpuBetween(databaseCpu, yield* databaseCpuMs)
     console.log(
       `  CPU: worker ${seconds(workerUsed)}, database ${seconds(databaseUsed)} ` +
-        `(${((workerUsed + databaseUsed) / Math.max(1, items) * 1000).toFixed(1)} µs an item); ` +
+        `(${(((workerUsed + databaseUsed) / Math.max(1, items)) * 1000).toFixed(1)} µs an item); ` +
         `worker peak RSS so far ${mb(peakRssKb(worker.pid))}; load average ${loadavg()[0]?.toFixed(1)}`
     )
   })
@@ -156,12 +159,16 @@ const program = Effect.gen(function* () {
   )
   const imported = yield* timed(importCatalog)
   yield* sql.unsafe("VACUUM ANALYZE catalog_items")
-  console.log(`import: ${number(size)} items in ${seconds(imported.ms)} (CatalogRepository.upsertMany, ${number(importBatch)} a batch)`)
+  console.log(
+    `import: ${number(size)} items in ${seconds(imported.ms)} (CatalogRepository.upsertMany, ${number(importBatch)} a batch)`
+  )
 
   const worker = yield* startWorker("bench-worker", {
     DATABASE_URL: database.url,
     RUN_POLL_INTERVAL: "100 millis",
-    LOG_LEVEL: "Info"
+    LOG_LEVEL: "Info",
+    // As `npm run start:worker` starts it: V8's young generation kept small (docs/runs.md, "Memory").
+    NODE_OPTIONS: "--max-semi-space-size=16"
   })
   console.log(`worker process ${worker.pid} started, peak RSS ${mb(peakRssKb(worker.pid))}`)
   yield* measureRun("every item", [], worker)
