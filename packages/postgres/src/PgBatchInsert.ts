@@ -7,6 +7,20 @@ import { countOf } from "./PgRows.ts"
 const batchSize = 5_000
 
 /**
+ * One row as json_to_recordset reads it: the value of column n under the short key `cn`, and no
+ * key at all for a null (a missing key reads as NULL). A run's rows are mostly the same long column
+ * names and empty decision columns: this halves what is built, sent and parsed.
+ */
+const compact = (columns: ReadonlyArray<string>, row: object): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (let n = 0; n < columns.length; n++) {
+    const value: unknown = Reflect.get(row, columns[n] ?? "")
+    if (value !== null && value !== undefined) out[`c${n}`] = value
+  }
+  return out
+}
+
+/**
  * Inserts rows into `table` in statements of one `json` parameter each, unpacked by
  * `json_to_recordset` into the columns of `types` (column name -> SQL type, from code, never from
  * input): one parameter to bind and one short statement to parse per batch, where a multi-row
@@ -22,9 +36,10 @@ export const insertSkippingConflicts = <Row extends object>(
 ): Effect.Effect<number, SqlError | Schema.SchemaError> => {
   const columns = Object.keys(types)
   const names = sql.literal(columns.join(", "))
+  const keys = sql.literal(columns.map((_, n) => `c${n}`).join(", "))
   const record = sql.literal(
-    Object.entries(types)
-      .map(([column, type]) => `${column} ${type}`)
+    Object.values<string>(types)
+      .map((type, n) => `c${n} ${type}`)
       .join(", ")
   )
   return Effect.reduce(
@@ -34,7 +49,7 @@ export const insertSkippingConflicts = <Row extends object>(
       sql`
       WITH inserted AS (
         INSERT INTO ${sql.literal(table)} (${names})
-        SELECT ${names} FROM json_to_recordset(${JSON.stringify(batch)}::json) AS r(${record})
+        SELECT ${keys} FROM json_to_recordset(${JSON.stringify(batch.map((row) => compact(columns, row)))}::json) AS r(${record})
         ON CONFLICT DO NOTHING
         RETURNING 1
       )
