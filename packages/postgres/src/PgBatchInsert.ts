@@ -9,13 +9,27 @@ const batchSize = 5_000
 /**
  * One row as json_to_recordset reads it: the value of column n under the short key `cn`, and no
  * key at all for a null (a missing key reads as NULL). A run's rows are mostly the same long column
- * names and empty decision columns: this halves what is built, sent and parsed.
+ * names and empty decision columns: this halves what is built, sent and parsed. Instants are
+ * written once per distinct value (`instants`): JSON.stringify formats a Date every time it meets
+ * one, and the rows of a batch share theirs; that formatting was most of the serialisation.
  */
-const compact = (columns: ReadonlyArray<string>, row: object): Record<string, unknown> => {
+const compact = (
+  columns: ReadonlyArray<string>,
+  instants: Map<number, string>,
+  row: object
+): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   for (let n = 0; n < columns.length; n++) {
     const value: unknown = Reflect.get(row, columns[n] ?? "")
-    if (value !== null && value !== undefined) out[`c${n}`] = value
+    if (value === null || value === undefined) continue
+    if (value instanceof Date) {
+      const ms = value.getTime()
+      const iso = instants.get(ms) ?? value.toISOString()
+      instants.set(ms, iso)
+      out[`c${n}`] = iso
+    } else {
+      out[`c${n}`] = value
+    }
   }
   return out
 }
@@ -45,11 +59,12 @@ export const insertSkippingConflicts = <Row extends object>(
   return Effect.reduce(
     Arr.chunksOf(rows, batchSize),
     () => 0,
-    (inserted, batch) =>
-      sql`
+    (inserted, batch) => {
+      const instants = new Map<number, string>()
+      return sql`
       WITH inserted AS (
         INSERT INTO ${sql.literal(table)} (${names})
-        SELECT ${keys} FROM json_to_recordset(${JSON.stringify(batch.map((row) => compact(columns, row)))}::json) AS r(${record})
+        SELECT ${keys} FROM json_to_recordset(${JSON.stringify(batch.map((row) => compact(columns, instants, row)))}::json) AS r(${record})
         ON CONFLICT DO NOTHING
         RETURNING 1
       )
@@ -57,5 +72,6 @@ export const insertSkippingConflicts = <Row extends object>(
         Effect.flatMap(countOf),
         Effect.map((count) => inserted + count)
       )
+    }
   )
 }
