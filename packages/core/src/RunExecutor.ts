@@ -23,9 +23,11 @@ export interface RunExecutorConfig {
   readonly chunkSize: number
   /** Chunks read ahead of the one being analysed: reading, analysing and writing overlap. */
   readonly readAhead: number
+  /** Chunk transactions in flight at once, each on its own connection. */
+  readonly writers: number
 }
 
-export const defaultRunExecutorConfig: RunExecutorConfig = { chunkSize: 2_000, readAhead: 2 }
+export const defaultRunExecutorConfig: RunExecutorConfig = { chunkSize: 2_000, readAhead: 2, writers: 2 }
 
 /** The label of the executor in audit events. */
 const systemActor = "system:run-executor"
@@ -58,8 +60,9 @@ interface AnalysedChunk {
 /**
  * Executes a claimed run (model.md, "What a run computes"): start it, stream the catalog in
  * chunks through the pure engine and, per chunk and in one transaction, supersede the open
- * recommendations of the items that get a new one, insert the new ones, raise the alerts,
- * remember the analysed costs and record the progress. Then succeed, or fail with the reason.
+ * recommendations of the items that get a new one, insert the new ones, raise the alerts and
+ * remember the costs that moved; record the progress after each chunk. Then succeed, or fail
+ * with the reason.
  *
  * Safe to execute again after a crash: `start` on a running run is a repeat, `insertMany` skips
  * (run, item) pairs already written and `raiseMany` skips alerts still open, so nothing is stored
@@ -139,20 +142,15 @@ export class RunExecutor extends Context.Service<
           })
 
         /**
-         * Writes one chunk's results atomically; answers the progress after it. `supersede` is false
-         * when no other run had an open recommendation in the workspace as this one started: then
-         * there is nothing to supersede, and a catalog's first run skips the lookups altogether.
+         * Writes one chunk's results atomically: supersedes the open recommendations of its items,
+         * inserts the new ones, raises the alerts and moves the cost snapshots that changed.
+         * `supersede` is false when no other run had an open recommendation in the workspace as this
+         * one started: then there is nothing to supersede, and a catalog's first run skips the
+         * lookups altogether. Chunks hold distinct items, so their transactions never meet.
          */
-        const writeChunk = (run: Run, supersede: boolean, progress: RunProgress, chunk: AnalysedChunk) =>
-          Effect.gen(function* () {
-            const now = yield* Clock.currentTimeMillis
-            const next: RunProgress = {
-              itemsTotal: progress.itemsTotal,
-              itemsAnalysed: progress.itemsAnalysed + chunk.items,
-              recommendationsCount: progress.recommendationsCount + chunk.recommendations.length,
-              alertsCount: progress.alertsCount + chunk.alertsFound
-            }
-            yield* transactor.transaction(
+        const writeChunk = (run: Run, supersede: boolean, chunk: AnalysedChunk) =>
+          Effect.flatMap(Clock.currentTimeMillis, (now) =>
+            transactor.transaction(
               Effect.gen(function* () {
                 if (chunk.recommendations.length > 0) {
                   if (supersede) {
@@ -163,11 +161,20 @@ export class RunExecutor extends Context.Service<
                 }
                 if (chunk.alerts.length > 0) yield* alerts.raiseMany(chunk.alerts)
                 if (chunk.snapshots.length > 0) yield* catalog.markAnalysed(run.workspaceId, chunk.snapshots)
-                yield* runs.recordProgress(run.workspaceId, run.id, next)
               })
             )
-            return next
-          })
+          ).pipe(Effect.as(chunk))
+
+        /** The progress after one more chunk, recorded: the chunks arrive in order, so it only grows. */
+        const recordChunk = (run: Run, progress: RunProgress, chunk: AnalysedChunk) => {
+          const next: RunProgress = {
+            itemsTotal: progress.itemsTotal,
+            itemsAnalysed: progress.itemsAnalysed + chunk.items,
+            recommendationsCount: progress.recommendationsCount + chunk.recommendations.length,
+            alertsCount: progress.alertsCount + chunk.alertsFound
+          }
+          return Effect.as(runs.recordProgress(run.workspaceId, run.id, next), next)
+        }
 
         const analyse = (run: Run) =>
           Effect.gen(function* () {
@@ -180,15 +187,17 @@ export class RunExecutor extends Context.Service<
             yield* runs.recordProgress(run.workspaceId, run.id, start)
             const policy = workspace.value.pricingPolicy
             const supersede = yield* recommendations.hasOpen(run.workspaceId, run.id)
-            // Three stages on their own fibers: the next chunks are read while one is analysed and the
-            // one before it is written; writes stay in order, one transaction at a time.
+            // Stages on their own fibers: the next chunks are read while one is analysed and the ones
+            // before it are written, `writers` transactions at a time on as many connections (the
+            // database's share of a run is the larger one). Progress follows in chunk order.
             return yield* catalog.streamRunItems(run.workspaceId, run.subsetTags, config.chunkSize).pipe(
               Stream.buffer({ capacity: config.readAhead }),
               Stream.mapEffect((chunk) => analyseChunk(run, policy, chunk)),
-              Stream.buffer({ capacity: 1 }),
+              Stream.buffer({ capacity: config.writers }),
+              Stream.mapEffect((chunk) => writeChunk(run, supersede, chunk), { concurrency: config.writers }),
               Stream.runFoldEffect(
                 () => start,
-                (progress, chunk: AnalysedChunk) => writeChunk(run, supersede, progress, chunk)
+                (progress, chunk: AnalysedChunk) => recordChunk(run, progress, chunk)
               )
             )
           })
