@@ -168,7 +168,7 @@ const program = Effect.gen(function* () {
     RUN_POLL_INTERVAL: "100 millis",
     LOG_LEVEL: "Info",
     // As `npm run start:worker` starts it: V8's young generation kept small (docs/runs.md, "Memory").
-    NODE_OPTIONS: "--max-semi-space-size=16"
+    NODE_OPTIONS: "--max-semi-space-size=16 --max-old-space-size=1024"
   })
   console.log(`worker process ${worker.pid} started, peak RSS ${mb(peakRssKb(worker.pid))}`)
   yield* measureRun("every item", [], worker)

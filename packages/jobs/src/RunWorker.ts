@@ -1,8 +1,8 @@
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import type { Run } from "@margin/core/Run"
 import { RunExecutor } from "@margin/core/RunExecutor"
-import { Cause, Clock, Config, Context, Deferred, Duration, Effect, Fiber, Layer, Option, Queue, Schema } from "effect"
-import { ownerId } from "./OutboxWorker.ts"
+import { Cause, Clock, Config, Context, Deferred, Duration, Effect, Layer, Option, Queue, Schema } from "effect"
+import { failureBackoff, forkLoops, pauseUnlessStopping } from "./Loops.ts"
 
 export interface RunWorkerOptions {
   /** Run loops in this process, each executing one run at a time; 0 = none (the process only queues runs). */
@@ -93,7 +93,6 @@ export const runLoop = (
     const runs = yield* RunRepository
     const executor = yield* RunExecutor
     const leaseMs = Duration.toMillis(Duration.fromInputUnsafe(options.lease))
-    const pause = (duration: Duration.Input) => Effect.raceFirst(Effect.sleep(duration), Deferred.await(stopping))
 
     // An execution cut short by shutdown gives its lease back, so that another worker carries on at once.
     const release = (run: Run) =>
@@ -143,10 +142,10 @@ export const runLoop = (
     while (!(yield* Deferred.isDone(stopping))) {
       const result = yield* round
       failures = result === "failed" ? failures + 1 : 0
-      if (result === "idle") yield* Effect.raceFirst(pause(options.pollInterval), Queue.take(wakes))
+      if (result === "idle")
+        yield* Effect.raceFirst(pauseUnlessStopping(stopping, options.pollInterval), Queue.take(wakes))
       if (result === "failed") {
-        const backoff = Duration.times(Duration.fromInputUnsafe(options.pollInterval), 2 ** Math.min(failures, 16))
-        yield* pause(Duration.min(backoff, Duration.fromInputUnsafe(options.maxErrorBackoff)))
+        yield* pauseUnlessStopping(stopping, failureBackoff(options.pollInterval, failures, options.maxErrorBackoff))
       }
     }
   }).pipe(Effect.annotateLogs({ job: "runs", owner }))
@@ -170,10 +169,14 @@ export class RunWorker extends Context.Service<
       RunWorker,
       Effect.gen(function* () {
         const wakes = yield* Queue.dropping<void>(Math.max(1, options.concurrency))
-        const stopping = yield* Deferred.make<void>()
-        const owners = yield* Effect.replicateEffect(ownerId, options.concurrency)
-        const loops = yield* Effect.forEach(owners, (owner) =>
-          Effect.forkScoped(runLoop(owner, options, stopping, wakes))
+        const owners = yield* forkLoops(
+          {
+            job: "runs",
+            concurrency: options.concurrency,
+            drainTimeout: options.drainTimeout,
+            cutShort: "its lease is given back and the next claim carries the run on"
+          },
+          (owner, stopping) => runLoop(owner, options, stopping, wakes)
         )
         yield* Effect.logInfo("run worker started").pipe(
           Effect.annotateLogs({
@@ -182,18 +185,6 @@ export class RunWorker extends Context.Service<
             lease: Duration.format(Duration.fromInputUnsafe(options.lease)),
             pollInterval: Duration.format(Duration.fromInputUnsafe(options.pollInterval))
           })
-        )
-        // Added after the forks, so it runs before their interruption when the scope closes.
-        yield* Effect.addFinalizer(() =>
-          Effect.gen(function* () {
-            yield* Deferred.succeed(stopping, undefined)
-            const drained = yield* Effect.interruptible(Fiber.awaitAll(loops)).pipe(
-              Effect.timeoutOption(options.drainTimeout)
-            )
-            yield* Option.isSome(drained)
-              ? Effect.logInfo("run worker stopped")
-              : Effect.logWarning("run worker stopped with a run in progress: it carries on at the next claim")
-          }).pipe(Effect.annotateLogs({ job: "runs" }))
         )
         return RunWorker.of({ wake: Effect.asVoid(Queue.offer(wakes, undefined)) })
       })

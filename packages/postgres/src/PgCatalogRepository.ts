@@ -116,6 +116,15 @@ export interface CatalogOptions {
   readonly tagScopeLimit: number
 }
 
+/** A chunked read of a workspace's items in scope: which columns, decoded how, in chunks of what size. */
+interface ChunkedRead<A> {
+  readonly selected: Fragment
+  readonly decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, Schema.SchemaError>
+  readonly workspaceId: WorkspaceId
+  readonly tags: ReadonlyArray<Tag>
+  readonly chunkSize: number
+}
+
 const one = firstOf(CatalogItemRow, toDomain)
 const all = rowsOf(CatalogItemRow, toDomain)
 // A run decodes every row of a catalog: the fast path (PgRunItems) first, the schema when it declines.
@@ -212,13 +221,13 @@ export const layerWith = ({
        * each chunk is one short indexed read and memory stays bounded by `chunkSize`. A tagged scope
        * filters the pages, reading the items around it too.
        */
-      const pagesById = <A extends { readonly id: string }>(
-        selected: Fragment,
-        decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, Schema.SchemaError>,
-        workspaceId: WorkspaceId,
-        tags: ReadonlyArray<Tag>,
-        chunkSize: number
-      ) =>
+      const pagesById = <A extends { readonly id: string }>({
+        selected,
+        decode,
+        workspaceId,
+        tags,
+        chunkSize
+      }: ChunkedRead<A>) =>
         Stream.paginate<string | null, ReadonlyArray<A>, SqlError | Schema.SchemaError>(null, (afterId) =>
           sql`
           SELECT ${selected} FROM catalog_items
@@ -244,14 +253,11 @@ export const layerWith = ({
        * held stay bounded, and so large a share of the catalog is cheaper to read in order.
        */
       const chunksById = <A extends { readonly id: string }>(
-        selected: Fragment,
-        decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<ReadonlyArray<A>, Schema.SchemaError>,
-        workspaceId: WorkspaceId,
-        tags: ReadonlyArray<Tag>,
-        chunkSize: number
-      ): Stream.Stream<ReadonlyArray<A>, SqlError | Schema.SchemaError> =>
-        tags.length === 0
-          ? pagesById(selected, decode, workspaceId, tags, chunkSize)
+        read: ChunkedRead<A>
+      ): Stream.Stream<ReadonlyArray<A>, SqlError | Schema.SchemaError> => {
+        const { selected, decode, workspaceId, tags, chunkSize } = read
+        return tags.length === 0
+          ? pagesById(read)
           : Stream.unwrap(
               sql`
               SELECT id FROM catalog_items
@@ -261,7 +267,7 @@ export const layerWith = ({
                 Effect.flatMap(idsOf),
                 Effect.map((ids) =>
                   ids.length > tagScopeLimit
-                    ? pagesById(selected, decode, workspaceId, tags, chunkSize)
+                    ? pagesById(read)
                     : Stream.fromIterable(Arr.chunksOf(ids, chunkSize)).pipe(
                         Stream.mapEffect((chunk) =>
                           sql`
@@ -274,6 +280,7 @@ export const layerWith = ({
                 )
               )
             )
+      }
 
       return CatalogRepository.of({
         get: (workspaceId, id) =>
@@ -300,12 +307,12 @@ export const layerWith = ({
           ),
         upsertMany,
         streamForRun: (workspaceId, tags, chunkSize) =>
-          chunksById(columns, all, workspaceId, tags, chunkSize).pipe(
+          chunksById({ selected: columns, decode: all, workspaceId, tags, chunkSize }).pipe(
             asRepositoryStream("CatalogRepository.streamForRun")
           ),
         // Only the engine's columns: a run over a large catalog reads and decodes a third of each row.
         streamRunItems: (workspaceId, tags, chunkSize) =>
-          chunksById(runColumns, allRunItems, workspaceId, tags, chunkSize).pipe(
+          chunksById({ selected: runColumns, decode: allRunItems, workspaceId, tags, chunkSize }).pipe(
             asRepositoryStream("CatalogRepository.streamRunItems")
           ),
         countForRun: (workspaceId, tags) =>
