@@ -8,7 +8,13 @@ import { aCatalogItemInput } from "@margin/core/testing/Fixtures"
 import * as PgAdapters from "@margin/postgres/PgAdapters"
 import { TestDatabase } from "@margin/postgres/TestDatabase"
 import { Clock, Duration, Effect, Fiber, Layer, Option } from "effect"
-import { assertFailed, jsonOf, marginctl } from "./testing/Marginctl.ts"
+import {
+  assertFailed,
+  marginctlJsonOnTestDatabase,
+  marginctlOnTestDatabase,
+  processTimeout,
+  textOf
+} from "./testing/Marginctl.ts"
 
 /**
  * `marginctl run trigger` and `marginctl run watch` as processes, on a fresh migrated database
@@ -16,25 +22,14 @@ import { assertFailed, jsonOf, marginctl } from "./testing/Marginctl.ts"
  * the run worker: it executes the queued run while `watch` follows it.
  */
 
-const environment = Effect.gen(function* () {
-  const database = yield* TestDatabase
-  if (database.backend === "pglite") return { DATA_DIR: database.name }
-  const url = new URL(process.env.DATABASE_URL ?? "")
-  url.pathname = `/${database.name}`
-  return { DATABASE_URL: url.toString() }
-})
-
-const cli = (...args: ReadonlyArray<string>) => Effect.flatMap(environment, (env) => marginctl(args, env))
-const cliJson = (...args: ReadonlyArray<string>) => Effect.map(cli(...args, "--json"), jsonOf)
-
-const text = (value: unknown): string =>
-  typeof value === "string" ? value : assert.fail(`expected a string: ${JSON.stringify(value)}`)
+const cli = marginctlOnTestDatabase
+const cliJson = marginctlJsonOnTestDatabase
 
 /** A workspace of `plan` made by marginctl, with three items: two tagged summer. */
 const aWorkspace = (plan: string) =>
   Effect.gen(function* () {
     const workspaceId = WorkspaceId.make(
-      text((yield* cliJson("workspace", "create", "--name", "Runs", "--plan", plan)).id)
+      textOf((yield* cliJson("workspace", "create", "--name", "Runs", "--plan", plan)).id)
     )
     const now = yield* Clock.currentTimeMillis
     yield* CatalogRepository.use((catalog) =>
@@ -58,9 +53,6 @@ const execute = (id: string) =>
     return yield* RunExecutor.use((executor) => executor.execute(found.value))
   })
 
-// Every marginctl is a process of its own: a few seconds each on a loaded machine.
-const slow = { timeout: 300_000 }
-
 const services = RunExecutor.layer.pipe(Layer.provideMerge(PgAdapters.layer), Layer.provideMerge(TestDatabase.layer))
 
 // The real clock: `watch` polls while this process executes the run.
@@ -75,7 +67,7 @@ layer(services, { timeout: "5 minutes", excludeTestServices: true })("marginctl 
           [queued.status, queued.trigger, queued.subset_tags, queued.requested_by],
           ["queued", "cli", ["summer", "winter"], "system:marginctl"]
         )
-        const id = text(queued.id)
+        const id = textOf(queued.id)
 
         const watching = yield* Effect.forkChild(cli("run", "watch", id))
         // The watch has seen the run queued before a worker takes it.
@@ -99,7 +91,7 @@ layer(services, { timeout: "5 minutes", excludeTestServices: true })("marginctl 
         const whole = yield* cliJson("run", "trigger", "--workspace", workspaceId)
         assert.deepStrictEqual(whole.subset_tags, [])
       }),
-    slow
+    processTimeout
   )
 
   it.effect(
@@ -110,7 +102,7 @@ layer(services, { timeout: "5 minutes", excludeTestServices: true })("marginctl 
         assertFailed(yield* cli("run", "trigger", "--workspace", "ws_missing"), /ws_missing/)
 
         const workspaceId = yield* aWorkspace("free")
-        const first = text((yield* cliJson("run", "trigger", "--workspace", workspaceId)).id)
+        const first = textOf((yield* cliJson("run", "trigger", "--workspace", workspaceId)).id)
         // A worker started the run and failed it.
         const now = yield* Clock.currentTimeMillis
         for (const command of [RunMachine.start, RunMachine.fail("the database went away")]) {
@@ -129,6 +121,6 @@ layer(services, { timeout: "5 minutes", excludeTestServices: true })("marginctl 
           /plan limit reached: runs_per_month 10 of 10/
         )
       }),
-    slow
+    processTimeout
   )
 })
