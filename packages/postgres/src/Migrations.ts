@@ -8,6 +8,7 @@ import { reasonOf } from "./DatabaseErrors.ts"
 import initial from "./migrations/0001_initial.ts"
 import credentialKeys from "./migrations/0002_credential_keys.ts"
 import runWrites from "./migrations/0003_run_writes.ts"
+import deprecationNotices from "./migrations/0004_deprecation_notices.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -17,7 +18,8 @@ import runWrites from "./migrations/0003_run_writes.ts"
 export const loader = PgMigrator.fromRecord({
   "0001_initial": initial,
   "0002_credential_keys": credentialKeys,
-  "0003_run_writes": runWrites
+  "0003_run_writes": runWrites,
+  "0004_deprecation_notices": deprecationNotices
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

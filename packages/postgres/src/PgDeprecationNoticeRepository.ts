@@ -1,0 +1,73 @@
+import type { DeprecationNoticeRecord, NoticeRecipient } from "@margin/core/DeprecationNotice"
+import { UserId, WorkspaceId } from "@margin/core/Ids"
+import { DeprecationNoticeRepository } from "@margin/core/ports/DeprecationNoticeRepository"
+import { Role } from "@margin/core/Role"
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { NullableInstant, toTimestamptz } from "./PgColumns.ts"
+import { asRepository } from "./PgRepositoryError.ts"
+import { rowsOf } from "./PgRows.ts"
+
+/** An owner or admin of a workspace, joined with their user, their workspace and their notice if any. */
+const RecipientRow = Schema.Struct({
+  workspace_id: WorkspaceId,
+  workspace_name: Schema.String,
+  user_id: UserId,
+  email: Schema.String,
+  email_confirmed: Schema.Boolean,
+  role: Role,
+  notified_at: NullableInstant
+})
+type RecipientRow = typeof RecipientRow.Type
+
+export const toDomain = (row: RecipientRow): NoticeRecipient => ({
+  workspaceId: row.workspace_id,
+  workspaceName: row.workspace_name,
+  userId: row.user_id,
+  email: row.email,
+  emailConfirmed: row.email_confirmed,
+  role: row.role,
+  notifiedAt: row.notified_at
+})
+
+export const toRow = (notice: DeprecationNoticeRecord) => ({
+  operation: notice.operation,
+  workspace_id: notice.workspaceId,
+  user_id: notice.userId,
+  email: notice.email,
+  notified_at: toTimestamptz(notice.notifiedAt),
+  transport: notice.transport
+})
+
+const all = rowsOf(RecipientRow, toDomain)
+
+export const layer: Layer.Layer<DeprecationNoticeRepository, never, SqlClient.SqlClient> = Layer.effect(
+  DeprecationNoticeRepository,
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    return DeprecationNoticeRepository.of({
+      // Every workspace's owners and admins at once: a few rows per workspace, read once per notify.
+      recipients: (operation) =>
+        sql`
+          SELECT m.workspace_id, w.name AS workspace_name, m.user_id, u.email, u.email_confirmed, m.role,
+                 n.notified_at
+          FROM memberships m
+          JOIN users u ON u.id = m.user_id
+          JOIN workspaces w ON w.id = m.workspace_id
+          LEFT JOIN deprecation_notices n
+            ON n.operation = ${operation} AND n.workspace_id = m.workspace_id AND n.user_id = m.user_id
+          WHERE m.role IN ('owner', 'admin') AND u.deleted_at IS NULL
+          ORDER BY m.workspace_id, m.user_id`.pipe(
+          Effect.flatMap(all),
+          asRepository("DeprecationNoticeRepository.recipients")
+        ),
+      record: (notice) =>
+        sql`
+          INSERT INTO deprecation_notices ${sql.insert(toRow(notice))}
+          ON CONFLICT (operation, workspace_id, user_id) DO NOTHING`.pipe(
+          Effect.asVoid,
+          asRepository("DeprecationNoticeRepository.record")
+        )
+    })
+  })
+)
