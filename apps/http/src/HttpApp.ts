@@ -3,6 +3,7 @@ import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings } from "@margin/mcp-server/McpSettings"
 import { mcpPath, metadataPath } from "@margin/mcp-server/ProtectedResource"
 import { Layer } from "effect"
+import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AlertsHandlers } from "./AlertsHandlers.ts"
 import { Api, openApiPath } from "./Api.ts"
@@ -24,6 +25,19 @@ export interface HttpAppOptions {
 }
 
 export const defaultMaxBodyBytes = 1024 * 1024
+
+/** Every route the app serves: 404 vs 405, and the route templates of metrics and trace spans. */
+const routes = routeTable(Api, [
+  { method: "GET", path: openApiPath },
+  { method: "GET", path: MetricsRoute.metricsPath },
+  ...["POST", "GET", "DELETE"].map((method) => ({ method, path: mcpPath })),
+  { method: "GET", path: `${metadataPath}${mcpPath}` },
+  { method: "GET", path: metadataPath }
+])
+
+/** A request's server span name: method and route template (`GET /api/v1/runs/:run_id`), never a raw path. */
+export const spanName = (request: HttpServerRequest.HttpServerRequest): string =>
+  `${request.method} ${routes.templateOf(request.url.split(/[?#]/, 1)[0] ?? "") ?? "unmatched"}`
 
 /**
  * The REST front door as router routes: the HttpApi (with its OpenAPI document at
@@ -51,12 +65,6 @@ export const layer = (options: HttpAppOptions = {}) =>
     MetricsRoute.layer,
     ResponseGuard.layer({
       maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
-      routes: routeTable(Api, [
-        { method: "GET", path: openApiPath },
-        { method: "GET", path: MetricsRoute.metricsPath },
-        ...["POST", "GET", "DELETE"].map((method) => ({ method, path: mcpPath })),
-        { method: "GET", path: `${metadataPath}${mcpPath}` },
-        { method: "GET", path: metadataPath }
-      ])
+      routes
     })
   )

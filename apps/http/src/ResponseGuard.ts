@@ -6,6 +6,7 @@ import type * as Types from "effect/Types"
 import { requestIdOf, withRequestId } from "./RequestId.ts"
 import { RequestLog, type RequestNotes } from "./RequestLog.ts"
 import { recordRequest } from "./RequestMetrics.ts"
+import { annotateRequestSpan } from "./RequestSpan.ts"
 import type { RouteTable } from "./RouteTable.ts"
 
 export interface ResponseGuardOptions {
@@ -117,6 +118,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
           response.status,
           Number(finished - started) / 1e9
         )
+        yield* annotateRequestSpan(requestId, notes)
         yield* Effect.logInfo("http request").pipe(
           Effect.annotateLogs({
             request_id: requestId,

@@ -2,6 +2,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
+import * as ServerTracing from "@margin/edge/Tracing"
 import { UseCasesLayer } from "@margin/edge/UseCases"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
@@ -60,4 +61,11 @@ const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
     )
   })
 
-Layer.launch(Server).pipe(explained, Effect.provide(Logging), NodeRuntime.runMain({ disableErrorReporting: true }))
+/** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
+const Tracing = ServerTracing.layer({ serviceName: "margin-http", spanName: HttpApp.spanName })
+
+Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
+  explained,
+  Effect.provide(Logging),
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)
