@@ -1,13 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { AuditRepository } from "@margin/core/ports/AuditRepository"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import type { Run } from "@margin/core/Run"
 import { Runs } from "@margin/core/RunsService"
 import { seedWorkspace } from "@margin/core/testing/Seed"
 import { Duration, Effect, Layer, Option, Schedule } from "effect"
-import { SqlClient } from "effect/sql"
 import { spawnNode, startWorker, workerMain } from "../src/testing/ChildProcesses.ts"
-import { importItems, recommendationsOf } from "../src/testing/RunWorld.ts"
+import { aMixedCatalog, assertExecutedOnce, importItems, recommendationsOf } from "../src/testing/RunWorld.ts"
 import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /**
@@ -20,12 +18,7 @@ import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 const items = 24_000
 const system = { _tag: "SystemActor", name: "run tests" } as const
 
-/** A catalog with recommendations, losses and missing costs throughout. */
-const catalog = Array.from({ length: items }, (_, n) => ({
-  sku: `K-${String(n).padStart(6, "0")}`,
-  price: 1000 + (n % 50) * 10,
-  cost: n % 10 === 0 ? null : 500 + (n % 13) * 60
-}))
+const catalog = aMixedCatalog(items)
 
 // A short lease and quick beats: the dead worker's run is free again two seconds after its last beat.
 const workerEnv = (url: string) => ({
@@ -38,11 +31,6 @@ const workerEnv = (url: string) => ({
 const runNow = (run: Run) =>
   RunRepository.use((runs) => runs.get(run.workspaceId, run.id)).pipe(
     Effect.flatMap(Option.match({ onNone: () => Effect.die(`no run ${run.id}`), onSome: Effect.succeed }))
-  )
-
-const auditActions = (run: Run) =>
-  AuditRepository.use((audit) => audit.list(run.workspaceId, { limit: 200, cursor: null })).pipe(
-    Effect.map((page) => page.items.filter((event) => event.resourceId === run.id).map((event) => event.action))
   )
 
 describe("a run worker killed with kill -9 in the middle of a run", () => {
@@ -86,17 +74,7 @@ describe("a run worker killed with kill -9 in the middle of a run", () => {
         assert.deepStrictEqual([done.itemsTotal, done.itemsAnalysed], [items, items])
         assert.match(yield* heir.output, new RegExp(`run claimed.*${queued.id}`))
 
-        // Once: one start, one success; every item at most one recommendation and one alert of a kind.
-        assert.deepStrictEqual((yield* auditActions(done)).toSorted(), ["run.start", "run.succeed", "run.trigger"])
-        const sql = yield* SqlClient.SqlClient
-        const [recommendations] = yield* sql<{ readonly total: number; readonly items: number }>`
-          SELECT count(*)::int AS total, count(DISTINCT item_id)::int AS items
-          FROM recommendations WHERE workspace_id = ${workspace.id} AND run_id = ${done.id}`
-        assert.deepStrictEqual(recommendations, { total: done.recommendationsCount, items: done.recommendationsCount })
-        const [alerts] = yield* sql<{ readonly total: number; readonly subjects: number }>`
-          SELECT count(*)::int AS total, count(DISTINCT (item_id, kind))::int AS subjects
-          FROM alerts WHERE workspace_id = ${workspace.id}`
-        assert.deepStrictEqual(alerts, { total: done.alertsCount, subjects: done.alertsCount })
+        yield* assertExecutedOnce(done)
         assert.isAbove(done.recommendationsCount, 0)
         assert.isAbove(done.alertsCount, 0)
         yield* heir.terminate()

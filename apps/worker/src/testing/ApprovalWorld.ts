@@ -36,6 +36,8 @@ export interface ApprovalWorkspace {
   readonly workspaceId: WorkspaceId
   /** The `pck_` secret of an approver's token with every scope. */
   readonly token: string
+  /** Its id: the rate budget counts under `token:<tokenId>`. */
+  readonly tokenId: TokenId
 }
 
 /** A max-plan workspace with a connected store of `platform` (sandbox unless said) and an approver's token. */
@@ -69,7 +71,7 @@ export const seedApprovalWorkspace = Effect.fnUntraced(function* (
     createdAt: now
   })
   yield* TokenRepository.use((tokens) => tokens.insert(apiToken, hashTokenSecret(token)))
-  return { workspaceId: workspace.id, token } satisfies ApprovalWorkspace
+  return { workspaceId: workspace.id, token, tokenId: apiToken.id } satisfies ApprovalWorkspace
 })
 
 export interface PendingOptions {

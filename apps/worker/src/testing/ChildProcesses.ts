@@ -5,14 +5,16 @@ import { join } from "node:path"
 import { Deferred, Duration, Effect, Schedule, type Scope } from "effect"
 
 /**
- * The service's own processes for fault tests and benchmarks: the REST server (apps/http) and
- * workers (apps/worker) as real child processes of the current Node, on 127.0.0.1, configured by
- * their environment as in production. Every child is killed when its scope closes.
+ * The service's own processes for fault tests and benchmarks: the REST server (apps/http), the
+ * MCP server (apps/mcp) and workers (apps/worker) as real child processes of the current Node, on
+ * 127.0.0.1, configured by their environment as in production; and other programs the tests need
+ * (redis-server). Every child is killed when its scope closes.
  */
 
 const root = new URL("../../../../", import.meta.url).pathname
 export const restMain = join(root, "apps/http/src/main.ts")
 export const workerMain = join(root, "apps/worker/src/main.ts")
+export const mcpMain = join(root, "apps/mcp/src/main.ts")
 
 export interface ExitStatus {
   readonly code: number | null
@@ -45,7 +47,7 @@ const compileCache = join(tmpdir(), "margin-node-compile-cache")
 
 /** Settings of the environment a child must not inherit from the test run (each test sets its own). */
 const isInheritedSetting = (key: string) =>
-  !/^(DATABASE_URL|DATA_DIR|PORT|HOST|SANDBOX_|WRITE_BACK_|OUTBOX_|RUN_|SHOPIFY_)/.test(key)
+  !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|RATE_LIMIT_|MCP_|SANDBOX_|WRITE_BACK_|OUTBOX_|RUN_|SHOPIFY_)/.test(key)
 
 const tail = (text: string) => text.slice(-4000)
 
@@ -55,14 +57,23 @@ export const spawnNode = (
   script: string,
   env: Readonly<Record<string, string>>
 ): Effect.Effect<Child, never, Scope.Scope> =>
+  spawnProgram(name, process.execPath, [script], { NODE_COMPILE_CACHE: compileCache, LOG_LEVEL: "Info", ...env })
+
+/** Starts `command` with `args`, in the test run's environment less the service's settings, plus `env`. */
+export const spawnProgram = (
+  name: string,
+  command: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>>
+): Effect.Effect<Child, never, Scope.Scope> =>
   Effect.gen(function* () {
     const exit = yield* Deferred.make<ExitStatus>()
     const chunks: Array<string> = []
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => isInheritedSetting(key)))
     const child: ChildProcess = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        const started = spawn(process.execPath, [script], {
-          env: { ...inherited, NODE_COMPILE_CACHE: compileCache, LOG_LEVEL: "Info", ...env },
+        const started = spawn(command, args, {
+          env: { ...inherited, ...env },
           stdio: ["ignore", "pipe", "pipe"]
         })
         started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
@@ -159,30 +170,59 @@ const statusOf = (url: string): Effect.Effect<number> =>
   )
 
 /**
- * The REST server (`npm start`) on a free port, ready when GET /readyz answers 200. The rate budget
- * is raised so that load from one token is not throttled.
+ * `script`, an HTTP server, on a free port (the variable `portSetting`), ready when GET `readyPath`
+ * answers 200. The rate budget is raised so that load from one token is not throttled.
  */
-export const startRestServer = (
+const startListening = (
   name: string,
+  script: string,
+  portSetting: "PORT" | "MCP_PORT",
+  readyPath: string,
   env: Readonly<Record<string, string>>,
-  within: Duration.Input = Duration.seconds(90)
+  within: Duration.Input
 ): Effect.Effect<RestServer, never, Scope.Scope> =>
   Effect.gen(function* () {
     const port = yield* freePort
     const baseUrl = `http://127.0.0.1:${port}`
-    const child = yield* spawnNode(name, restMain, {
+    const child = yield* spawnNode(name, script, {
       HOST: "127.0.0.1",
-      PORT: String(port),
+      [portSetting]: String(port),
       RATE_LIMIT_PER_MINUTE: "1000000",
       ...env
     })
     yield* child.waitUntil(
-      Effect.map(statusOf(`${baseUrl}/readyz`), (status) => status === 200),
-      "GET /readyz answering 200",
+      Effect.map(statusOf(`${baseUrl}${readyPath}`), (status) => status === 200),
+      `GET ${readyPath} answering 200`,
       within
     )
     return { ...child, baseUrl }
   })
+
+/** The REST server (`npm start`) on a free port, ready when GET /readyz answers 200. */
+export const startRestServer = (
+  name: string,
+  env: Readonly<Record<string, string>>,
+  within: Duration.Input = Duration.seconds(90)
+): Effect.Effect<RestServer, never, Scope.Scope> => startListening(name, restMain, "PORT", "/readyz", env, within)
+
+export interface McpServerProcess extends RestServer {
+  /** `http://127.0.0.1:<port>/mcp` */
+  readonly mcpUrl: URL
+}
+
+/**
+ * The MCP server alone (`npm run start:mcp`) on a free port, ready when its protected-resource
+ * metadata answers 200 (it has no readiness route).
+ */
+export const startMcpServer = (
+  name: string,
+  env: Readonly<Record<string, string>>,
+  within: Duration.Input = Duration.seconds(90)
+): Effect.Effect<McpServerProcess, never, Scope.Scope> =>
+  Effect.map(
+    startListening(name, mcpMain, "MCP_PORT", "/.well-known/oauth-protected-resource/mcp", env, within),
+    (server) => ({ ...server, mcpUrl: new URL(`${server.baseUrl}/mcp`) })
+  )
 
 /** A worker process, ready once its outbox loops have started. */
 export const startWorker = (

@@ -1,8 +1,10 @@
+import { assert } from "@effect/vitest"
 import { Alerts } from "@margin/core/AlertsService"
 import type { CatalogItem, CatalogItemInput } from "@margin/core/CatalogItem"
 import type { RunId, WorkspaceId } from "@margin/core/Ids"
 import { type Cursor, decodeCursor, type Page } from "@margin/core/Page"
 import type { PricingPolicy } from "@margin/core/PricingPolicy"
+import { AuditRepository } from "@margin/core/ports/AuditRepository"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { Recommendations } from "@margin/core/RecommendationsService"
@@ -14,6 +16,7 @@ import { aCatalogItemInput } from "@margin/core/testing/Fixtures"
 import { seedWorkspace } from "@margin/core/testing/Seed"
 import { defaultRunWorkerOptions, RunWorker } from "@margin/jobs/RunWorker"
 import { Clock, Duration, Effect, Layer, Logger, Option, Result, Schedule, Stream } from "effect"
+import { SqlClient } from "effect/sql"
 import * as ScratchDatabase from "./ScratchDatabase.ts"
 
 /**
@@ -58,6 +61,14 @@ export const importItems = (workspaceId: WorkspaceId, items: ReadonlyArray<Parti
       )
     )
   )
+
+/** `items` catalog items with recommendations, losses and missing costs throughout. */
+export const aMixedCatalog = (items: number) =>
+  Array.from({ length: items }, (_, n) => ({
+    sku: `K-${String(n).padStart(6, "0")}`,
+    price: 1000 + (n % 50) * 10,
+    cost: n % 10 === 0 ? null : 500 + (n % 13) * 60
+  }))
 
 /** Every item of the workspace, by sku. */
 export const itemsBySku = (workspaceId: WorkspaceId) =>
@@ -118,3 +129,24 @@ export const alertsOf = (workspaceId: WorkspaceId, status: "open" | "resolved" |
   drain((cursor) =>
     Alerts.use((alerts) => alerts.list(workspaceId, { status, kind: null, itemId: null }, { ...everything, cursor }))
   )
+
+/**
+ * Asserts that the run, finished, was executed once in the database's eyes, however many workers
+ * claimed it: one start and one success in the audit trail, at most one recommendation per item,
+ * at most one alert per item and kind in its workspace, and counts matching the run's own.
+ */
+export const assertExecutedOnce = (run: Run) =>
+  Effect.gen(function* () {
+    const audit = yield* AuditRepository.use((trail) => trail.list(run.workspaceId, { limit: 200, cursor: null }))
+    const actions = audit.items.filter((event) => event.resourceId === run.id).map((event) => event.action)
+    assert.deepStrictEqual(actions.toSorted(), ["run.start", "run.succeed", "run.trigger"], run.id)
+    const sql = yield* SqlClient.SqlClient
+    const [recommendations] = yield* sql<{ readonly total: number; readonly items: number }>`
+      SELECT count(*)::int AS total, count(DISTINCT item_id)::int AS items
+      FROM recommendations WHERE workspace_id = ${run.workspaceId} AND run_id = ${run.id}`
+    assert.deepStrictEqual(recommendations, { total: run.recommendationsCount, items: run.recommendationsCount })
+    const [alerts] = yield* sql<{ readonly total: number; readonly subjects: number }>`
+      SELECT count(*)::int AS total, count(DISTINCT (item_id, kind))::int AS subjects
+      FROM alerts WHERE workspace_id = ${run.workspaceId}`
+    assert.deepStrictEqual(alerts, { total: run.alertsCount, subjects: run.alertsCount })
+  })

@@ -33,8 +33,15 @@ export const connect = (
   token: string | undefined,
   options: { readonly headers?: Readonly<Record<string, string>> } = {}
 ): Effect.Effect<Agent, string, HttpServer.HttpServer | Scope.Scope> =>
+  Effect.flatMap(mcpUrl, (url) => connectTo(url, token, options))
+
+/** The same agent connected to the MCP endpoint at `url` (another process, a proxy). */
+export const connectTo = (
+  url: URL,
+  token: string | undefined,
+  options: { readonly headers?: Readonly<Record<string, string>> } = {}
+): Effect.Effect<Agent, string, Scope.Scope> =>
   Effect.gen(function* () {
-    const url = yield* mcpUrl
     let requests = 0
     const counting: typeof fetch = (input, init) => {
       requests += 1
