@@ -56,7 +56,11 @@ const world = Layer.effect(
       REDIS_URL: redis.url,
       RATE_LIMIT_PER_MINUTE: String(limit),
       RUN_WORKER_CONCURRENCY: "0",
-      OUTBOX_CONCURRENCY: "0"
+      OUTBOX_CONCURRENCY: "0",
+      // The store refuses the one delivery an approve request attempts itself, soon retried: so every
+      // write-back is delivered by a worker, the two workers competing for it.
+      SANDBOX_FAIL_FIRST: "1000000",
+      WRITE_BACK_RETRY_BASE: "100 millis"
     }
     // A short lease, so that the killed worker's run is free again soon after its last beat.
     const worker = {
@@ -243,16 +247,13 @@ layer(world, { excludeTestServices: true, timeout: "3 minutes" })(
             ...Arr.makeBy(8, (n) =>
               Effect.map(approveOver(apis[n % 2 === 0 ? 0 : 1].baseUrl, token, recommendation.id), (answer) => {
                 assert.strictEqual(answer.status, 200, JSON.stringify(answer.body))
-                return { recommendation: recommendation.id, idempotent: answer.body?.idempotent }
+                return { recommendation: recommendation.id, body: answer.body }
               })
             ),
             ...agents.map((agent) =>
               Effect.map(agent.call("approve_recommendation", { recommendation_id: recommendation.id }), (outcome) => {
                 assert.isFalse(outcome.isError, JSON.stringify(outcome.json))
-                return {
-                  recommendation: recommendation.id,
-                  idempotent: Reflect.get(Object(outcome.json), "idempotent")
-                }
+                return { recommendation: recommendation.id, body: Object(outcome.json) }
               })
             )
           ])
@@ -260,11 +261,12 @@ layer(world, { excludeTestServices: true, timeout: "3 minutes" })(
 
           for (const recommendation of recommendations) {
             const mine = answers.filter((answer) => answer.recommendation === recommendation.id)
-            assert.deepStrictEqual(
-              mine.map((answer) => answer.idempotent).toSorted(),
-              [false, ...Arr.makeBy(9, () => true)],
-              "one approval took effect, the nine others are idempotent repeats"
-            )
+            const tookEffect = mine.filter((answer) => Reflect.get(answer.body, "idempotent") === false)
+            const repeats = mine.filter((answer) => Reflect.get(answer.body, "idempotent") === true)
+            assert.strictEqual(tookEffect.length, 1, "one approval took effect")
+            assert.strictEqual(repeats.length, 9, "the nine others are idempotent repeats")
+            // The front door could not deliver it: a worker does.
+            assert.deepNestedInclude(tookEffect[0]?.body, { "write_back.status": "pending" })
             yield* eventually(
               Effect.map(writeBackOf(workspaceId, recommendation.id), (writeBack) => writeBack.status === "applied"),
               "the write-back applied",
