@@ -1,0 +1,31 @@
+import { mkdir, rename, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { Mailer, MailNotSent } from "@margin/core/ports/Mailer"
+import { Effect, Layer } from "effect"
+import MailComposer from "nodemailer/lib/mail-composer"
+import { reasonOf } from "./MailErrors.ts"
+import { toMailOptions } from "./MailOptions.ts"
+
+/**
+ * Mail written as RFC 5322 `.eml` files into `directory` (created, private to the user), one file
+ * per message named after its key: nothing leaves the machine until an operator sends them. A
+ * message written again replaces its file. Each file is written whole, then renamed into place.
+ */
+export const layer = (directory: string, from: string): Layer.Layer<Mailer> =>
+  Layer.succeed(
+    Mailer,
+    Mailer.of({
+      transport: "eml",
+      send: (message) =>
+        Effect.tryPromise({
+          try: async () => {
+            const bytes = await new MailComposer(toMailOptions(message, from)).compile().build()
+            await mkdir(directory, { recursive: true, mode: 0o700 })
+            const path = join(directory, `${message.key}.eml`)
+            await writeFile(`${path}.partial`, bytes, { mode: 0o600 })
+            await rename(`${path}.partial`, path)
+          },
+          catch: (cause) => new MailNotSent({ to: message.to, reason: reasonOf(cause) })
+        }).pipe(Effect.withSpan("EmlMailer.send"))
+    })
+  )

@@ -1,0 +1,18 @@
+import type { Mailer } from "@margin/core/ports/Mailer"
+import { type Config, Effect, Layer } from "effect"
+import * as EmlMailer from "./EmlMailer.ts"
+import type { MailConfigError, MailUnavailable } from "./MailErrors.ts"
+import * as MailSettings from "./MailSettings.ts"
+import * as SmtpMailer from "./SmtpMailer.ts"
+
+/** The Mailer the environment asks for (MailSettings.load): SMTP with SMTP_URL, .eml files under `<DATA_DIR>/outbox/<folder>` without. */
+export const layerConfig = (
+  folder: string
+): Layer.Layer<Mailer, MailConfigError | MailUnavailable | Config.ConfigError> =>
+  Layer.unwrap(
+    Effect.map(MailSettings.load(folder), (settings) =>
+      settings._tag === "Smtp"
+        ? SmtpMailer.layer(settings.url, settings.from)
+        : EmlMailer.layer(settings.directory, settings.from)
+    )
+  )
