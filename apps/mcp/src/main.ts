@@ -1,7 +1,11 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
+import * as HealthRoutes from "@margin/edge/HealthRoutes"
+import * as MetricsRoute from "@margin/edge/MetricsRoute"
+import { Readiness } from "@margin/edge/Readiness"
 import * as ServerProcess from "@margin/edge/ServerProcess"
+import * as ServerTracing from "@margin/edge/Tracing"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings } from "@margin/mcp-server/McpSettings"
 import { Effect, Layer } from "effect"
@@ -10,13 +14,14 @@ import { mcpServerConfig } from "./McpServerConfig.ts"
 
 /**
  * The MCP server alone (`npm start` serves it too, beside REST): Streamable HTTP at /mcp on
- * HOST:MCP_PORT, over the same infrastructure as REST (database, store router, shared budget).
+ * HOST:MCP_PORT, over the same infrastructure as REST (database, store router, shared budget), with
+ * /metrics (METRICS_TOKEN), /healthz and /readyz for the operator.
  * Sessions live in this process: behind more than one replica, route by Mcp-Session-Id (docs/mcp.md).
  */
 const Server = Layer.unwrap(
   Effect.map(mcpServerConfig, (config) =>
-    HttpRouter.serve(McpRoutes.layer).pipe(
-      Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig]),
+    HttpRouter.serve(Layer.mergeAll(McpRoutes.layer, MetricsRoute.layer, HealthRoutes.layer)).pipe(
+      Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig, Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
         NodeHttpServer.layer(createServer, {
@@ -29,4 +34,7 @@ const Server = Layer.unwrap(
   )
 )
 
-Layer.launch(Server).pipe(Effect.provide(ServerProcess.loggingLayer), NodeRuntime.runMain)
+/** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
+const Tracing = ServerTracing.layer({ serviceName: "margin-mcp" })
+
+Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(Effect.provide(ServerProcess.loggingLayer), NodeRuntime.runMain)

@@ -2,6 +2,7 @@ import { NodeRuntime, NodeStdio } from "@effect/platform-node"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import * as ServerProcess from "@margin/edge/ServerProcess"
+import * as ServerTracing from "@margin/edge/Tracing"
 import * as McpStdio from "@margin/mcp-server/McpStdio"
 import { Effect, Layer } from "effect"
 
@@ -19,4 +20,10 @@ const Server = Layer.unwrap(
   )
 )
 
-Layer.launch(Server).pipe(Effect.provide(ServerProcess.loggingLayerStderr), NodeRuntime.runMain)
+/** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
+const Tracing = ServerTracing.layer({ serviceName: "margin-mcp-stdio" })
+
+Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
+  Effect.provide(ServerProcess.loggingLayerStderr),
+  NodeRuntime.runMain
+)

@@ -1,5 +1,9 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { RunExecutor } from "@margin/core/RunExecutor"
+import * as ObservedPorts from "@margin/edge/ObservedPorts"
+import * as OperationsServer from "@margin/edge/OperationsServer"
+import { Readiness } from "@margin/edge/Readiness"
+import * as ServerTracing from "@margin/edge/Tracing"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
 import * as Database from "@margin/postgres/Database"
@@ -7,6 +11,7 @@ import * as Migrations from "@margin/postgres/Migrations"
 import * as PgAdapters from "@margin/postgres/PgAdapters"
 import * as StoreRouter from "@margin/stores/StoreRouter"
 import { Cause, Config, Effect, Layer, Logger, References } from "effect"
+import { workerConfig } from "./WorkerConfig.ts"
 
 /**
  * A worker process: the background loops of Jobs.layer (write-back delivery, analysis runs) without
@@ -15,17 +20,28 @@ import { Cause, Config, Effect, Layer, Logger, References } from "effect"
  *   -> PostgreSQL adapters + store router (sandbox, Shopify)
  *   -> use cases (WriteBackDelivery with WRITE_BACK_* settings, RunExecutor)
  *   -> Jobs.layer (OUTBOX_CONCURRENCY delivery loops, OUTBOX_* settings; RUN_WORKER_CONCURRENCY run
- *      loops, RUN_* settings).
+ *      loops, RUN_* settings), and /metrics, /healthz, /readyz on HOST:WORKER_METRICS_PORT (9464).
  * SIGTERM / SIGINT close the layers: the loops finish the deliveries in hand (OUTBOX_DRAIN_TIMEOUT)
  * and stop; anything cut short is delivered again by another worker once its lease expires.
  */
-const Worker = Jobs.layer.pipe(
-  Layer.provide([DeliverySettings.layer, RunExecutor.layer]),
-  Layer.provide(
-    StoreRouter.layerLive.pipe(
-      Layer.provideMerge(PgAdapters.layer),
-      Layer.provide(Migrations.layer),
-      Layer.provideMerge(Database.layer)
+const Worker = Layer.unwrap(
+  Effect.map(workerConfig, (config) =>
+    Layer.mergeAll(
+      Jobs.layer.pipe(Layer.provide([DeliverySettings.layer, RunExecutor.layer])),
+      config.metricsPort === 0
+        ? Layer.empty
+        : OperationsServer.layer({ host: config.host, port: config.metricsPort }).pipe(
+            Layer.provide(Readiness.layerSql)
+          )
+    ).pipe(
+      Layer.provide(
+        // The run repository and the outbox counted into the metrics (ObservedPorts), as in the REST server.
+        Layer.mergeAll(StoreRouter.layerLive, ObservedPorts.layer).pipe(
+          Layer.provideMerge(PgAdapters.layer),
+          Layer.provide(Migrations.layer),
+          Layer.provideMerge(Database.layer)
+        )
+      )
     )
   )
 )
@@ -45,4 +61,11 @@ const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
       : Effect.logError("margin-worker stopped on a failure", Cause.squash(cause))
   )
 
-Layer.launch(Worker).pipe(explained, Effect.provide(Logging), NodeRuntime.runMain({ disableErrorReporting: true }))
+/** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
+const Tracing = ServerTracing.layer({ serviceName: "margin-worker" })
+
+Layer.launch(Worker.pipe(Layer.provide(Tracing))).pipe(
+  explained,
+  Effect.provide(Logging),
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)

@@ -203,6 +203,7 @@ export class RunExecutor extends Context.Service<
           })
 
         const execute = Effect.fn("RunExecutor.execute")(function* (claimed: Run) {
+          yield* Effect.annotateCurrentSpan({ run: claimed.id, workspace: claimed.workspaceId })
           const started = yield* command(claimed, Machine.start)
           if (started.status !== "running") return started
           return yield* analyse(started).pipe(

@@ -216,8 +216,20 @@ export class WriteBackDelivery extends Context.Service<
           }
         })
 
+        // One span per delivery, named as in the logs' fields, so that a trace shows each row's attempt.
         const report = (writeBack: WriteBack, owner: string) =>
-          Effect.map(deliverClaimed(writeBack, owner), (outcome): DeliveryReport => ({ writeBack, outcome }))
+          deliverClaimed(writeBack, owner).pipe(
+            Effect.tap((outcome) => Effect.annotateCurrentSpan("outcome", outcome)),
+            Effect.map((outcome): DeliveryReport => ({ writeBack, outcome })),
+            Effect.withSpan("WriteBackDelivery.deliver", {
+              attributes: {
+                writeBack: writeBack.id,
+                workspace: writeBack.workspaceId,
+                recommendation: writeBack.recommendationId,
+                attempt: writeBack.attempts
+              }
+            })
+          )
 
         return WriteBackDelivery.of({
           deliverOne: Effect.fn("WriteBackDelivery.deliverOne")(function* (writeBack) {
@@ -228,7 +240,8 @@ export class WriteBackDelivery extends Context.Service<
             if (Option.isNone(claimed)) return { writeBack, outcome: "not_claimed" as const }
             return yield* report(claimed.value, owner)
           }),
-          deliverDue: Effect.fn("WriteBackDelivery.deliverDue")(function* (owner, limit) {
+          // Untraced: the workers poll every few hundred milliseconds; each row claimed gets its own span.
+          deliverDue: Effect.fnUntraced(function* (owner, limit) {
             const now = yield* Clock.currentTimeMillis
             const claimed = yield* outbox.claimDue(owner, now, now + config.leaseMs, limit)
             return yield* Effect.forEach(claimed, (writeBack) => report(writeBack, owner))

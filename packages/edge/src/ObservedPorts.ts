@@ -1,11 +1,13 @@
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { runStatuses } from "@margin/core/Run"
 import { Effect, Layer, Metric, Option } from "effect"
 import * as ServiceMetrics from "./ServiceMetrics.ts"
 
 const terminal = new Set(["succeeded", "failed", "cancelled"])
 
-const countRun = (status: string) => Metric.update(Metric.withAttributes(ServiceMetrics.runTransitions, { status }), 1)
+const countRun = (status: string, by = 1) =>
+  Metric.update(Metric.withAttributes(ServiceMetrics.runTransitions, { status }), by)
 
 /**
  * The run repository as it is, counting into the run metrics what passes through it: a run
@@ -50,8 +52,10 @@ export const observedRuns = Layer.effect(
   })
 )
 
-const countWriteBack = (outcome: "applied" | "retry_scheduled" | "failed") =>
-  Metric.update(Metric.withAttributes(ServiceMetrics.writeBackOutcomes, { outcome }), 1)
+const writeBackOutcomes = ["applied", "retry_scheduled", "failed"] as const
+
+const countWriteBack = (outcome: (typeof writeBackOutcomes)[number], by = 1) =>
+  Metric.update(Metric.withAttributes(ServiceMetrics.writeBackOutcomes, { outcome }), by)
 
 /**
  * The write-back outbox as it is, counting delivery attempts (rows claimed), outcomes, and the
@@ -95,5 +99,19 @@ export const observedOutbox = Layer.effect(
   })
 )
 
+/**
+ * Every run status, write-back outcome and the item and attempt counters at zero from the start, so
+ * that a scrape shows each series before its first event (and `increase()` sees that event).
+ */
+const countedFromZero = Effect.all(
+  [
+    ...runStatuses.map((status) => countRun(status, 0)),
+    ...writeBackOutcomes.map((outcome) => countWriteBack(outcome, 0)),
+    Metric.update(ServiceMetrics.runItemsAnalysed, 0),
+    Metric.update(ServiceMetrics.writeBackAttempts, 0)
+  ],
+  { discard: true }
+)
+
 /** Both observed ports over the ones below them: `Layer.provideMerge(observedPorts, adapters)` style. */
-export const layer = Layer.mergeAll(observedRuns, observedOutbox)
+export const layer = Layer.mergeAll(observedRuns, observedOutbox, Layer.effectDiscard(countedFromZero))

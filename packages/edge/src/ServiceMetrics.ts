@@ -72,3 +72,21 @@ export const outboxDepth = Metric.gauge("margin_write_back_outbox_depth", {
 export const outboxOldestAge = Metric.gauge("margin_write_back_outbox_oldest_age_seconds", {
   description: "Age of the oldest write-back not yet applied or failed, 0 when the outbox is empty (read when scraped)"
 })
+
+/** The process's own figures, read when scraped (ProcessMetrics), under the names Prometheus clients use. */
+export const processCpuSeconds = Metric.counter("process_cpu_seconds_total", {
+  description: "User and system CPU time of this process, in seconds",
+  incremental: true
+})
+
+export const processResidentMemory = Metric.gauge("process_resident_memory_bytes", {
+  description: "Resident memory of this process, in bytes"
+})
+
+export const processHeapUsed = Metric.gauge("nodejs_heap_size_used_bytes", {
+  description: "V8 heap in use, in bytes"
+})
+
+export const processStartTime = Metric.gauge("process_start_time_seconds", {
+  description: "When this process started, in seconds since the Unix epoch"
+})

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from "node:crypto"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
-import * as ServiceMetrics from "@margin/edge/ServiceMetrics"
 import { Clock, Config, Effect, Layer, Metric, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
+import { refreshProcessMetrics } from "./ProcessMetrics.ts"
+import * as ServiceMetrics from "./ServiceMetrics.ts"
 
 /** Where Prometheus scrapes. */
 export const metricsPath = "/metrics"
@@ -33,7 +34,8 @@ const unauthorized = HttpServerResponse.jsonUnsafe(
 
 /**
  * GET /metrics: every metric of this process (ServiceMetrics) in the Prometheus text format, with
- * the outbox depth and age read at scrape time. Open, or behind METRICS_TOKEN.
+ * the outbox depth and age and the process's CPU and memory read at scrape time. Open, or behind
+ * METRICS_TOKEN. Served by the REST app, the MCP server and the worker (OperationsServer).
  */
 export const layer = Layer.unwrap(
   Effect.map(metricsTokenConfig, (token) =>
@@ -48,6 +50,7 @@ export const layer = Layer.unwrap(
           if (!sameSecret(given, Redacted.value(token.value))) return unauthorized
         }
         yield* refreshOutbox
+        yield* refreshProcessMetrics
         const text = yield* PrometheusMetrics.format()
         return HttpServerResponse.text(text, { contentType: "text/plain; version=0.0.4; charset=utf-8" })
       })
