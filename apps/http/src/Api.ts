@@ -52,14 +52,13 @@ export const RunsGroup = HttpApiGroup.make("runs")
       query: { ...pageQueryFields, status: Schema.optionalKey(RunStatus) },
       success: ListJson(RunJson, "RunList"),
       error: RepositoryErrorError
-    }).annotateMerge(operation("listRuns", readAccess("runs:read"), "Recent runs, newest first.")),
+    }).annotateMerge(operation(readAccess("runs:read"), "Recent runs, newest first.")),
     HttpApiEndpoint.post("triggerRun", `${prefix}/runs`, {
       payload: [TriggerRunBody, Schema.Null],
       success: RunJson.pipe(HttpApiSchema.status(202)),
       error: [EmailNotConfirmedError, PlanLimitExceededError, ResourceNotFoundError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "triggerRun",
         mutationAccess("runs:trigger"),
         "Queues a run over the items carrying any of subset_tags (the whole catalog when omitted or empty) and starts it in the background; answers 202 with the queued run. Poll GET /api/v1/runs/{run_id}."
       )
@@ -68,7 +67,7 @@ export const RunsGroup = HttpApiGroup.make("runs")
       params: { run_id: RunId },
       success: RunJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(operation("getRun", readAccess("runs:read"), "One run, with its progress counts."))
+    }).annotateMerge(operation(readAccess("runs:read"), "One run, with its progress counts."))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
@@ -85,7 +84,6 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       error: RepositoryErrorError
     }).annotateMerge(
       operation(
-        "listRecommendations",
         readAccess("recommendations:read"),
         "Recommendations, newest first; filter by status (e.g. new, pending_approval) and run_id."
       )
@@ -96,7 +94,6 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       error: [ResourceNotFoundError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "getRecommendation",
         readAccess("recommendations:read"),
         "One recommendation, with the state of its write-back to the store once approved."
       )
@@ -107,7 +104,6 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "acceptRecommendation",
         mutationAccess("recommendations:write"),
         "new -> pending_approval. No body. A repeat answers {ok: true, idempotent: true}."
       )
@@ -118,7 +114,6 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "dismissRecommendation",
         mutationAccess("recommendations:write"),
         "new or pending_approval -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
       )
@@ -136,7 +131,6 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       ]
     }).annotateMerge(
       operation(
-        "approveRecommendation",
         mutationAccess("recommendations:approve", { session: true }),
         "pending_approval -> approved, and the new price is written back to the connected store exactly once; write_back.status says whether it is applied yet. Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. No body. A repeat answers {ok: true, idempotent: true}."
       )
@@ -148,7 +142,6 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       error: [ForbiddenRoleError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "rejectRecommendation",
         mutationAccess("recommendations:approve", { session: true }),
         "pending_approval -> rejected, with a reason. Needs the role approver, admin or owner. A second reject is a conflict."
       )
@@ -165,7 +158,6 @@ export const AlertsGroup = HttpApiGroup.make("alerts")
       error: RepositoryErrorError
     }).annotateMerge(
       operation(
-        "listAlerts",
         readAccess("alerts:read"),
         "Alerts, newest first; filter by status (open, snoozed, resolved, dismissed) and kind."
       )
@@ -174,7 +166,7 @@ export const AlertsGroup = HttpApiGroup.make("alerts")
       params: AlertParams,
       success: AlertJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(operation("getAlert", readAccess("alerts:read"), "One alert.")),
+    }).annotateMerge(operation(readAccess("alerts:read"), "One alert.")),
     HttpApiEndpoint.post("snoozeAlert", `${prefix}/alerts/:alert_id/snooze`, {
       params: AlertParams,
       payload: SnoozeBody,
@@ -182,7 +174,6 @@ export const AlertsGroup = HttpApiGroup.make("alerts")
       error: [InvalidInputError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "snoozeAlert",
         mutationAccess("alerts:write"),
         "open or snoozed -> snoozed until snooze_until (in the future); the alert reads open again once that time passes. The same snooze_until again answers {ok: true, idempotent: true}; a new one moves the snooze."
       )
@@ -193,7 +184,6 @@ export const AlertsGroup = HttpApiGroup.make("alerts")
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "resolveAlert",
         mutationAccess("alerts:write"),
         "open or snoozed -> resolved. No body. A repeat answers {ok: true, idempotent: true}."
       )
@@ -204,7 +194,6 @@ export const AlertsGroup = HttpApiGroup.make("alerts")
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "dismissAlert",
         mutationAccess("alerts:write"),
         "open or snoozed -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
       )
@@ -219,9 +208,7 @@ export const CatalogGroup = HttpApiGroup.make("catalog")
       query: { ...pageQueryFields, tag: Schema.optionalKey(Tag) },
       success: ListJson(CatalogItemJson, "CatalogItemList"),
       error: RepositoryErrorError
-    }).annotateMerge(
-      operation("listCatalogItems", readAccess("catalog:read"), "Catalog items, newest first; filter by tag.")
-    )
+    }).annotateMerge(operation(readAccess("catalog:read"), "Catalog items, newest first; filter by tag."))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
@@ -233,7 +220,6 @@ export const ReportsGroup = HttpApiGroup.make("reports")
       error: RepositoryErrorError
     }).annotateMerge(
       operation(
-        "exportReport",
         readAccess("reports:read"),
         "Every recommendation with its item, prices, margins, status and decision, streamed. CSV by default; JSON with Accept: application/json."
       )
@@ -249,7 +235,6 @@ export const WorkspaceGroup = HttpApiGroup.make("workspace")
       error: [ResourceNotFoundError, RepositoryErrorError]
     }).annotateMerge(
       operation(
-        "getWorkspaceStatus",
         readAccess("workspace:read", { session: true }),
         "Lifecycle, usage, an open support session against this workspace and the caller's own pending account deletion."
       )

@@ -1,15 +1,17 @@
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
+import * as DeprecatedOperations from "@margin/edge/DeprecatedOperations"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings } from "@margin/mcp-server/McpSettings"
 import { mcpPath, metadataPath } from "@margin/mcp-server/ProtectedResource"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AlertsHandlers } from "./AlertsHandlers.ts"
 import { Api, openApiPath } from "./Api.ts"
 import * as Authentication from "./Authentication.ts"
 import { CatalogHandlers } from "./CatalogHandlers.ts"
+import * as Deprecations from "./Deprecations.ts"
 import { RecommendationsHandlers } from "./RecommendationsHandlers.ts"
 import { ReportsHandlers } from "./ReportsHandlers.ts"
 import * as RequestValidation from "./RequestValidation.ts"
@@ -45,26 +47,37 @@ export const spanName = (request: HttpServerRequest.HttpServerRequest): string =
  * (@margin/mcp-server, settings from MCP_ALLOWED_ORIGINS / MCP_PUBLIC_URL) on the same router, so
  * that one process serves both on one rate budget; GET /metrics (Prometheus text, METRICS_TOKEN). Requires the use cases (`UseCasesLayer` of
  * @margin/edge), `Readiness`, the ports and the HTTP platform; serve it with
- * `HttpRouter.serve(HttpApp.layer(), { disableLogger: true })`.
+ * `HttpRouter.serve(HttpApp.layer(), { disableLogger: true })`. The deprecations of
+ * @margin/edge/DeprecatedOperations mark the OpenAPI document and add their response headers
+ * (Deprecations.ts); an invalid one fails the layer, so the server does not start.
  */
 export const layer = (options: HttpAppOptions = {}) =>
-  Layer.mergeAll(
-    HttpApiBuilder.layer(Api, { openapiPath: openApiPath }).pipe(
-      Layer.provide([
-        RunsHandlers,
-        RecommendationsHandlers,
-        AlertsHandlers,
-        CatalogHandlers,
-        ReportsHandlers,
-        WorkspaceHandlers,
-        SystemHandlers
-      ]),
-      Layer.provide([Authentication.layer, RequestValidation.layer, BackgroundRuns.layer])
-    ),
-    McpRoutes.layer.pipe(Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig])),
-    MetricsRoute.layer,
-    ResponseGuard.layer({
-      maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
-      routes
-    })
+  Layer.unwrap(
+    Effect.map(
+      Effect.flatMap(DeprecatedOperations.load, (deprecations) => Deprecations.resolve(Api, deprecations)),
+      (deprecated) =>
+        Layer.mergeAll(
+          HttpApiBuilder.layer(Deprecations.documented(Api, deprecated), { openapiPath: openApiPath }).pipe(
+            Layer.provide([
+              RunsHandlers,
+              RecommendationsHandlers,
+              AlertsHandlers,
+              CatalogHandlers,
+              ReportsHandlers,
+              WorkspaceHandlers,
+              SystemHandlers
+            ]),
+            Layer.provide([Authentication.layer, RequestValidation.layer, BackgroundRuns.layer])
+          ),
+          McpRoutes.layer.pipe(Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig])),
+          MetricsRoute.layer,
+          ResponseGuard.layer({
+            maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+            routes
+          })
+        ).pipe(
+          // Built first, so its middleware runs outermost: the guard's rewritten answers get the headers too.
+          Layer.provide(Deprecations.headersLayer(deprecated, routes))
+        )
+    )
   )

@@ -1,9 +1,5 @@
-import { assert, describe, it, layer } from "@effect/vitest"
-import { readAccess } from "@margin/edge/RouteAccess"
-import { Effect, Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { deprecatedOperations } from "./Deprecations.ts"
-import { operation } from "./Operation.ts"
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
 import { operations } from "./testing/Operations.ts"
 import { bodyOf, call, layer as testServer } from "./testing/TestServer.ts"
 
@@ -29,6 +25,7 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
         assert.strictEqual(described.operationId?.toString().endsWith(`.${entry.name}`), true, entry.name)
         assert.deepStrictEqual(described.security, [{ bearer: [] }], entry.name)
         assert.include(String(described.description), entry.scope)
+        // Nothing is deprecated in production (Deprecations.test.ts deprecates operations of its own).
         assert.notProperty(described, "deprecated", "no v1 operation is deprecated today")
         const responses = record(described.responses)
         assert.property(responses, "401", entry.name)
@@ -46,25 +43,4 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
       assert.deepStrictEqual((yield* call("GET", "/readyz")).json, { status: "ready" })
     })
   )
-})
-
-describe("deprecation", () => {
-  it("nothing is deprecated in v1 today", () => {
-    assert.strictEqual(deprecatedOperations.size, 0)
-  })
-
-  it("listing an operation in the deprecation set marks it deprecated: true in the document", () => {
-    const access = readAccess("runs:read")
-    const group = HttpApiGroup.make("demo").add(
-      HttpApiEndpoint.get("oldWay", "/old", { success: Schema.String }).annotateMerge(
-        operation("oldWay", access, "The old way.", new Set(["oldWay"]))
-      ),
-      HttpApiEndpoint.get("newWay", "/new", { success: Schema.String }).annotateMerge(
-        operation("newWay", access, "The new way.", new Set(["oldWay"]))
-      )
-    )
-    const document = OpenApi.fromApi(HttpApi.make("demo").add(group))
-    assert.strictEqual(document.paths["/old"]?.get?.deprecated, true)
-    assert.notStrictEqual(document.paths["/new"]?.get?.deprecated, true)
-  })
 })

@@ -1,18 +1,13 @@
 import { RouteAccess, type RouteAccessShape } from "@margin/edge/RouteAccess"
 import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
-import { deprecatedOperations } from "./Deprecations.ts"
 
 /**
  * The annotations of one /api/v1 operation: what it asks of the caller (enforced by
- * `Authentication`), the same said in the OpenAPI description, and its deprecation.
+ * `Authentication`) and the same said in the OpenAPI description. Deprecation is not here: it is
+ * listed in @margin/edge/DeprecatedOperations and applied by HttpApp (Deprecations.ts).
  */
-export const operation = (
-  identifier: string,
-  access: RouteAccessShape,
-  description: string,
-  deprecated: ReadonlySet<string> = deprecatedOperations
-): Context.Context<never> =>
+export const operation = (access: RouteAccessShape, description: string): Context.Context<never> =>
   Context.merge(
     Context.make(RouteAccess, access),
     OpenApi.annotations({
@@ -23,7 +18,6 @@ export const operation = (
         access.mutation ? "Refused with token_unusable when the token's issuing user was deleted." : ""
       ]
         .filter((line) => line !== "")
-        .join(" "),
-      ...(deprecated.has(identifier) ? { deprecated: true } : {})
+        .join(" ")
     })
   )

@@ -1,6 +1,8 @@
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { assert } from "@effect/vitest"
+import type { Deprecation } from "@margin/core/Deprecation"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
+import { DeprecatedOperations } from "@margin/edge/DeprecatedOperations"
 import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
@@ -17,6 +19,8 @@ export interface TestServerOptions {
   readonly override?: Layer.Layer<never, never, MemoryAdapters.MemoryServices>
   /** The server's minimum log level (default Error, so tests stay quiet). */
   readonly minimumLogLevel?: LogLevel.LogLevel
+  /** Deprecated operations in place of the production ones (which are none). */
+  readonly deprecations?: ReadonlyArray<Deprecation>
 }
 
 /**
@@ -30,6 +34,7 @@ export const layerOn = <ROut, E>(
     readonly maxBodyBytes?: number
     readonly readiness?: Layer.Layer<Readiness, never, NoInfer<ROut>>
     readonly minimumLogLevel?: LogLevel.LogLevel
+    readonly deprecations?: ReadonlyArray<Deprecation>
   } = {}
 ) => {
   const identity = IdentityKeyStore.layerMemory
@@ -44,6 +49,9 @@ export const layerOn = <ROut, E>(
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
     Layer.provideMerge(ports),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, options.minimumLogLevel ?? "Error")),
+    Layer.provide(
+      options.deprecations === undefined ? Layer.empty : Layer.succeed(DeprecatedOperations, options.deprecations)
+    ),
     Layer.orDie
   )
 }
@@ -53,7 +61,8 @@ export const layer = (options: TestServerOptions = {}) => {
   const memory = MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })
   return layerOn(options.override === undefined ? memory : options.override.pipe(Layer.provideMerge(memory)), {
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-    ...(options.minimumLogLevel === undefined ? {} : { minimumLogLevel: options.minimumLogLevel })
+    ...(options.minimumLogLevel === undefined ? {} : { minimumLogLevel: options.minimumLogLevel }),
+    ...(options.deprecations === undefined ? {} : { deprecations: options.deprecations })
   })
 }
 
