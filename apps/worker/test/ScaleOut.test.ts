@@ -68,7 +68,9 @@ const world = Layer.effect(
       RUN_LEASE: "3 seconds",
       RUN_HEARTBEAT: "300 millis",
       RUN_POLL_INTERVAL: "100 millis",
-      OUTBOX_POLL_INTERVAL: "100 millis"
+      OUTBOX_POLL_INTERVAL: "100 millis",
+      // No metrics server: two workers on one machine would want the same port.
+      WORKER_METRICS_PORT: "0"
     }
     const [apiA, apiB, mcp, workerA, workerB] = yield* Effect.all(
       [

@@ -210,19 +210,16 @@ export interface McpServerProcess extends RestServer {
   readonly mcpUrl: URL
 }
 
-/**
- * The MCP server alone (`npm run start:mcp`) on a free port, ready when its protected-resource
- * metadata answers 200 (it has no readiness route).
- */
+/** The MCP server alone (`npm run start:mcp`) on a free port, ready when GET /readyz answers 200. */
 export const startMcpServer = (
   name: string,
   env: Readonly<Record<string, string>>,
   within: Duration.Input = Duration.seconds(90)
 ): Effect.Effect<McpServerProcess, never, Scope.Scope> =>
-  Effect.map(
-    startListening(name, mcpMain, "MCP_PORT", "/.well-known/oauth-protected-resource/mcp", env, within),
-    (server) => ({ ...server, mcpUrl: new URL(`${server.baseUrl}/mcp`) })
-  )
+  Effect.map(startListening(name, mcpMain, "MCP_PORT", "/readyz", env, within), (server) => ({
+    ...server,
+    mcpUrl: new URL(`${server.baseUrl}/mcp`)
+  }))
 
 /** A worker process, ready once its outbox loops have started. */
 export const startWorker = (
