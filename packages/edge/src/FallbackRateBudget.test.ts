@@ -11,8 +11,10 @@ import * as TcpProxy from "./testing/TcpProxy.ts"
 const redisUrl = new URL(process.env.REDIS_TEST_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379")
 
 const messages: Array<string> = []
-const capture = Logger.make<unknown, void>(({ message }) => {
+const reasons: Array<unknown> = []
+const capture = Logger.make<unknown, void>(({ message, fiber }) => {
   messages.push(Array.isArray(message) ? message.map(String).join(" ") : String(message))
+  reasons.push(fiber.getRef(References.CurrentLogAnnotations).reason)
 })
 const logging = Layer.merge(Logger.layer([capture]), Layer.succeed(References.MinimumLogLevel, "Info"))
 
@@ -72,7 +74,9 @@ describe("FallbackRateBudget", () => {
             : Effect.fail({ message: "connection refused" })
       })
       messages.length = 0
+      reasons.length = 0
       assert.strictEqual((yield* rate.consume("k", now))._tag, "Allowed")
+      assert.strictEqual(reasons[0], "connection refused", "the outage's log line says why")
       assert.strictEqual((yield* rate.consume("k", now))._tag, "Allowed")
       assert.strictEqual((yield* rate.consume("k", now))._tag, "Limited", "down: the memory budget limits")
       up = true
@@ -82,11 +86,21 @@ describe("FallbackRateBudget", () => {
       assert.deepStrictEqual(
         messages.filter((message) => message.startsWith("rate budget")),
         [
-          "rate budget: test cannot count requests; this process counts them in memory until it recovers connection refused",
+          "rate budget: test cannot count requests; this process counts them in memory until it recovers",
           "rate budget: test counts requests again"
         ]
       )
       assert.strictEqual((yield* Metric.value(ServiceMetrics.rateBudgetDegraded)).value, 0)
     }).pipe(Effect.provide(logging))
   )
+
+  it("reasonOf: the message, else the cause's message, else the tag", () => {
+    assert.strictEqual(FallbackRateBudget.reasonOf({ message: "refused" }), "refused")
+    assert.strictEqual(
+      FallbackRateBudget.reasonOf({ message: "", _tag: "RedisError", cause: new Error("ECONNREFUSED") }),
+      "ECONNREFUSED"
+    )
+    assert.strictEqual(FallbackRateBudget.reasonOf({ message: "", _tag: "TimeoutError" }), "TimeoutError")
+    assert.strictEqual(FallbackRateBudget.reasonOf({ message: "" }), "unknown failure")
+  })
 })

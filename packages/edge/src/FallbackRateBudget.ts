@@ -11,6 +11,13 @@ export interface FallbackRateBudgetOptions<E extends { readonly message: string 
   readonly consume: (key: string, now: number) => Effect.Effect<BudgetDecision, E>
 }
 
+/** Why the store could not count, for the log: the message, else its cause's, else the error's tag. */
+export const reasonOf = (error: { readonly message: string; readonly _tag?: string; readonly cause?: unknown }) => {
+  if (error.message !== "") return error.message
+  if (error.cause instanceof Error && error.cause.message !== "") return error.cause.message
+  return error._tag ?? "unknown failure"
+}
+
 interface Window {
   readonly start: number
   readonly count: number
@@ -42,9 +49,8 @@ export const make = <E extends { readonly message: string }>(
         if (!degraded) {
           degraded = true
           yield* Effect.logWarning(
-            `rate budget: ${options.store} cannot count requests; this process counts them in memory until it recovers`,
-            error.message
-          )
+            `rate budget: ${options.store} cannot count requests; this process counts them in memory until it recovers`
+          ).pipe(Effect.annotateLogs("reason", reasonOf(error)))
           yield* Metric.update(ServiceMetrics.rateBudgetDegraded, 1)
         }
         yield* Metric.update(ServiceMetrics.rateBudgetFallbacks, 1)
