@@ -1,6 +1,7 @@
+import { createServer } from "node:http"
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Duration, Effect, Exit, Option, Tracer } from "effect"
-import { sampled } from "./Tracing.ts"
+import { ConfigProvider, Duration, Effect, Exit, Layer, Option, Tracer } from "effect"
+import * as Tracing from "./Tracing.ts"
 import { type TracingSettings, tracingConfig } from "./TracingConfig.ts"
 
 const read = (env: Record<string, string>) =>
@@ -120,7 +121,7 @@ const sampledFlag = (ratio: number, kind: Tracer.SpanKind, parent?: { readonly s
             sampled: parent.sampled
           })
         )
-  return traced.pipe(Effect.withTracer(sampled(Tracer.nativeTracer, ratio)), Effect.orDie)
+  return traced.pipe(Effect.withTracer(Tracing.sampled(Tracer.nativeTracer, ratio)), Effect.orDie)
 }
 
 describe("Tracing.sampled", () => {
@@ -139,5 +140,81 @@ describe("Tracing.sampled", () => {
       assert.isFalse(yield* sampledFlag(1, "client"))
       assert.isTrue(yield* sampledFlag(1, "client", { sampled: true }))
     })
+  )
+})
+
+interface Received {
+  readonly path: string | undefined
+  readonly contentType: string | undefined
+  readonly apiKey: string | undefined
+  readonly bytes: number
+}
+
+/** A local endpoint that records what is posted to it, until the scope closes. */
+const receiver = Effect.acquireRelease(
+  Effect.callback<{ readonly url: string; readonly received: Array<Received>; readonly close: () => void }>(
+    (resume) => {
+      const received: Array<Received> = []
+      const server = createServer((request, response) => {
+        let bytes = 0
+        request.on("data", (chunk: Buffer) => {
+          bytes += chunk.length
+        })
+        request.on("end", () => {
+          const apiKey = request.headers["x-api-key"]
+          received.push({
+            path: request.url,
+            contentType: request.headers["content-type"],
+            apiKey: typeof apiKey === "string" ? apiKey : undefined,
+            bytes
+          })
+          response.writeHead(200).end()
+        })
+      })
+      server.listen(0, "127.0.0.1", () => {
+        const address = server.address()
+        const port = typeof address === "object" && address !== null ? address.port : 0
+        resume(Effect.succeed({ url: `http://127.0.0.1:${port}`, received, close: () => server.close() }))
+      })
+    }
+  ),
+  (endpoint) => Effect.sync(() => endpoint.close())
+)
+
+const withEnv = (env: Record<string, string>) => ConfigProvider.layer(ConfigProvider.fromEnv({ env }))
+
+describe("Tracing.layer", () => {
+  it.live("unset: no exporter, Effect's own tracer", () =>
+    Effect.gen(function* () {
+      const tracer = yield* Effect.tracer.pipe(
+        Effect.provide(Tracing.layer({ serviceName: "margin-test" }).pipe(Layer.provide(withEnv({}))))
+      )
+      assert.strictEqual(tracer, Tracer.nativeTracer)
+    })
+  )
+
+  it.live("set: spans are posted as protobuf (the default) with the configured headers, flushed at shutdown", () =>
+    Effect.gen(function* () {
+      const endpoint = yield* receiver
+      const tracing = Tracing.layer({ serviceName: "margin-test" }).pipe(
+        Layer.provide(
+          withEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: endpoint.url, OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=k1" })
+        )
+      )
+      // The layer's scope closes after the span: the exporter flushes what it holds.
+      const tracer = yield* Effect.scoped(
+        Effect.gen(function* () {
+          yield* Effect.void.pipe(Effect.withSpan("Test.work"))
+          return yield* Effect.tracer
+        }).pipe(Effect.provide(tracing))
+      )
+      assert.notStrictEqual(tracer, Tracer.nativeTracer)
+      assert.strictEqual(endpoint.received.length, 1)
+      const [posted] = endpoint.received
+      assert.strictEqual(posted?.path, "/v1/traces")
+      assert.strictEqual(posted?.contentType, "application/x-protobuf")
+      assert.strictEqual(posted?.apiKey, "k1")
+      assert.isAbove(posted?.bytes ?? 0, 0)
+    }).pipe(Effect.scoped)
   )
 })
