@@ -3,6 +3,7 @@ import { Command } from "effect/cli"
 import { catalogCommand } from "./CatalogCommands.ts"
 import { deletionCommand } from "./DeletionCommands.ts"
 import { demoCommand } from "./DemoCommand.ts"
+import { deprecationCommand } from "./DeprecationCommands.ts"
 import { memberCommand } from "./MemberCommands.ts"
 import { migrateCommand } from "./MigrateCommand.ts"
 import { onDatabase } from "./OnDatabase.ts"
@@ -38,6 +39,7 @@ export const marginctl = Command.make("marginctl").pipe(
     onDatabase(sessionTokenCommand),
     supportCommand,
     deletionCommand,
+    deprecationCommand,
     onDatabase(demoCommand)
   ]),
   Command.withGlobalFlags([JsonOutput])

@@ -15,6 +15,7 @@ export interface Outcome {
 }
 
 const launcher = fileURLToPath(new URL("../../bin/marginctl.js", import.meta.url))
+const withTestDeprecations = fileURLToPath(new URL("./marginctlWithTestDeprecations.ts", import.meta.url))
 const node = fileURLToPath(new URL("../../../../node_modules/.bin/node", import.meta.url))
 
 /**
@@ -22,10 +23,23 @@ const node = fileURLToPath(new URL("../../../../node_modules/.bin/node", import.
  * `env` on top of a clean environment (no DATABASE_URL, DATA_DIR or SESSION_* unless given).
  */
 export const marginctl = (args: ReadonlyArray<string>, env: Readonly<Record<string, string>>): Effect.Effect<Outcome> =>
+  run(launcher, args, env)
+
+/** `marginctl` with the tests' deprecated operations (testing/TestDeprecations.ts) instead of production's none. */
+export const marginctlWithTestDeprecations = (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>>
+): Effect.Effect<Outcome> => run(withTestDeprecations, args, env)
+
+const run = (
+  script: string,
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>>
+): Effect.Effect<Outcome> =>
   Effect.callback<Outcome>((resume) => {
     const child = execFile(
       node,
-      [launcher, ...args],
+      [script, ...args],
       {
         env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
         maxBuffer: 64 * 1024 * 1024,

@@ -1,0 +1,247 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { assert, layer } from "@effect/vitest"
+import type { UserId, WorkspaceId } from "@margin/core/Ids"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import { UserRepository } from "@margin/core/ports/UserRepository"
+import type { Role } from "@margin/core/Role"
+import { seedUser, seedWorkspace } from "@margin/core/testing/Seed"
+import * as TestSmtpServer from "@margin/mail/testing/TestSmtpServer"
+import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import {
+  assertFailed,
+  jsonOf,
+  listOf,
+  marginctl,
+  marginctlWithTestDeprecations,
+  processTimeout,
+  recordOf,
+  testDatabaseEnvironment,
+  textOf
+} from "./testing/Marginctl.ts"
+
+/**
+ * `marginctl deprecation notify` as a process (spec section 9), with the tests' deprecated
+ * operations (testing/TestDeprecations.ts: listRuns, getRun) and a real SMTP server in this
+ * process; production deprecates nothing. Every workspace of the database is notified, so the
+ * tests of this file share one world and run in order.
+ */
+
+const member = (workspaceId: WorkspaceId, userId: UserId, role: Role) =>
+  MembershipRepository.use((memberships) => memberships.upsert({ workspaceId, userId, role }))
+
+const NoticeRow = Schema.Struct({
+  operation: Schema.String,
+  workspace_id: Schema.String,
+  user_id: Schema.String,
+  email: Schema.String,
+  transport: Schema.String
+})
+
+const noticeRows = (operation: string) =>
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const rows = yield* sql`
+      SELECT operation, workspace_id, user_id, email, transport FROM deprecation_notices
+      WHERE operation = ${operation} ORDER BY workspace_id, user_id`.pipe(Effect.orDie)
+    return yield* Schema.decodeUnknownEffect(Schema.Array(NoticeRow))(rows).pipe(Effect.orDie)
+  })
+
+/** [workspace, user] pairs of a --json output list. */
+const pairsOf = (value: unknown) =>
+  listOf(value).map((entry) => [textOf(recordOf(entry).workspace_id), textOf(recordOf(entry).user_id)])
+
+const sorted = (pairs: ReadonlyArray<ReadonlyArray<string>>) => [...pairs].map((p) => p.join("/")).sort()
+
+/** The world every test of this file sees: two workspaces; every owner and admin, and only they, is told. */
+class World extends Context.Service<World, Effect.Success<typeof seedWorld>>()("test/CliDeprecation/World") {}
+
+const seedWorld = Effect.gen(function* () {
+  const shopA = yield* seedWorkspace({ name: "Shop A" })
+  const shopB = yield* seedWorkspace({ name: "Shop B" })
+  const owner = yield* seedUser()
+  const admin = yield* seedUser()
+  const unconfirmedAdmin = yield* seedUser({ emailConfirmed: false })
+  const approver = yield* seedUser()
+  const viewer = yield* seedUser()
+  const deletedAdmin = yield* seedUser()
+  const adminB = yield* seedUser()
+  yield* member(shopA.id, owner.id, "owner")
+  yield* member(shopA.id, admin.id, "admin")
+  yield* member(shopA.id, unconfirmedAdmin.id, "admin")
+  yield* member(shopA.id, approver.id, "approver")
+  yield* member(shopA.id, viewer.id, "viewer")
+  yield* member(shopA.id, deletedAdmin.id, "admin")
+  yield* UserRepository.use((users) => users.markDeleted(deletedAdmin.id, Date.parse("2026-01-01T00:00:00Z")))
+  yield* member(shopB.id, owner.id, "owner")
+  yield* member(shopB.id, adminB.id, "admin")
+  return { shopA, shopB, owner, admin, unconfirmedAdmin, adminB }
+})
+
+layer(Layer.effect(World, seedWorld).pipe(Layer.provideMerge(PgTestAdapters.layer)), { timeout: "5 minutes" })(
+  "marginctl deprecation notify",
+  (it) => {
+    it.effect(
+      "e-mails each owner and admin of every workspace over SMTP once; a refused one is retried by the next run, with a new admin",
+      () =>
+        Effect.gen(function* () {
+          const { shopA, shopB, owner, admin, unconfirmedAdmin, adminB } = yield* World
+          const server = yield* TestSmtpServer.make()
+          server.refuse(adminB.email)
+          const env = {
+            ...(yield* testDatabaseEnvironment),
+            SMTP_URL: server.url,
+            MAIL_FROM: "Margin Ops <ops@margin.example>"
+          }
+          const notify = marginctlWithTestDeprecations(
+            ["deprecation", "notify", "--operation", "listRuns", "--json"],
+            env
+          )
+
+          const first = yield* notify
+          assert.strictEqual(first.code, 1, first.stderr)
+          assert.match(first.stderr, /marginctl: 1 of 5 notices could not be sent; run the command again to retry them/)
+          const report = jsonOf({ ...first, code: 0 })
+          assert.strictEqual(report.operation, "listRuns")
+          assert.strictEqual(report.notice, "2026-01-15")
+          assert.strictEqual(report.sunset, "2030-07-15")
+          assert.strictEqual(report.transport, "smtp")
+          assert.strictEqual(report.already_notified, 0)
+          const told = [
+            [shopA.id, owner.id],
+            [shopA.id, admin.id],
+            [shopA.id, unconfirmedAdmin.id],
+            [shopB.id, owner.id]
+          ]
+          assert.deepStrictEqual(sorted(pairsOf(report.notified)), sorted(told))
+          assert.deepStrictEqual(pairsOf(report.failed), [[shopB.id, adminB.id]])
+          assert.match(textOf(recordOf(listOf(report.failed)[0]).reason), /550/)
+
+          // One message per (workspace, user): the owner of both workspaces gets two.
+          const received = server.received()
+          assert.deepStrictEqual(
+            received.map((mail) => mail.to.join(",")).sort(),
+            [owner.email, owner.email, admin.email, unconfirmedAdmin.email].sort()
+          )
+          assert.isTrue(received.every((mail) => mail.from === "ops@margin.example"))
+          const toAdmin = received.find((mail) => mail.to[0] === admin.email)?.raw ?? ""
+          assert.strictEqual(
+            TestSmtpServer.headerOf(toAdmin, "Subject"),
+            "margin-service API: listRuns is deprecated and may be removed after 2030-07-15"
+          )
+          const text = TestSmtpServer.textOf(toAdmin)
+          assert.include(text, `as an admin of the workspace "Shop A" (${shopA.id})`)
+          assert.include(text, "The v1 API operation listRuns is deprecated as of 2026-01-15.")
+          assert.include(text, "It keeps working until at least 2030-07-15")
+          assert.include(text, "Use this instead: GET /api/v1/runs/{run_id}")
+          assert.include(text, "Details: https://docs.example/deprecations/list-runs")
+
+          const rows = yield* noticeRows("listRuns")
+          assert.deepStrictEqual(sorted(rows.map((row) => [row.workspace_id, row.user_id])), sorted(told))
+          assert.isTrue(rows.every((row) => row.transport === "smtp"))
+          assert.strictEqual(rows.find((row) => row.user_id === admin.id)?.email, admin.email)
+
+          // The server takes the refused address now, and shop B got a new admin: only they are told.
+          server.accept(adminB.email)
+          const newAdmin = yield* seedUser()
+          yield* member(shopB.id, newAdmin.id, "admin")
+          const second = jsonOf(yield* notify)
+          assert.deepStrictEqual(
+            sorted(pairsOf(second.notified)),
+            sorted([
+              [shopB.id, adminB.id],
+              [shopB.id, newAdmin.id]
+            ])
+          )
+          assert.strictEqual(second.already_notified, 4)
+          assert.deepStrictEqual(second.failed, [])
+          assert.strictEqual(server.received().length, 6)
+
+          const third = jsonOf(yield* notify)
+          assert.deepStrictEqual(third.notified, [])
+          assert.strictEqual(third.already_notified, 6)
+          assert.strictEqual(server.received().length, 6)
+          assert.strictEqual((yield* noticeRows("listRuns")).length, 6)
+        }).pipe(Effect.scoped),
+      processTimeout
+    )
+
+    it.effect(
+      "without SMTP_URL, writes the notices as .eml files under <DATA_DIR>/outbox/deprecations, also on PostgreSQL",
+      () =>
+        Effect.gen(function* () {
+          const { shopA, owner } = yield* World
+          const database = yield* testDatabaseEnvironment
+          // On PGlite DATA_DIR is the database's own directory; with DATABASE_URL it only says where the outbox is.
+          const dataDir =
+            database.DATA_DIR ??
+            (yield* Effect.acquireRelease(
+              Effect.sync(() => mkdtempSync(join(tmpdir(), "marginctl-outbox-"))),
+              (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+            ))
+          const outcome = yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "getRun"], {
+            ...database,
+            DATA_DIR: dataDir
+          })
+          assert.strictEqual(outcome.code, 0, outcome.stderr)
+          const outbox = join(dataDir, "outbox", "deprecations")
+          assert.include(outcome.stdout, "getRun: deprecated on 2026-02-01, sunset 2030-08-31.")
+          assert.include(outcome.stdout, `Wrote 6 notices as .eml files in ${outbox}: send them from there.`)
+          const files = readdirSync(outbox).sort()
+          const rows = yield* noticeRows("getRun")
+          assert.deepStrictEqual(
+            files,
+            rows.map((row) => `deprecation.getRun.${row.workspace_id}.${row.user_id}.eml`).sort()
+          )
+          assert.isTrue(rows.every((row) => row.transport === "eml"))
+          const raw = readFileSync(join(outbox, `deprecation.getRun.${shopA.id}.${owner.id}.eml`), "utf8")
+          assert.strictEqual(TestSmtpServer.headerOf(raw, "To"), owner.email)
+          assert.strictEqual(TestSmtpServer.headerOf(raw, "From"), `"margin-service" <no-reply@localhost>`)
+          assert.include(TestSmtpServer.textOf(raw), "There is no replacement for it.")
+
+          const again = yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "getRun"], {
+            ...database,
+            DATA_DIR: dataDir
+          })
+          assert.strictEqual(again.code, 0, again.stderr)
+          assert.include(again.stdout, "Wrote 0 notices")
+          assert.include(again.stdout, "6 owners and admins were notified before.")
+        }),
+      processTimeout
+    )
+
+    it.effect(
+      "refuses an operation that is not deprecated (production deprecates none), and a bad SMTP_URL, before sending",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* testDatabaseEnvironment
+          assertFailed(
+            yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listAlerts"], env),
+            /^marginctl: listAlerts is not a deprecated operation \(deprecated: listRuns, getRun\); list it in packages\/edge\/src\/DeprecatedOperations.ts and deploy first\n$/
+          )
+          assertFailed(
+            yield* marginctl(["deprecation", "notify", "--operation", "listRuns", "--json"], env),
+            /^marginctl: listRuns is not a deprecated operation \(deprecated: none\)/
+          )
+          assertFailed(
+            yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listRuns"], {
+              ...env,
+              SMTP_URL: "smtps://ops:hunter2@127.0.0.1:1"
+            }),
+            /^marginctl: cannot use the SMTP server smtps:\/\/127\.0\.0\.1:1: /
+          )
+          assertFailed(
+            yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listRuns"], {
+              ...env,
+              SMTP_URL: "mail.example.com"
+            }),
+            /^marginctl: SMTP_URL is not a URL/
+          )
+        }),
+      processTimeout
+    )
+  }
+)
