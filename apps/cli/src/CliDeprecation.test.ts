@@ -2,11 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, layer } from "@effect/vitest"
-import type { UserId, WorkspaceId } from "@margin/core/Ids"
-import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { UserRepository } from "@margin/core/ports/UserRepository"
-import type { Role } from "@margin/core/Role"
-import { seedUser, seedWorkspace } from "@margin/core/testing/Seed"
+import { seedMember, seedNoticeAudience } from "@margin/core/testing/NoticeAudience"
+import { seedUser } from "@margin/core/testing/Seed"
 import * as TestSmtpServer from "@margin/mail/testing/TestSmtpServer"
 import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
 import { Context, Effect, Layer, Schema } from "effect"
@@ -29,9 +26,6 @@ import {
  * process; production deprecates nothing. Every workspace of the database is notified, so the
  * tests of this file share one world and run in order.
  */
-
-const member = (workspaceId: WorkspaceId, userId: UserId, role: Role) =>
-  MembershipRepository.use((memberships) => memberships.upsert({ workspaceId, userId, role }))
 
 const NoticeRow = Schema.Struct({
   operation: Schema.String,
@@ -56,32 +50,10 @@ const pairsOf = (value: unknown) =>
 
 const sorted = (pairs: ReadonlyArray<ReadonlyArray<string>>) => [...pairs].map((p) => p.join("/")).sort()
 
-/** The world every test of this file sees: two workspaces; every owner and admin, and only they, is told. */
-class World extends Context.Service<World, Effect.Success<typeof seedWorld>>()("test/CliDeprecation/World") {}
+/** The world every test of this file sees (every workspace of its database): who is told, and who not. */
+class World extends Context.Service<World, Effect.Success<typeof seedNoticeAudience>>()("test/CliDeprecation/World") {}
 
-const seedWorld = Effect.gen(function* () {
-  const shopA = yield* seedWorkspace({ name: "Shop A" })
-  const shopB = yield* seedWorkspace({ name: "Shop B" })
-  const owner = yield* seedUser()
-  const admin = yield* seedUser()
-  const unconfirmedAdmin = yield* seedUser({ emailConfirmed: false })
-  const approver = yield* seedUser()
-  const viewer = yield* seedUser()
-  const deletedAdmin = yield* seedUser()
-  const adminB = yield* seedUser()
-  yield* member(shopA.id, owner.id, "owner")
-  yield* member(shopA.id, admin.id, "admin")
-  yield* member(shopA.id, unconfirmedAdmin.id, "admin")
-  yield* member(shopA.id, approver.id, "approver")
-  yield* member(shopA.id, viewer.id, "viewer")
-  yield* member(shopA.id, deletedAdmin.id, "admin")
-  yield* UserRepository.use((users) => users.markDeleted(deletedAdmin.id, Date.parse("2026-01-01T00:00:00Z")))
-  yield* member(shopB.id, owner.id, "owner")
-  yield* member(shopB.id, adminB.id, "admin")
-  return { shopA, shopB, owner, admin, unconfirmedAdmin, adminB }
-})
-
-layer(Layer.effect(World, seedWorld).pipe(Layer.provideMerge(PgTestAdapters.layer)), { timeout: "5 minutes" })(
+layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdapters.layer)), { timeout: "5 minutes" })(
   "marginctl deprecation notify",
   (it) => {
     it.effect(
@@ -147,7 +119,7 @@ layer(Layer.effect(World, seedWorld).pipe(Layer.provideMerge(PgTestAdapters.laye
           // The server takes the refused address now, and shop B got a new admin: only they are told.
           server.accept(adminB.email)
           const newAdmin = yield* seedUser()
-          yield* member(shopB.id, newAdmin.id, "admin")
+          yield* seedMember(shopB.id, newAdmin.id, "admin")
           const second = jsonOf(yield* notify)
           assert.deepStrictEqual(
             sorted(pairsOf(second.notified)),

@@ -1,20 +1,13 @@
 import { assert, describe, layer } from "@effect/vitest"
 import type { NoticeRecipient } from "@margin/core/DeprecationNotice"
-import type { UserId, WorkspaceId } from "@margin/core/Ids"
 import { DeprecationNoticeRepository } from "@margin/core/ports/DeprecationNoticeRepository"
-import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { UserRepository } from "@margin/core/ports/UserRepository"
-import type { Role } from "@margin/core/Role"
-import { seedUser, seedWorkspace } from "@margin/core/testing/Seed"
+import { seedNoticeAudience } from "@margin/core/testing/NoticeAudience"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import * as PgDeprecationNoticeRepository from "./PgDeprecationNoticeRepository.ts"
 import * as PgTestAdapters from "./testing/PgTestAdapters.ts"
 
 const testLayer = PgDeprecationNoticeRepository.layer.pipe(Layer.provideMerge(PgTestAdapters.layer))
-
-const member = (workspaceId: WorkspaceId, userId: UserId, role: Role) =>
-  MembershipRepository.use((memberships) => memberships.upsert({ workspaceId, userId, role }))
 
 const NoticeRow = Schema.Struct({
   workspace_id: Schema.String,
@@ -26,90 +19,77 @@ const NoticeRow = Schema.Struct({
 
 describe(`PgDeprecationNoticeRepository (${PgTestAdapters.backend})`, () => {
   layer(testLayer, { timeout: "3 minutes" })((it) => {
-    it.effect("owners and admins of every workspace, deleted users left out, each notice recorded once", () =>
-      Effect.gen(function* () {
-        const notices = yield* DeprecationNoticeRepository
-        const shopA = yield* seedWorkspace({ name: "Shop A" })
-        const shopB = yield* seedWorkspace({ name: "Shop B" })
-        const owner = yield* seedUser()
-        const admin = yield* seedUser({ emailConfirmed: false })
-        const approver = yield* seedUser()
-        const viewer = yield* seedUser()
-        const deleted = yield* seedUser()
-        const otherAdmin = yield* seedUser()
-        yield* member(shopA.id, owner.id, "owner")
-        yield* member(shopA.id, admin.id, "admin")
-        yield* member(shopA.id, approver.id, "approver")
-        yield* member(shopA.id, viewer.id, "viewer")
-        yield* member(shopA.id, deleted.id, "admin")
-        yield* UserRepository.use((users) => users.markDeleted(deleted.id, Date.parse("2026-01-01T00:00:00Z")))
-        yield* member(shopB.id, owner.id, "owner")
-        yield* member(shopB.id, otherAdmin.id, "admin")
+    it.effect(
+      "owners and admins of every workspace (unconfirmed addresses too), deleted users left out, each notice recorded once",
+      () =>
+        Effect.gen(function* () {
+          const notices = yield* DeprecationNoticeRepository
+          const { shopA, shopB, owner, admin, unconfirmedAdmin, adminB } = yield* seedNoticeAudience
+          const ours = (recipients: ReadonlyArray<NoticeRecipient>) =>
+            recipients.filter((r) => r.workspaceId === shopA.id || r.workspaceId === shopB.id)
+          const before = ours(yield* notices.recipients("listRuns"))
+          const expected = [
+            { workspace: shopA, user: owner, role: "owner" as const },
+            { workspace: shopA, user: admin, role: "admin" as const },
+            { workspace: shopA, user: unconfirmedAdmin, role: "admin" as const },
+            { workspace: shopB, user: owner, role: "owner" as const },
+            { workspace: shopB, user: adminB, role: "admin" as const }
+          ]
+            .sort((a, b) =>
+              a.workspace.id === b.workspace.id
+                ? a.user.id < b.user.id
+                  ? -1
+                  : 1
+                : a.workspace.id < b.workspace.id
+                  ? -1
+                  : 1
+            )
+            .map(({ workspace, user, role }) => ({
+              workspaceId: workspace.id,
+              workspaceName: workspace.name,
+              userId: user.id,
+              email: user.email,
+              emailConfirmed: user.emailConfirmed,
+              role,
+              notifiedAt: null
+            }))
+          assert.deepStrictEqual(before, expected)
 
-        const ours = (recipients: ReadonlyArray<NoticeRecipient>) =>
-          recipients.filter((r) => r.workspaceId === shopA.id || r.workspaceId === shopB.id)
-        const before = ours(yield* notices.recipients("listRuns"))
-        const expected = [
-          { workspace: shopA, user: owner, role: "owner" as const },
-          { workspace: shopA, user: admin, role: "admin" as const },
-          { workspace: shopB, user: owner, role: "owner" as const },
-          { workspace: shopB, user: otherAdmin, role: "admin" as const }
-        ]
-          .sort((a, b) =>
-            a.workspace.id === b.workspace.id
-              ? a.user.id < b.user.id
-                ? -1
-                : 1
-              : a.workspace.id < b.workspace.id
-                ? -1
-                : 1
+          const at = Date.parse("2026-01-15T09:30:00.123Z")
+          const notice = {
+            operation: "listRuns",
+            workspaceId: shopA.id,
+            userId: admin.id,
+            email: admin.email,
+            notifiedAt: at,
+            transport: "smtp"
+          } as const
+          yield* notices.record(notice)
+          // A second record of the same notice (a retried run) keeps the first.
+          yield* notices.record({ ...notice, notifiedAt: at + 60_000, transport: "eml" })
+
+          const after = ours(yield* notices.recipients("listRuns"))
+          assert.deepStrictEqual(
+            after.map((r) => [r.workspaceId, r.userId, r.notifiedAt]),
+            expected.map((r) => [
+              r.workspaceId,
+              r.userId,
+              r.workspaceId === shopA.id && r.userId === admin.id ? at : null
+            ])
           )
-          .map(({ workspace, user, role }) => ({
-            workspaceId: workspace.id,
-            workspaceName: workspace.name,
-            userId: user.id,
-            email: user.email,
-            emailConfirmed: user.emailConfirmed,
-            role,
-            notifiedAt: null
-          }))
-        assert.deepStrictEqual(before, expected)
+          // Notices are per operation.
+          assert.isTrue(ours(yield* notices.recipients("getRun")).every((r) => r.notifiedAt === null))
 
-        const at = Date.parse("2026-01-15T09:30:00.123Z")
-        const notice = {
-          operation: "listRuns",
-          workspaceId: shopA.id,
-          userId: admin.id,
-          email: admin.email,
-          notifiedAt: at,
-          transport: "smtp"
-        } as const
-        yield* notices.record(notice)
-        // A second record of the same notice (a retried run) keeps the first.
-        yield* notices.record({ ...notice, notifiedAt: at + 60_000, transport: "eml" })
-
-        const after = ours(yield* notices.recipients("listRuns"))
-        assert.deepStrictEqual(
-          after.map((r) => [r.workspaceId, r.userId, r.notifiedAt]),
-          expected.map((r) => [
-            r.workspaceId,
-            r.userId,
-            r.workspaceId === shopA.id && r.userId === admin.id ? at : null
-          ])
-        )
-        // Notices are per operation.
-        assert.isTrue(ours(yield* notices.recipients("getRun")).every((r) => r.notifiedAt === null))
-
-        const sql = (yield* SqlClient.SqlClient).withoutTransforms()
-        const rows = yield* Schema.decodeUnknownEffect(Schema.Array(NoticeRow))(
-          yield* sql`SELECT workspace_id, user_id, email, transport, notified_at FROM deprecation_notices
+          const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+          const rows = yield* Schema.decodeUnknownEffect(Schema.Array(NoticeRow))(
+            yield* sql`SELECT workspace_id, user_id, email, transport, notified_at FROM deprecation_notices
                      WHERE operation = 'listRuns' AND workspace_id = ${shopA.id}`.pipe(Effect.orDie)
-        )
-        assert.deepStrictEqual(
-          rows.map((row) => ({ ...row, notified_at: row.notified_at.getTime() })),
-          [{ workspace_id: shopA.id, user_id: admin.id, email: admin.email, transport: "smtp", notified_at: at }]
-        )
-      })
+          )
+          assert.deepStrictEqual(
+            rows.map((row) => ({ ...row, notified_at: row.notified_at.getTime() })),
+            [{ workspace_id: shopA.id, user_id: admin.id, email: admin.email, transport: "smtp", notified_at: at }]
+          )
+        })
     )
   })
 })
