@@ -18,6 +18,7 @@ import {
 } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
+import { fastRecommendationRow } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
 import { chunkOf, columnsOf, firstOf, rowsOf, transitionColumns } from "./PgRows.ts"
 
@@ -147,9 +148,9 @@ const insertTypes = {
   updated_at: "timestamptz"
 } as const satisfies Record<keyof ReturnType<typeof toRow>, string>
 
-const one = firstOf(RecommendationRow, toDomain)
-const all = rowsOf(RecommendationRow, toDomain)
-const chunk = chunkOf(RecommendationRow, toDomain)
+const one = firstOf(RecommendationRow, toDomain, fastRecommendationRow)
+const all = rowsOf(RecommendationRow, toDomain, fastRecommendationRow)
+const chunk = chunkOf(RecommendationRow, toDomain, fastRecommendationRow)
 const changesOf = transitionColumns(RecommendationRow, toRow)
 const openOf = firstOf(Schema.Struct({ open: Schema.Boolean }), (row) => row.open)
 const staleOf = firstOf(Schema.Struct({ stale: Schema.Boolean }), (row) => row.stale)

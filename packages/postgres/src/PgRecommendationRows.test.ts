@@ -1,0 +1,156 @@
+import { assert, describe, it } from "@effect/vitest"
+import { recommendationStatuses } from "@margin/core/Recommendation"
+import { Effect, Result } from "effect"
+import * as fc from "fast-check"
+import { RecommendationRow, toDomain } from "./PgRecommendationRepository.ts"
+import { fastRecommendationRow } from "./PgRecommendationRows.ts"
+import { chunkOf, firstOf, rowsOf } from "./PgRows.ts"
+
+const bySchema = rowsOf(RecommendationRow, toDomain)
+const fast = rowsOf(RecommendationRow, toDomain, fastRecommendationRow)
+const firstBySchema = firstOf(RecommendationRow, toDomain)
+const firstFast = firstOf(RecommendationRow, toDomain, fastRecommendationRow)
+const chunkBySchema = chunkOf(RecommendationRow, toDomain)
+const chunkFast = chunkOf(RecommendationRow, toDomain, fastRecommendationRow)
+
+/** Values of every kind that some column may or may not accept. */
+const odd = fc.constantFrom<unknown>(
+  undefined,
+  null,
+  "12",
+  "0.25",
+  "USD",
+  "arc",
+  "new",
+  12n,
+  2 ** 60,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  1.5,
+  -3,
+  1_700_000_000_000,
+  new Date(Number.NaN),
+  new Date(8.64e15),
+  "2026-01-01T00:00:00Z",
+  {}
+)
+const nullable = <A>(usual: fc.Arbitrary<A>) => fc.option(usual, { nil: null, freq: 3 })
+const id = (prefix: string) => fc.string({ maxLength: 8 }).map((s) => `${prefix}_${s}`)
+const integer = fc.integer({ min: -1_000_000, max: 1_000_000_000 })
+const double = fc.double({ noNaN: true, noDefaultInfinity: true })
+const instant = fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms))
+const text = fc.string({ maxLength: 6 })
+
+/** A row as the driver hands it over. */
+const wellFormed = fc.record({
+  id: id("rec"),
+  workspace_id: id("ws"),
+  run_id: id("run"),
+  item_id: id("itm"),
+  sku: text,
+  currency: fc.constantFrom("USD", "JPY", "KWD"),
+  current_price: integer,
+  recommended_price: integer,
+  current_margin: nullable(double),
+  projected_margin: nullable(double),
+  rule: fc.constantFrom("step_limited", "below_floor", "above_target_margin"),
+  explanation: text,
+  elasticity: double,
+  elasticity_source: fc.constantFrom("assumed_zero", "arc", "log_log"),
+  elasticity_sample_size: integer,
+  expected_monthly_impact: integer,
+  status: fc.constantFrom(...recommendationStatuses),
+  accepted_at: nullable(instant),
+  accepted_by: nullable(text),
+  approved_at: nullable(instant),
+  decided_by: nullable(text),
+  decided_at: nullable(instant),
+  reject_reason: nullable(text),
+  dismissed_at: nullable(instant),
+  version: integer,
+  created_at: instant,
+  updated_at: instant
+})
+
+const columns = Object.keys(RecommendationRow.fields)
+
+/** A well-formed row, or one with a column's value replaced by an odd one (which it may still accept). */
+const row = fc.oneof(
+  { weight: 1, arbitrary: wellFormed },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(wellFormed, fc.constantFrom(...columns), odd)
+      .map(([base, column, value]): Record<string, unknown> => ({ ...base, [column]: value }))
+  }
+)
+
+const rows = fc.array(fc.oneof({ weight: 30, arbitrary: row }, { weight: 1, arbitrary: fc.constant(null) }), {
+  maxLength: 3
+})
+
+const outcome = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.map(Effect.result(effect), (result) => (Result.isSuccess(result) ? { ok: result.success } : { failed: true }))
+
+const shown = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `${v}n` : v))
+
+describe("PgRecommendationRows", () => {
+  it.effect("the fast decoder answers what the schema answers, for well-formed and malformed rows alike", () =>
+    Effect.gen(function* () {
+      let decoded = 0
+      for (const sample of fc.sample(rows, { numRuns: 5_000, seed: 20261122 })) {
+        const expected = yield* outcome(bySchema(sample))
+        if ("ok" in expected) decoded++
+        assert.deepStrictEqual(yield* outcome(fast(sample)), expected, shown(sample))
+        assert.deepStrictEqual(yield* outcome(firstFast(sample)), yield* outcome(firstBySchema(sample)), shown(sample))
+        const [head, ...tail] = sample
+        if (head !== undefined) {
+          assert.deepStrictEqual(
+            yield* outcome(chunkFast([head, ...tail])),
+            yield* outcome(chunkBySchema([head, ...tail])),
+            shown(sample)
+          )
+        }
+      }
+      // The samples reach both sides: rows the schema accepts and rows it refuses.
+      assert.isAbove(decoded, 1_000)
+      assert.isBelow(decoded, 4_000)
+    })
+  )
+
+  it("a well-formed row decodes without the schema", () => {
+    const at = new Date(1_700_000_000_000)
+    const decoded = fastRecommendationRow({
+      id: "rec_1",
+      workspace_id: "ws_1",
+      run_id: "run_1",
+      item_id: "itm_1",
+      sku: "A",
+      currency: "USD",
+      current_price: 1000,
+      recommended_price: 1099,
+      current_margin: 0.25,
+      projected_margin: null,
+      rule: "step_limited",
+      explanation: "why",
+      elasticity: -1.2,
+      elasticity_source: "arc",
+      elasticity_sample_size: 4,
+      expected_monthly_impact: 300,
+      status: "pending_approval",
+      accepted_at: at,
+      accepted_by: "token:tok_1",
+      approved_at: null,
+      decided_by: null,
+      decided_at: null,
+      reject_reason: null,
+      dismissed_at: null,
+      version: 2,
+      created_at: at,
+      updated_at: at
+    })
+    assert.strictEqual(decoded?.accepted_at, 1_700_000_000_000)
+    assert.strictEqual(decoded?.created_at, 1_700_000_000_000)
+    assert.strictEqual(decoded?.projected_margin, null)
+  })
+})

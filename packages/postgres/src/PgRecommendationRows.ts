@@ -1,0 +1,132 @@
+import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "@margin/core/Ids"
+import { CurrencyCode } from "@margin/core/Money"
+import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
+import { RecommendationStatus } from "@margin/core/Recommendation"
+import { Schema } from "effect"
+import type { RecommendationRow } from "./PgRecommendationRepository.ts"
+
+const isRecommendationId = Schema.is(RecommendationId)
+const isWorkspaceId = Schema.is(WorkspaceId)
+const isRunId = Schema.is(RunId)
+const isItemId = Schema.is(CatalogItemId)
+const isCurrency = Schema.is(CurrencyCode)
+
+/** Membership in a `Schema.Literals`, by a set of its literals (Schema.is costs several times more). */
+const literalOf = <L extends string>(schema: { readonly literals: ReadonlyArray<L> }) => {
+  const literals: ReadonlySet<unknown> = new Set(schema.literals)
+  return (value: unknown): value is L => literals.has(value)
+}
+const isRule = literalOf(RuleCode)
+const isElasticitySource = literalOf(ElasticitySource)
+const isStatus = literalOf(RecommendationStatus)
+
+// The column schemas of PgColumns, for the values the driver hands over (int8 and int4 as numbers,
+// double precision as numbers, timestamptz as Dates); anything else is left to the schema.
+const isInteger = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value)
+const isFiniteNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
+const isFiniteOrNull = (value: unknown): value is number | null => value === null || isFiniteNumber(value)
+const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === "string"
+const isInstant = (value: unknown): value is Date => value instanceof Date && Number.isSafeInteger(value.getTime())
+const isInstantOrNull = (value: unknown): value is Date | null => value === null || isInstant(value)
+const instantOrNull = (value: Date | null): number | null => (value === null ? null : value.getTime())
+
+const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
+  typeof value === "object" && value !== null
+
+/**
+ * A `recommendations` row decoded by RecommendationRow's checks written out (PgRows.FastRow): lists,
+ * the report export and every transition read these rows, and the schema costs about as much per
+ * row as the rest of a list request. PgRecommendationRows.test.ts holds it to the schema's answers.
+ */
+export const fastRecommendationRow = (row: unknown): RecommendationRow | undefined => {
+  if (!isRecord(row)) return undefined
+  const {
+    id,
+    workspace_id,
+    run_id,
+    item_id,
+    sku,
+    currency,
+    current_price,
+    recommended_price,
+    current_margin,
+    projected_margin,
+    rule,
+    explanation,
+    elasticity,
+    elasticity_source,
+    elasticity_sample_size,
+    expected_monthly_impact,
+    status,
+    accepted_at,
+    accepted_by,
+    approved_at,
+    decided_by,
+    decided_at,
+    reject_reason,
+    dismissed_at,
+    version,
+    created_at,
+    updated_at
+  } = row
+  if (
+    !isRecommendationId(id) ||
+    !isWorkspaceId(workspace_id) ||
+    !isRunId(run_id) ||
+    !isItemId(item_id) ||
+    typeof sku !== "string" ||
+    !isCurrency(currency) ||
+    !isInteger(current_price) ||
+    !isInteger(recommended_price) ||
+    !isFiniteOrNull(current_margin) ||
+    !isFiniteOrNull(projected_margin) ||
+    !isRule(rule) ||
+    typeof explanation !== "string" ||
+    !isFiniteNumber(elasticity) ||
+    !isElasticitySource(elasticity_source) ||
+    !isInteger(elasticity_sample_size) ||
+    !isInteger(expected_monthly_impact) ||
+    !isStatus(status) ||
+    !isInstantOrNull(accepted_at) ||
+    !isTextOrNull(accepted_by) ||
+    !isInstantOrNull(approved_at) ||
+    !isTextOrNull(decided_by) ||
+    !isInstantOrNull(decided_at) ||
+    !isTextOrNull(reject_reason) ||
+    !isInstantOrNull(dismissed_at) ||
+    !isInteger(version) ||
+    !isInstant(created_at) ||
+    !isInstant(updated_at)
+  ) {
+    return undefined
+  }
+  return {
+    id,
+    workspace_id,
+    run_id,
+    item_id,
+    sku,
+    currency,
+    current_price,
+    recommended_price,
+    current_margin,
+    projected_margin,
+    rule,
+    explanation,
+    elasticity,
+    elasticity_source,
+    elasticity_sample_size,
+    expected_monthly_impact,
+    status,
+    accepted_at: instantOrNull(accepted_at),
+    accepted_by,
+    approved_at: instantOrNull(approved_at),
+    decided_by,
+    decided_at: instantOrNull(decided_at),
+    reject_reason,
+    dismissed_at: instantOrNull(dismissed_at),
+    version,
+    created_at: created_at.getTime(),
+    updated_at: updated_at.getTime()
+  }
+}
