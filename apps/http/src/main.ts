@@ -1,5 +1,5 @@
-import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node"
+import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import * as ServerTracing from "@margin/edge/Tracing"
@@ -9,6 +9,7 @@ import * as Jobs from "@margin/jobs/Jobs"
 import { Cause, Config, Effect, Layer, Logger, References } from "effect"
 import { HttpRouter } from "effect/http"
 import * as HttpApp from "./HttpApp.ts"
+import { createNodeServer } from "./NodeServer.ts"
 import { Readiness } from "./Readiness.ts"
 import { serverConfig } from "./ServerConfig.ts"
 import { describeStartFailure } from "./StartupFailure.ts"
@@ -35,7 +36,7 @@ const Server = Layer.unwrap(
       Layer.provide(SessionVerifier.layer.pipe(Layer.provide(NodeServices.layer))),
       Layer.provideMerge(ServerInfrastructure.layer(config)),
       Layer.provide(
-        NodeHttpServer.layer(createServer, {
+        NodeHttpServer.layer(createNodeServer, {
           port: config.port,
           host: config.host,
           gracefulShutdownTimeout: config.shutdownTimeout
@@ -45,10 +46,10 @@ const Server = Layer.unwrap(
   })
 )
 
-/** One JSON line per log entry, at LOG_LEVEL (default Info). */
+/** One JSON line per log entry on stdout (written once per event-loop turn), at LOG_LEVEL (default Info). */
 const Logging = Layer.unwrap(
   Effect.map(Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault("Info")), (level) =>
-    Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, level))
+    Layer.mergeAll(Logger.layer([stdoutJsonLogger]), Layer.succeed(References.MinimumLogLevel, level))
   )
 )
 

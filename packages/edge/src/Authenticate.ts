@@ -151,7 +151,9 @@ export class Authenticate extends Context.Service<
         return caller
       })
 
-      const identify = Effect.fn("Authenticate.identify")(function* (
+      // Untraced bodies: `authenticate` runs both halves under its one span (a span per half on
+      // every REST request cost more than the half's own work); MCP calls each half traced.
+      const identifyUntraced = Effect.fnUntraced(function* (
         credentials: Credentials,
         options: { readonly sessions: boolean }
       ) {
@@ -167,7 +169,7 @@ export class Authenticate extends Context.Service<
           : yield* fromSession(credential, workspaceHeader, options.sessions, now)
       })
 
-      const authorize = Effect.fn("Authenticate.authorize")(function* (caller: CallerShape, access: RouteAccessShape) {
+      const authorizeUntraced = Effect.fnUntraced(function* (caller: CallerShape, access: RouteAccessShape) {
         if (!caller.scopes.includes(access.scope)) return yield* new InsufficientScope({ required: access.scope })
         // A session's user was checked when it was identified; a token's issuer may be gone since.
         if (access.mutation && caller.tokenId !== null) {
@@ -178,12 +180,12 @@ export class Authenticate extends Context.Service<
 
       return Authenticate.of({
         authenticate: Effect.fn("Authenticate.authenticate")(function* (credentials, access) {
-          const caller = yield* identify(credentials, { sessions: access.session })
-          yield* authorize(caller, access)
+          const caller = yield* identifyUntraced(credentials, { sessions: access.session })
+          yield* authorizeUntraced(caller, access)
           return caller
         }),
-        identify,
-        authorize
+        identify: Effect.fn("Authenticate.identify")(identifyUntraced),
+        authorize: Effect.fn("Authenticate.authorize")(authorizeUntraced)
       })
     })
   )

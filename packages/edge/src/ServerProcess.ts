@@ -1,5 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import { Config, Effect, Layer, Logger, References } from "effect"
+import { stdoutJsonLogger } from "./JsonLinesLogger.ts"
 import * as ServerInfrastructure from "./ServerInfrastructure.ts"
 import { SessionVerifier } from "./SessionJwt.ts"
 import { UseCasesLayer } from "./UseCases.ts"
@@ -18,10 +19,10 @@ export const useCasesLayer = (options: ServerInfrastructure.ServerInfrastructure
 
 const level = (fallback: "Info" | "Warn") => Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault(fallback))
 
-/** One JSON line per log entry on stdout, at LOG_LEVEL (default Info). */
+/** One JSON line per log entry on stdout (written once per event-loop turn), at LOG_LEVEL (default Info). */
 export const loggingLayer = Layer.unwrap(
   Effect.map(level("Info"), (minimum) =>
-    Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, minimum))
+    Layer.mergeAll(Logger.layer([stdoutJsonLogger]), Layer.succeed(References.MinimumLogLevel, minimum))
   )
 )
 

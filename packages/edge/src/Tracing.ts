@@ -1,4 +1,4 @@
-import { Duration, Effect, Layer, Option, Tracer } from "effect"
+import { Duration, Effect, Layer, Option, References, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware, type HttpServerRequest } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
 import { type TracingSettings, tracingConfig } from "./TracingConfig.ts"
@@ -111,13 +111,14 @@ const exporting = (settings: TracingSettings) =>
  * whole process. Spans: one per HTTP request (Effect's server tracing, named by `spanName`, with
  * `http.route`; /healthz, /readyz and /metrics untraced), the use cases' `Effect.fn` spans, one per
  * SQL statement (@effect/sql: `db.query.text` with placeholders, never the values), the jobs'.
- * Unset, it is empty: no exporter, Effect's default tracer, no work per request.
+ * Unset, tracing is off (References.TracerEnabled false): every span is Effect's no-op span, so a
+ * request builds no span objects, reads no clock for them and exports nothing (bench:http).
  */
 export const layer = (options: TracingOptions) =>
   Layer.unwrap(
     Effect.map(tracingConfig(options.serviceName), (settings) =>
       Option.match(settings, {
-        onNone: () => Layer.empty,
+        onNone: () => Layer.succeed(References.TracerEnabled, false),
         onSome: (settings) =>
           Layer.mergeAll(
             exporting(settings),
