@@ -1,11 +1,14 @@
 /**
  * The baseline of `npm run bench:http`: a bare node:http server that does per request what the REST
  * server does on PostgreSQL, with the same client (Database.layerPostgres: @effect/sql-pg, same pool
- * and codecs) and the same SQL, but no framework: the SHA-256 token lookup, the rate-budget upsert,
- * the membership lookup, then
+ * and codecs, tracing off as in the REST server without OTEL_EXPORTER_OTLP_ENDPOINT) and the same
+ * SQL, but no framework: the SHA-256 token lookup, the rate-budget upsert, the membership lookup,
+ * then
  *   GET  /api/v1/recommendations?limit=N     the list query, rows mapped to the same JSON by hand;
- *   POST /api/v1/recommendations/:id/accept  SELECT … FOR UPDATE, UPDATE … AND version = expected,
- *                                            the audit insert, in one transaction.
+ *   POST /api/v1/recommendations/:id/accept  the token issuer's lookup (a mutation by the token of a
+ *                                            deleted user is 403), then SELECT … FOR UPDATE,
+ *                                            UPDATE … AND version = expected, the audit insert, in
+ *                                            one transaction.
  * Only what the benchmark sends is handled; anything else answers 404.
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
@@ -16,7 +19,7 @@ import { encodeCursor } from "@margin/core/Page"
 import { ratioJson } from "@margin/edge/RatioJson"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
 import * as Database from "@margin/postgres/Database"
-import { Effect, ManagedRuntime, Redacted } from "effect"
+import { Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 
 const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
@@ -24,7 +27,9 @@ const port = Number(process.env.PORT ?? 8788)
 const host = process.env.HOST ?? "127.0.0.1"
 const limitPerMinute = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60)
 
-const runtime = ManagedRuntime.make(Database.layerPostgres(Redacted.make(url)))
+const runtime = ManagedRuntime.make(
+  Layer.merge(Database.layerPostgres(Redacted.make(url)), Layer.succeed(References.TracerEnabled, false))
+)
 const sql = (await runtime.runPromise(SqlClient.SqlClient)).withoutTransforms()
 const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => runtime.runPromise(effect)
 
@@ -90,8 +95,11 @@ interface Caller {
   readonly tokenId: string
 }
 
-/** Token (401), budget (429), membership: the queries of Authenticate for a token caller. */
-const authenticate = async (authorization: string | undefined): Promise<Caller | number> => {
+/**
+ * Token (401), budget (429), membership, and for a mutation the issuer (403 when deleted): the
+ * queries of Authenticate for a token caller.
+ */
+const authenticate = async (authorization: string | undefined, mutation: boolean): Promise<Caller | number> => {
   const secret = /^Bearer +(\S+) *$/i.exec(authorization ?? "")?.[1]
   if (secret === undefined) return 401
   const [token] = await run(
@@ -110,6 +118,12 @@ const authenticate = async (authorization: string | undefined): Promise<Caller |
   await run(
     sql`SELECT workspace_id, user_id, role FROM memberships WHERE workspace_id = ${String(token.workspace_id)} AND user_id = ${String(token.issued_by)}`
   )
+  if (mutation) {
+    const [issuer] = await run(
+      sql<Row>`SELECT id, email, email_confirmed, deleted_at, created_at FROM users WHERE id = ${String(token.issued_by)}`
+    )
+    if (issuer === undefined || issuer.deleted_at !== null) return 403
+  }
   return { workspaceId: String(token.workspace_id), tokenId: String(token.id) }
 }
 
@@ -175,7 +189,7 @@ const acceptPath = /^\/api\/v1\/recommendations\/([^/]+)\/accept$/
 const server = createServer((request, response) => {
   const target = new URL(request.url ?? "/", "http://bare")
   const handle = async () => {
-    const caller = await authenticate(request.headers.authorization)
+    const caller = await authenticate(request.headers.authorization, request.method !== "GET")
     if (typeof caller === "number") return send(response, caller, { error: { code: String(caller) } })
     if (request.method === "GET" && target.pathname === "/api/v1/recommendations") {
       const limit = Number(target.searchParams.get("limit") ?? 50)

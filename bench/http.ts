@@ -8,7 +8,8 @@
 // the server process (from /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
-// BENCH_PROFILE_DIR=<dir>: the REST server writes a CPU profile (node --cpu-prof) there.
+// BENCH_PROFILE_DIR=<dir>: both servers write a CPU profile (node --cpu-prof) under <dir>/rest and <dir>/bare.
+// BENCH_SCENARIOS=list or accept: only that scenario (e.g. for a profile of one path).
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
 // database is created there and dropped at the end).
 import { Agent, request } from "node:http"
@@ -184,15 +185,14 @@ const program = Effect.gen(function* () {
     // The production default (Info) writes one JSON line per request; BENCH_LOG_LEVEL=Warn leaves it out.
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "Info"
   }
-  // BENCH_PROFILE_DIR: the REST server writes a V8 CPU profile there when it stops.
+  // BENCH_PROFILE_DIR: each server writes a V8 CPU profile under it when it stops.
   const profileDir = process.env.BENCH_PROFILE_DIR
-  const rest = yield* startRestServer(
-    "rest",
-    profileDir === undefined ? env : { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }
-  )
+  const profiled = (name: string) =>
+    profileDir === undefined ? env : { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(profileDir, name)}` }
+  const rest = yield* startRestServer("rest", profiled("rest"))
   const barePort = yield* freePort
   const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
-    ...env,
+    ...profiled("bare"),
     PORT: String(barePort),
     HOST: "127.0.0.1"
   })
@@ -213,7 +213,7 @@ const program = Effect.gen(function* () {
     return yield* Effect.die(`the servers answer different lists: ${JSON.stringify(pages).slice(0, 2000)}`)
   }
   const pools = new Map<string, Array<string>>(servers.map((server) => [server.name, [...server.pool]]))
-  const scenarios = [
+  const allScenarios = [
     {
       name: "list",
       target: (_server: string): Target => ({ method: "GET", path: () => "/api/v1/recommendations?limit=50" })
@@ -229,14 +229,19 @@ const program = Effect.gen(function* () {
       })
     }
   ] as const
+  const only = process.env.BENCH_SCENARIOS?.split(",")
+  const scenarios = allScenarios.filter((scenario) => only === undefined || only.includes(scenario.name))
 
   const results = new Map<string, Array<Measured>>()
+  /** Requests each server answered, warm-ups included: what a CPU profile's totals divide by. */
+  const served = new Map<string, number>()
   for (let round = 0; round < rounds; round++) {
     for (const scenario of scenarios) {
       const order = round % 2 === 0 ? servers : [...servers].reverse()
       for (const server of order) {
         const target = scenario.target(server.name)
-        yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
+        const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
+        served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
         const cpuBefore = cpuOf([server.pid])
         const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
         const cpuAfter = cpuOf([server.pid])
@@ -244,6 +249,7 @@ const program = Effect.gen(function* () {
           ...measured,
           cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
         }
+        served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
         const key = `${scenario.name}/${server.name}`
         results.set(key, [...(results.get(key) ?? []), run])
         const summary = summarize([run])
@@ -283,6 +289,9 @@ const program = Effect.gen(function* () {
     }
   }
   yield* Console.log("target: rest >= 0.9x the bare req/s, p99 <= 1.5x the bare p99")
+  if (profileDir !== undefined) {
+    yield* Console.log(`requests answered, warm-ups included (profiles): ${JSON.stringify(Object.fromEntries(served))}`)
+  }
   yield* Effect.forEach([rest, bare], (child) => child.terminate(), { concurrency: "unbounded", discard: true })
 }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer))
 
