@@ -146,11 +146,16 @@ layer(World, { timeout: "3 minutes", excludeTestServices: true })("tracing and m
         assert.strictEqual(attribute(delivery, "recommendation"), recommendation.id)
 
         const statements = spans.filter((span) => span.kind === 3)
+        const database = yield* TestDatabase
+        // The database the statements ran on (the embedded one is `postgres` on its socket).
+        const namespace = database.backend === "postgres" ? database.name : "postgres"
         const underUseCase = statements.filter((span) => ancestorsOf(spans, span).includes(useCase))
         assert.isAbove(underUseCase.length, 0, "the use case's SQL statements are its descendants")
         for (const statement of statements) {
           assert.strictEqual(statement.service, "margin-http")
           assert.strictEqual(attribute(statement, "db.system.name"), "postgresql")
+          assert.strictEqual(attribute(statement, "db.namespace"), namespace)
+          assert.strictEqual(statement.name, namespace)
           const text = String(attribute(statement, "db.query.text"))
           assert.isAbove(text.length, 0)
           // Values travel as parameters: the statement text names none of them.

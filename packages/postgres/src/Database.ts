@@ -52,6 +52,25 @@ export const describeUrl = (url: Redacted.Redacted<string>): string => {
   return `PostgreSQL at ${host}${parsed.pathname}`
 }
 
+/**
+ * The database, host and port of `url` as PgClient options, which name its statements' spans
+ * (`db.namespace`, `server.address`): @effect/sql-pg 4.0.5 reads them from its options only, so a
+ * client configured by URL alone reports `postgres` at `localhost`. They repeat the URL's own
+ * values, so the connection is the same; a URL that sets them otherwise (`?host=`...) keeps its own.
+ */
+const spanTarget = (url: Redacted.Redacted<string>): { database?: string; host?: string; port?: number } => {
+  const parsed = new URL(Redacted.value(url))
+  if (["host", "port", "dbname"].some((name) => parsed.searchParams.has(name))) return {}
+  // Only plain names: anything percent-encoded or bracketed is left to the driver's own parsing.
+  const database = parsed.pathname.slice(1)
+  const plainHost = /^[A-Za-z0-9.-]+$/.test(parsed.hostname)
+  return {
+    ...(/^[A-Za-z0-9_.-]+$/.test(database) ? { database } : {}),
+    ...(plainHost ? { host: parsed.hostname } : {}),
+    ...(plainHost && parsed.port !== "" ? { port: Number(parsed.port) } : {})
+  }
+}
+
 export interface PostgresOptions {
   /** Pool size of this process. Default 10. */
   readonly maxConnections?: number
@@ -67,6 +86,7 @@ export const makePostgres = (
     const description = describeUrl(url)
     const client = yield* PgClient.make({
       url,
+      ...spanTarget(url),
       maxConnections: options.maxConnections ?? 10,
       connectTimeout: options.connectTimeout ?? Duration.seconds(10),
       multiplex: true,
