@@ -21,7 +21,7 @@ const racingRows = (losses: number) => {
       calls.locks++
       return Option.some(stored)
     }),
-    save: (after, expectedVersion) =>
+    save: (after, before) =>
       Effect.sync(() => {
         calls.saves++
         if (calls.saves <= losses) {
@@ -29,7 +29,7 @@ const racingRows = (losses: number) => {
           stored = { ...stored, version: stored.version + 1 }
           return Option.none()
         }
-        if (expectedVersion !== stored.version) return Option.none()
+        if (before.version !== stored.version) return Option.none()
         stored = after
         return Option.some(after)
       })
