@@ -1,5 +1,5 @@
 import { transportCodes } from "@margin/edge/ErrorEnvelope"
-import { Cause, Clock, Effect, type Layer } from "effect"
+import { Cause, Clock, Context, Effect, type Layer, References } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
@@ -59,8 +59,9 @@ const pathOf = (url: string): string => {
  * the request's one structured log line.
  * Defects are logged here with their cause and answered without it.
  */
-export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, HttpRouter.HttpRouter> =>
-  HttpRouter.middleware(
+export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, HttpRouter.HttpRouter> => {
+  const maxBodySize = ByteSize.bytes(options.maxBodyBytes)
+  return HttpRouter.middleware(
     // Handling every failure here is the point; the declared `unhandled` only satisfies the router's typing.
     (
       httpEffect
@@ -77,8 +78,6 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
           declared > options.maxBodyBytes
             ? envelope(413, messages[413] ?? "", { connection: "close" })
             : yield* httpEffect.pipe(
-                Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(options.maxBodyBytes)),
-                Effect.provideService(RequestLog, notes),
                 Effect.catchCause((cause) =>
                   Effect.flatMap(HttpServerError.causeResponse(cause), ([response, reported]) =>
                     response.status >= 500 && !Cause.hasInterruptsOnly(cause)
@@ -91,8 +90,18 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
                       : Effect.succeed(response)
                   )
                 ),
-                // Every log line of the request carries its id (authentication adds caller and workspace).
-                Effect.annotateLogs({ request_id: requestId })
+                // One change of context for the request (each costs a context copy): the body limit, the
+                // request's notes, and its id on every log line (authentication adds caller and workspace).
+                Effect.updateContext((context: Context.Context<HttpServerRequest.HttpServerRequest>) =>
+                  context.pipe(
+                    Context.add(HttpIncomingMessage.MaxBodySize, maxBodySize),
+                    Context.add(RequestLog, notes),
+                    Context.add(References.CurrentLogAnnotations, {
+                      ...Context.get(context, References.CurrentLogAnnotations),
+                      request_id: requestId
+                    })
+                  )
+                )
               )
 
         let response = answered
@@ -134,3 +143,4 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
       }),
     { global: true }
   )
+}
