@@ -1,4 +1,5 @@
 import { createServer, type Server, ServerResponse } from "node:http"
+import { answerWhileNotServing } from "@margin/edge/AnswerWhileNotServing"
 
 /**
  * Node's response, less `strictContentLength`. @effect/platform-node turns it on for every
@@ -14,5 +15,5 @@ Object.defineProperty(OneWriteResponse.prototype, "strictContentLength", {
   configurable: true
 })
 
-/** The REST server's `http.Server` (for `NodeHttpServer.layer`). */
-export const createNodeServer = (): Server => createServer({ ServerResponse: OneWriteResponse })
+/** The REST server's `http.Server` (for `NodeHttpServer.layer`); 503 until the app serves. */
+export const createNodeServer = (): Server => answerWhileNotServing(createServer({ ServerResponse: OneWriteResponse }))

@@ -1,5 +1,6 @@
 import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node"
 import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
+import * as ProcessExit from "@margin/edge/ProcessExit"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import * as ServerTracing from "@margin/edge/Tracing"
@@ -68,5 +69,5 @@ const Tracing = ServerTracing.layer({ serviceName: "margin-http", spanName: Http
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
   explained,
   Effect.provide(Logging),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })
 )

@@ -1,8 +1,10 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { answerWhileNotServing } from "@margin/edge/AnswerWhileNotServing"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as HealthRoutes from "@margin/edge/HealthRoutes"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
+import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
 import * as ServerProcess from "@margin/edge/ServerProcess"
 import * as ServerTracing from "@margin/edge/Tracing"
@@ -24,7 +26,7 @@ const Server = Layer.unwrap(
       Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig, Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
-        NodeHttpServer.layer(createServer, {
+        NodeHttpServer.layer(() => answerWhileNotServing(createServer()), {
           port: config.port,
           host: config.host,
           gracefulShutdownTimeout: config.shutdownTimeout
@@ -37,4 +39,7 @@ const Server = Layer.unwrap(
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-mcp" })
 
-Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(Effect.provide(ServerProcess.loggingLayer), NodeRuntime.runMain)
+Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
+  Effect.provide(ServerProcess.loggingLayer),
+  NodeRuntime.runMain({ teardown: ProcessExit.teardown })
+)

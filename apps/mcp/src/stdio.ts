@@ -1,5 +1,6 @@
 import { NodeRuntime, NodeStdio } from "@effect/platform-node"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
+import * as ProcessExit from "@margin/edge/ProcessExit"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import * as ServerProcess from "@margin/edge/ServerProcess"
 import * as ServerTracing from "@margin/edge/Tracing"
@@ -25,5 +26,5 @@ const Tracing = ServerTracing.layer({ serviceName: "margin-mcp-stdio" })
 
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
   Effect.provide(ServerProcess.loggingLayerStderr),
-  NodeRuntime.runMain
+  NodeRuntime.runMain({ teardown: ProcessExit.teardown })
 )

@@ -2,6 +2,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import * as ObservedPorts from "@margin/edge/ObservedPorts"
 import * as OperationsServer from "@margin/edge/OperationsServer"
+import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
 import * as ServerTracing from "@margin/edge/Tracing"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
@@ -67,5 +68,5 @@ const Tracing = ServerTracing.layer({ serviceName: "margin-worker" })
 Layer.launch(Worker.pipe(Layer.provide(Tracing))).pipe(
   explained,
   Effect.provide(Logging),
-  NodeRuntime.runMain({ disableErrorReporting: true })
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })
 )

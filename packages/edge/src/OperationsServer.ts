@@ -2,6 +2,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
+import { answerWhileNotServing } from "./AnswerWhileNotServing.ts"
 import * as HealthRoutes from "./HealthRoutes.ts"
 import * as MetricsRoute from "./MetricsRoute.ts"
 
@@ -17,7 +18,9 @@ export interface OperationsServerOptions {
  */
 export const layer = (options: OperationsServerOptions) =>
   HttpRouter.serve(Layer.mergeAll(MetricsRoute.layer, HealthRoutes.layer), { disableLogger: true }).pipe(
-    Layer.provide(NodeHttpServer.layer(createServer, { port: options.port, host: options.host })),
+    Layer.provide(
+      NodeHttpServer.layer(() => answerWhileNotServing(createServer()), { port: options.port, host: options.host })
+    ),
     Layer.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
         ? Layer.effectDiscard(Effect.failCause(cause))

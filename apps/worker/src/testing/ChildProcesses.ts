@@ -157,10 +157,7 @@ export interface RestServer extends Child {
   readonly baseUrl: string
 }
 
-/**
- * The status of GET `url`, 0 when nothing answers within a second (a request sent while the server
- * was still starting can stay unanswered).
- */
+/** The status of GET `url`, 0 when nothing answers within a second (nothing listens yet). */
 const statusOf = (url: string): Effect.Effect<number> =>
   Effect.promise(() =>
     fetch(url, { signal: AbortSignal.timeout(1000) }).then(
