@@ -37,8 +37,11 @@ if (![seconds, concurrency, rounds].every((value) => Number.isSafeInteger(value)
   console.error(`usage: node bench/http.ts [seconds] [concurrency] [rounds], got "${process.argv.slice(2).join(" ")}"`)
   process.exit(2)
 }
-/** Distinct `new` recommendations per server: more than the fastest accept rate seen here times the accept time. */
-const acceptPool = Number(process.env.BENCH_ACCEPT_POOL ?? 25_000)
+/**
+ * Distinct `new` recommendations per server: every accept of every round and warm-up at up to
+ * 1,500/s (above the fastest rate seen here), so that no round runs out of them.
+ */
+const acceptPool = Number(process.env.BENCH_ACCEPT_POOL ?? rounds * (seconds + warmupSeconds) * 1_500)
 const rateLimit = "100000000"
 
 /** `new` recommendations of one run, one per catalog item, inserted through the PostgreSQL adapters. */
