@@ -9,6 +9,7 @@ import initial from "./migrations/0001_initial.ts"
 import credentialKeys from "./migrations/0002_credential_keys.ts"
 import runWrites from "./migrations/0003_run_writes.ts"
 import deprecationNotices from "./migrations/0004_deprecation_notices.ts"
+import oneRunPerWorkspace from "./migrations/0005_one_run_per_workspace.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -19,7 +20,8 @@ export const loader = PgMigrator.fromRecord({
   "0001_initial": initial,
   "0002_credential_keys": credentialKeys,
   "0003_run_writes": runWrites,
-  "0004_deprecation_notices": deprecationNotices
+  "0004_deprecation_notices": deprecationNotices,
+  "0005_one_run_per_workspace": oneRunPerWorkspace
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

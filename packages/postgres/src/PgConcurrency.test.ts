@@ -3,15 +3,30 @@ import { assert, layer } from "@effect/vitest"
 import type { Actor } from "@margin/core/Actor"
 import { UserId } from "@margin/core/Ids"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { RunRepository } from "@margin/core/ports/RunRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { Transactor } from "@margin/core/ports/Transactor"
 import * as Machine from "@margin/core/RecommendationMachine"
 import { Recommendations } from "@margin/core/RecommendationsService"
-import { aStoreConnection, fixtureNow } from "@margin/core/testing/Fixtures"
+import { aStoreConnection, fixtureNow, minuteMs } from "@margin/core/testing/Fixtures"
+import { drainRuns } from "@margin/core/testing/Leases"
 import { expectSome, seedItem, seedRecommendation, seedRun, seedWorkspace } from "@margin/core/testing/Seed"
-import { ConfigProvider, Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import {
+  ConfigProvider,
+  Context,
+  Deferred,
+  Duration,
+  Effect,
+  Fiber,
+  Layer,
+  Option,
+  Redacted,
+  Schedule,
+  Schema
+} from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
+import * as TestClock from "effect/testing/TestClock"
 import { clientOptions } from "./ClientOptions.ts"
 import * as PgAdapters from "./PgAdapters.ts"
 import { Int8 } from "./PgColumns.ts"
@@ -155,6 +170,61 @@ layer(services, { timeout: "2 minutes" })(
           )
           assert.strictEqual(stored.status, "approved")
           assert.strictEqual(stored.version, recommendation.version + 1)
+        })
+    )
+
+    it.effect(
+      "two claimers racing for one workspace's runs: the database refuses the second hold, the loser claims elsewhere",
+      () =>
+        Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          const runs = yield* RunRepository
+          yield* drainRuns
+          const workspace = yield* seedWorkspace()
+          const first = yield* seedRun(workspace.id, { createdAt: fixtureNow })
+          const second = yield* seedRun(workspace.id, { createdAt: fixtureNow + 1 })
+          const elsewhere = yield* seedRun((yield* seedWorkspace()).id, { createdAt: fixtureNow + 2 })
+          const now = fixtureNow + minuteMs
+          const claim = (owner: string) => runs.claimNext(owner, now, now + minuteMs)
+
+          // The holder claims the first run in a transaction left open until the racer waits on it.
+          const held = yield* Deferred.make<void>()
+          const commit = yield* Deferred.make<void>()
+          const holder = yield* sql
+            .withTransaction(
+              Effect.tap(claim("holder"), () =>
+                Deferred.succeed(held, undefined).pipe(Effect.andThen(Deferred.await(commit)))
+              )
+            )
+            .pipe(Effect.forkChild)
+          yield* Deferred.await(held)
+          // The racer sees no committed hold: it skips the locked first run, takes the second, and
+          // its hold waits on the holder's uncommitted one (the unique index on held runs).
+          const racer = yield* Effect.forkChild(claim("racer"))
+          yield* Effect.flatMap(
+            sql`SELECT count(*) AS count FROM pg_stat_activity
+                WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+            countOf
+          ).pipe(
+            Effect.flatMap((waiting) => (waiting > 0 ? Effect.void : Effect.fail("not yet" as const))),
+            Effect.retry(Schedule.spaced(Duration.millis(10))),
+            Effect.timeout(Duration.seconds(10)),
+            Effect.orDie,
+            TestClock.withLive
+          )
+          yield* Deferred.succeed(commit, undefined)
+          assert.strictEqual(Option.getOrUndefined(yield* Fiber.join(holder))?.id, first.id)
+          assert.strictEqual(
+            Option.getOrUndefined(yield* Fiber.join(racer))?.id,
+            elsewhere.id,
+            "the loser claims again"
+          )
+          const owners = yield* sql<{ readonly id: string; readonly leaseOwner: string | null }>`
+            SELECT id, lease_owner FROM runs WHERE id IN (${first.id}, ${second.id}) ORDER BY created_at`
+          assert.deepStrictEqual(
+            owners.map((row) => row.leaseOwner),
+            ["holder", null]
+          )
         })
     )
   }

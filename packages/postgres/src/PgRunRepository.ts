@@ -8,7 +8,7 @@ import { SqlClient } from "effect/sql"
 import { Instant, Int8, NullableInstant, NullableInt8, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
 import { columnsOf, countOf, firstOf, rowsOf, touchedAny, transitionColumns } from "./PgRows.ts"
 
 /** A row of `runs` as the domain sees it; the lease columns (lease_owner, lease_expires_at) stay in SQL. */
@@ -69,6 +69,18 @@ export const toRow = (run: Run) => ({
 
 const changesOf = transitionColumns(RunRow, toRow)
 
+/**
+ * Two claimers that saw no held run of a workspace at once and took two of its runs: the unique
+ * index refuses the second hold. The loser claims again, and then sees the winner's hold.
+ */
+const isLostHoldRace = (error: PgFailure): boolean =>
+  error._tag === "SqlError" &&
+  error.reason._tag === "UniqueViolation" &&
+  error.reason.constraint === "runs_held_workspace_key"
+
+/** Each lost race means another claimer won a hold: more losses in a row than workers is not a race. */
+const maxHoldRaces = 10
+
 const one = firstOf(RunRow, toDomain)
 const all = rowsOf(RunRow, toDomain)
 
@@ -78,6 +90,29 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(RunRow))
     const claimedColumns = sql.literal(columnsOf(RunRow, "r"))
+
+    // Workers serve every workspace, so the claim is the one query without a workspace filter.
+    // SKIP LOCKED: concurrent claimers pass over a run another is taking instead of waiting for it.
+    // A workspace's runs are held one at a time (migration 0005): a queued run waits while another
+    // run of its workspace is held, even past its lease, so that a dead worker's run is taken over
+    // and finished before the next one starts.
+    const claim = (owner: string, now: number, leaseUntil: number) => sql`
+      WITH next AS (
+        SELECT id FROM runs candidate
+        WHERE status IN ('queued', 'running')
+          AND (lease_expires_at IS NULL OR lease_expires_at <= ${toTimestamptz(now)})
+          AND NOT EXISTS (
+            SELECT 1 FROM runs held
+            WHERE held.workspace_id = candidate.workspace_id AND held.id <> candidate.id
+              AND held.status IN ('queued', 'running') AND held.lease_owner IS NOT NULL
+          )
+        ORDER BY created_at, id
+        LIMIT 1
+        FOR UPDATE SKIP LOCKED
+      )
+      UPDATE runs r SET lease_owner = ${owner}, lease_expires_at = ${toTimestamptz(leaseUntil)}
+      FROM next WHERE r.id = next.id
+      RETURNING ${claimedColumns}`
 
     return RunRepository.of({
       insert: (run) =>
@@ -120,21 +155,12 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
           Effect.flatMap(countOf),
           asRepository("RunRepository.countCreatedSince")
         ),
-      // Workers serve every workspace, so the claim is the one query without a workspace filter.
-      // SKIP LOCKED: concurrent claimers pass over a run another is taking instead of waiting for it.
       claimNext: (owner, now, leaseUntil) =>
-        sql`
-          WITH next AS (
-            SELECT id FROM runs
-            WHERE status IN ('queued', 'running')
-              AND (lease_expires_at IS NULL OR lease_expires_at <= ${toTimestamptz(now)})
-            ORDER BY created_at, id
-            LIMIT 1
-            FOR UPDATE SKIP LOCKED
-          )
-          UPDATE runs r SET lease_owner = ${owner}, lease_expires_at = ${toTimestamptz(leaseUntil)}
-          FROM next WHERE r.id = next.id
-          RETURNING ${claimedColumns}`.pipe(Effect.flatMap(one), asRepository("RunRepository.claimNext")),
+        claim(owner, now, leaseUntil).pipe(
+          Effect.retry({ while: isLostHoldRace, times: maxHoldRaces }),
+          Effect.flatMap(one),
+          asRepository("RunRepository.claimNext")
+        ),
       heartbeat: (id, owner, leaseUntil) =>
         sql`
           UPDATE runs SET lease_expires_at = ${toTimestamptz(leaseUntil)}

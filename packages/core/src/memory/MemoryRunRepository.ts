@@ -10,9 +10,13 @@ import { type RunRow, runsTable } from "./MemoryTables.ts"
 
 const runInRow: EntityInRow<RunRow, Run> = { get: (row) => row.run, set: (row, run) => ({ ...row, run }) }
 
+const isUnfinished = (row: RunRow): boolean => row.run.status === "queued" || row.run.status === "running"
+
 /** Queued runs wait for a worker; a running one whose lease ran out lost its worker. */
-const isWaiting = (row: RunRow, now: number): boolean =>
-  (row.run.status === "queued" || row.run.status === "running") && isClaimable(row.lease, now)
+const isWaiting = (row: RunRow, now: number): boolean => isUnfinished(row) && isClaimable(row.lease, now)
+
+/** A claimed run holds its workspace until it finishes, even past its lease (PgRunRepository's rule). */
+const isHeld = (row: RunRow): boolean => isUnfinished(row) && row.lease !== null
 
 export const layer: Layer.Layer<RunRepository, never, MemoryDatabase> = Layer.effect(
   RunRepository,
@@ -56,7 +60,10 @@ export const layer: Layer.Layer<RunRepository, never, MemoryDatabase> = Layer.ef
         ),
       claimNext: (owner, now, leaseUntil) =>
         db.modify((tables) => {
-          const next = rowsWhere(tables.runs, (row) => isWaiting(row, now))
+          const held = rowsWhere(tables.runs, isHeld)
+          const isFree = (row: RunRow) =>
+            held.every((other) => other.run.workspaceId !== row.run.workspaceId || other.run.id === row.run.id)
+          const next = rowsWhere(tables.runs, (row) => isWaiting(row, now) && isFree(row))
             .map((row) => row.run)
             .sort(oldestFirst)[0]
           if (next === undefined) return [Option.none(), tables]

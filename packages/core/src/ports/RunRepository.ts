@@ -43,7 +43,10 @@ export class RunRepository extends Context.Service<
     readonly countCreatedSince: (workspaceId: WorkspaceId, since: number) => Effect.Effect<number, RepositoryError>
     /**
      * Claims the oldest queued run, or a running one whose lease expired (its worker died),
-     * for `owner` until `leaseUntil`. Several workers never hold one run at once.
+     * for `owner` until `leaseUntil`. Several workers never hold one run at once, and a workspace
+     * never has two runs held: a claimed run holds its workspace until it finishes (past its lease
+     * too, until another worker takes it over), and its workspace's queued runs wait meanwhile.
+     * Two runs of one workspace executing at once would supersede each other's recommendations.
      */
     readonly claimNext: (
       owner: string,

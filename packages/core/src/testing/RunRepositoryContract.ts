@@ -138,9 +138,10 @@ export const runRepositoryContract = <E>(name: string, services: Layer.Layer<Run
         const runs = yield* RunRepository
         yield* drainRuns
         const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
         yield* seedRun(workspace.id, { status: "succeeded", createdAt: fixtureNow - 3 * minuteMs })
         yield* seedRun(workspace.id, { status: "cancelled", createdAt: fixtureNow - 2 * minuteMs })
-        const second = yield* seedRun(workspace.id, { createdAt: fixtureNow + minuteMs })
+        const second = yield* seedRun(other.id, { createdAt: fixtureNow + minuteMs })
         const first = yield* seedRun(workspace.id, { createdAt: fixtureNow })
         const now = fixtureNow + 10 * minuteMs
         const lease = now + minuteMs
@@ -169,12 +170,76 @@ export const runRepositoryContract = <E>(name: string, services: Layer.Layer<Run
       })
     )
 
-    it.effect("concurrent claimers never hold the same run", () =>
+    it.effect("a workspace's runs are held one at a time; other workspaces' runs are claimed meanwhile", () =>
       Effect.gen(function* () {
         const runs = yield* RunRepository
         yield* drainRuns
         const workspace = yield* seedWorkspace()
-        for (let n = 0; n < 3; n++) yield* seedRun(workspace.id, { createdAt: fixtureNow + n })
+        const other = yield* seedWorkspace()
+        const first = yield* seedRun(workspace.id, { createdAt: fixtureNow })
+        const next = yield* seedRun(workspace.id, { createdAt: fixtureNow + 1 })
+        const elsewhere = yield* seedRun(other.id, { createdAt: fixtureNow + 2 })
+        const now = fixtureNow + 10 * minuteMs
+        assert.strictEqual(claimedId(yield* runs.claimNext("worker-a", now, now + minuteMs)), first.id)
+        assert.strictEqual(claimedId(yield* runs.claimNext("worker-b", now, now + 10 * minuteMs)), elsewhere.id)
+        assert.isTrue(Option.isNone(yield* runs.claimNext("worker-c", now, now + minuteMs)), "the next run waits")
+        yield* runs.update(workspace.id, first.id, start(now))
+        // Its worker died: once the lease runs out, the held run is taken over; the next one still waits.
+        const later = now + 2 * minuteMs
+        assert.strictEqual(claimedId(yield* runs.claimNext("worker-c", later, later + minuteMs)), first.id)
+        assert.isTrue(Option.isNone(yield* runs.claimNext("worker-d", later, later + minuteMs)))
+        yield* runs.update(workspace.id, first.id, (run) =>
+          Outcome.transitioned(run, { ...run, status: "succeeded", finishedAt: later })
+        )
+        assert.strictEqual(claimedId(yield* runs.claimNext("worker-d", later, later + minuteMs)), next.id)
+      })
+    )
+
+    it.effect("a cancelled or failed run no longer holds its workspace", () =>
+      Effect.gen(function* () {
+        const runs = yield* RunRepository
+        yield* drainRuns
+        const workspace = yield* seedWorkspace()
+        const cancelled = yield* seedRun(workspace.id, { createdAt: fixtureNow })
+        const failed = yield* seedRun(workspace.id, { createdAt: fixtureNow + 1 })
+        const last = yield* seedRun(workspace.id, { createdAt: fixtureNow + 2 })
+        const now = fixtureNow + 10 * minuteMs
+        assert.strictEqual(claimedId(yield* runs.claimNext("worker-a", now, now + minuteMs)), cancelled.id)
+        yield* runs.update(workspace.id, cancelled.id, (run) =>
+          Outcome.transitioned(run, { ...run, status: "cancelled" })
+        )
+        assert.strictEqual(claimedId(yield* runs.claimNext("worker-a", now, now + minuteMs)), failed.id)
+        yield* runs.update(workspace.id, failed.id, (run) =>
+          Outcome.transitioned(run, { ...run, status: "failed", error: "boom", finishedAt: now })
+        )
+        assert.strictEqual(claimedId(yield* runs.claimNext("worker-a", now, now + minuteMs)), last.id)
+      })
+    )
+
+    it.effect("concurrent claimers hold one run of a workspace, and one of each other workspace", () =>
+      Effect.gen(function* () {
+        const runs = yield* RunRepository
+        yield* drainRuns
+        const busy = yield* seedWorkspace()
+        const queued: Array<Run> = []
+        for (let n = 0; n < 3; n++) queued.push(yield* seedRun(busy.id, { createdAt: fixtureNow + n }))
+        const others: Array<Run> = []
+        for (let n = 0; n < 2; n++) others.push(yield* seedRun((yield* seedWorkspace()).id, { createdAt: fixtureNow }))
+        const now = fixtureNow + minuteMs
+        const claims = yield* Effect.all(
+          Array.from({ length: 8 }, (_, n) => runs.claimNext(`worker-${n}`, now, now + minuteMs)),
+          { concurrency: "unbounded" }
+        )
+        const ids = claims.map(claimedId).filter((id) => id !== null)
+        assert.sameMembers(ids, [queued[0]?.id, ...others.map((run) => run.id)])
+      })
+    )
+
+    it.effect("concurrent claimers never hold the same run", () =>
+      Effect.gen(function* () {
+        const runs = yield* RunRepository
+        yield* drainRuns
+        for (let n = 0; n < 3; n++) yield* seedRun((yield* seedWorkspace()).id, { createdAt: fixtureNow + n })
         const now = fixtureNow + minuteMs
         const claims = yield* Effect.all(
           Array.from({ length: 6 }, (_, n) => runs.claimNext(`worker-${n}`, now, now + minuteMs)),
