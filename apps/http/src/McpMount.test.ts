@@ -42,6 +42,35 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
       }).pipe(Effect.scoped)
     )
 
+    it.effect("a tool's error result carries the request's id, as REST error bodies do", () =>
+      Effect.gen(function* () {
+        const { owner } = yield* aWorkspaceWithOwner()
+        const initialized = yield* mcpPost(owner.token, {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
+        })
+        assert.strictEqual(initialized.status, 200, initialized.text)
+        const session = { "mcp-session-id": initialized.headers["mcp-session-id"] ?? "" }
+        yield* mcpPost(owner.token, { jsonrpc: "2.0", method: "notifications/initialized" }, session)
+        const answer = yield* mcpPost(
+          owner.token,
+          {
+            jsonrpc: "2.0",
+            id: 2,
+            method: "tools/call",
+            params: { name: "get_recommendation", arguments: { recommendation_id: "rec_missing" } }
+          },
+          { ...session, "x-request-id": "agent-call-7" }
+        )
+        assert.strictEqual(answer.headers["x-request-id"], "agent-call-7")
+        assert.include(answer.text, '"isError":true', answer.text)
+        assert.include(answer.text, '\\"code\\":\\"not_found\\"', answer.text)
+        assert.include(answer.text, '\\"request_id\\":\\"agent-call-7\\"', answer.text)
+      })
+    )
+
     it.effect("30 REST + 30 MCP requests spend one token's budget; the next of either kind is 429", () =>
       Effect.gen(function* () {
         const { owner } = yield* aWorkspaceWithOwner()

@@ -1,9 +1,9 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { RunRepository } from "@margin/core/ports/RunRepository"
+import { requestIdOf, withRequestId } from "@margin/edge/RequestId"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import { Effect, Layer, Logger, References } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { requestIdOf, withRequestId } from "./RequestId.ts"
 import { call, expectError, layer as testServer } from "./testing/TestServer.ts"
 
 describe("requestIdOf", () => {

@@ -1,9 +1,9 @@
 import { transportCodes } from "@margin/edge/ErrorEnvelope"
+import { CurrentRequestId, requestIdOf, withRequestId } from "@margin/edge/RequestId"
 import { Cause, Clock, Context, Effect, type Layer, References } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
-import { requestIdOf, withRequestId } from "./RequestId.ts"
 import { RequestLog, type RequestNotes } from "./RequestLog.ts"
 import { recordRequest } from "./RequestMetrics.ts"
 import { annotateRequestSpan } from "./RequestSpan.ts"
@@ -96,6 +96,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
                   context.pipe(
                     Context.add(HttpIncomingMessage.MaxBodySize, maxBodySize),
                     Context.add(RequestLog, notes),
+                    Context.add(CurrentRequestId, requestId),
                     Context.add(References.CurrentLogAnnotations, {
                       ...Context.get(context, References.CurrentLogAnnotations),
                       request_id: requestId

@@ -6,6 +6,7 @@ import * as HealthRoutes from "@margin/edge/HealthRoutes"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
+import * as RequestIdMiddleware from "@margin/edge/RequestIdMiddleware"
 import * as ServerProcess from "@margin/edge/ServerProcess"
 import * as ServerTracing from "@margin/edge/Tracing"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
@@ -17,12 +18,16 @@ import { mcpServerConfig } from "./McpServerConfig.ts"
 /**
  * The MCP server alone (`npm start` serves it too, beside REST): Streamable HTTP at /mcp on
  * HOST:MCP_PORT, over the same infrastructure as REST (database, store router, shared budget), with
- * /metrics (METRICS_TOKEN), /healthz and /readyz for the operator.
+ * /metrics (METRICS_TOKEN), /healthz and /readyz for the operator, and a request id and log line per request.
  * Sessions live in this process: behind more than one replica, route by Mcp-Session-Id (docs/mcp.md).
  */
 const Server = Layer.unwrap(
   Effect.map(mcpServerConfig, (config) =>
-    HttpRouter.serve(Layer.mergeAll(McpRoutes.layer, MetricsRoute.layer, HealthRoutes.layer)).pipe(
+    HttpRouter.serve(
+      Layer.mergeAll(McpRoutes.layer, MetricsRoute.layer, HealthRoutes.layer, RequestIdMiddleware.layer),
+      // Its own log line per request (RequestIdMiddleware) replaces the platform's.
+      { disableLogger: true }
+    ).pipe(
       Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig, Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(

@@ -1,6 +1,7 @@
 import { Authenticate } from "@margin/edge/Authenticate"
 import { Caller, type CallerShape } from "@margin/edge/Caller"
 import { type ApiFailure, ErrorEnvelope, envelopeOf } from "@margin/edge/ErrorEnvelope"
+import { CurrentRequestId } from "@margin/edge/RequestId"
 import { RouteAccess, type RouteAccessShape } from "@margin/edge/RouteAccess"
 import { Context, Effect, type Schema } from "effect"
 import { Tool } from "effect/ai"
@@ -55,7 +56,7 @@ export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>
 /**
  * Turns a use-case call into a tool handler: the request's caller is authorized for the tool
  * (scope, token_unusable) first, and every expected failure becomes the `{ code, message }` a
- * REST client would get, answered to the agent as an `isError` result.
+ * REST client would get, with the request's id, answered to the agent as an `isError` result.
  */
 export const toolHandlers = Effect.map(
   Authenticate,
@@ -70,7 +71,13 @@ export const toolHandlers = Effect.map(
       return Caller.pipe(
         Effect.tap((caller) => authenticate.authorize(caller, access)),
         Effect.flatMap((caller) => body(params, caller)),
-        Effect.mapError(envelopeOf)
+        Effect.catch((failure) =>
+          Effect.gen(function* () {
+            const envelope: ErrorEnvelope = envelopeOf(failure)
+            const requestId = yield* CurrentRequestId
+            return yield* Effect.fail(requestId === undefined ? envelope : { ...envelope, request_id: requestId })
+          })
+        )
       )
     }
 )

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto"
-import { Option, Schema } from "effect"
+import { Context, Option, Schema } from "effect"
 import { HttpBody, HttpServerResponse } from "effect/http"
 
 /** The header a request id arrives in and is answered in. */
@@ -11,6 +11,14 @@ const sane = /^[A-Za-z0-9._:@/+=-]{1,128}$/
 /** The id of a request: the caller's `x-request-id` when sane, otherwise a fresh UUID. */
 export const requestIdOf = (incoming: string | undefined): string =>
   incoming !== undefined && sane.test(incoming) ? incoming : randomUUID()
+
+/**
+ * The id of the request being answered, set by the front door that gave it: for what answers
+ * errors below it in a body of its own (an MCP tool's error result). Undefined outside a request.
+ */
+export const CurrentRequestId = Context.Reference<string | undefined>("margin/edge/CurrentRequestId", {
+  defaultValue: () => undefined
+})
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value)

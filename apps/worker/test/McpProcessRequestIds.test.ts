@@ -1,0 +1,64 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { seedApprovalWorkspace } from "../src/testing/ApprovalWorld.ts"
+import { startMcpServer } from "../src/testing/ChildProcesses.ts"
+import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
+
+/**
+ * The MCP server alone (`npm run start:mcp`) gives every request an id as the REST server does:
+ * the caller's `x-request-id` (or a fresh one) in the answer's header, in a tool's error result,
+ * and on the request's log line.
+ */
+
+const post = (url: URL, token: string, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
+  Effect.promise(async () => {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        ...headers
+      },
+      body: JSON.stringify(body)
+    })
+    return { status: response.status, headers: response.headers, text: await response.text() }
+  })
+
+describe("request ids in the MCP server process", () => {
+  it.live(
+    "header, tool error result and log line carry the caller's x-request-id",
+    () =>
+      Effect.gen(function* () {
+        const database = yield* ScratchDatabase.ScratchDatabase
+        const { token } = yield* seedApprovalWorkspace()
+        const mcp = yield* startMcpServer("mcp", { DATABASE_URL: database.url, RUN_WORKER_CONCURRENCY: "0" })
+        const initialized = yield* post(mcp.mcpUrl, token, {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
+        })
+        assert.strictEqual(initialized.status, 200, initialized.text)
+        assert.match(initialized.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/, "a fresh id when none is sent")
+        const session = { "mcp-session-id": initialized.headers.get("mcp-session-id") ?? "" }
+        yield* post(mcp.mcpUrl, token, { jsonrpc: "2.0", method: "notifications/initialized" }, session)
+        const answer = yield* post(
+          mcp.mcpUrl,
+          token,
+          {
+            jsonrpc: "2.0",
+            id: 2,
+            method: "tools/call",
+            params: { name: "get_recommendation", arguments: { recommendation_id: "rec_missing" } }
+          },
+          { ...session, "x-request-id": "agent-call-9" }
+        )
+        assert.strictEqual(answer.headers.get("x-request-id"), "agent-call-9")
+        assert.include(answer.text, '"isError":true', answer.text)
+        assert.include(answer.text, '\\"request_id\\":\\"agent-call-9\\"', answer.text)
+        yield* mcp.waitForOutput(/"message":"http request".*"request_id":"agent-call-9"/)
+      }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),
+    { timeout: 120_000 }
+  )
+})
