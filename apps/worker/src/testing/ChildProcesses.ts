@@ -47,17 +47,27 @@ const compileCache = join(tmpdir(), "margin-node-compile-cache")
 
 /** Settings of the environment a child must not inherit from the test run (each test sets its own). */
 const isInheritedSetting = (key: string) =>
-  !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|RATE_LIMIT_|MCP_|SANDBOX_|WRITE_BACK_|OUTBOX_|RUN_|SHOPIFY_)/.test(key)
+  !/^(DATABASE_URL|DATA_DIR|PORT|HOST|REDIS_URL|RATE_LIMIT_|MCP_|SANDBOX_|WRITE_BACK_|OUTBOX_|RUN_|SHOPIFY_|WORKER_METRICS_PORT|METRICS_TOKEN|OTEL_)/.test(
+    key
+  )
 
 const tail = (text: string) => text.slice(-4000)
 
-/** Starts `script` with the Node running this process. */
+/**
+ * Starts `script` with the Node running this process. A worker serves no /metrics unless the test
+ * gives it a WORKER_METRICS_PORT: several at once would want the default port.
+ */
 export const spawnNode = (
   name: string,
   script: string,
   env: Readonly<Record<string, string>>
 ): Effect.Effect<Child, never, Scope.Scope> =>
-  spawnProgram(name, process.execPath, [script], { NODE_COMPILE_CACHE: compileCache, LOG_LEVEL: "Info", ...env })
+  spawnProgram(name, process.execPath, [script], {
+    NODE_COMPILE_CACHE: compileCache,
+    LOG_LEVEL: "Info",
+    WORKER_METRICS_PORT: "0",
+    ...env
+  })
 
 /** Starts `command` with `args`, in the test run's environment less the service's settings, plus `env`. */
 export const spawnProgram = (
