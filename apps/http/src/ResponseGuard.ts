@@ -1,11 +1,11 @@
 import { transportCodes } from "@margin/edge/ErrorEnvelope"
 import { CurrentRequestId, requestIdOf, withRequestId } from "@margin/edge/RequestId"
+import { recordRequest } from "@margin/edge/RequestMetrics"
 import { Cause, Clock, Context, Effect, type Layer, References } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
 import { RequestLog, type RequestNotes } from "./RequestLog.ts"
-import { recordRequest } from "./RequestMetrics.ts"
 import { annotateRequestSpan } from "./RequestSpan.ts"
 import type { RouteTable } from "./RouteTable.ts"
 

@@ -6,11 +6,12 @@ import * as HealthRoutes from "@margin/edge/HealthRoutes"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
-import * as RequestIdMiddleware from "@margin/edge/RequestIdMiddleware"
+import * as RequestTelemetry from "@margin/edge/RequestTelemetry"
 import * as ServerProcess from "@margin/edge/ServerProcess"
 import * as ServerTracing from "@margin/edge/Tracing"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings } from "@margin/mcp-server/McpSettings"
+import * as ProtectedResource from "@margin/mcp-server/ProtectedResource"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { mcpServerConfig } from "./McpServerConfig.ts"
@@ -18,14 +19,26 @@ import { mcpServerConfig } from "./McpServerConfig.ts"
 /**
  * The MCP server alone (`npm start` serves it too, beside REST): Streamable HTTP at /mcp on
  * HOST:MCP_PORT, over the same infrastructure as REST (database, store router, shared budget), with
- * /metrics (METRICS_TOKEN), /healthz and /readyz for the operator, and a request id and log line per request.
+ * /metrics (METRICS_TOKEN), /healthz and /readyz for the operator, and a request id, metrics and a log line per request.
  * Sessions live in this process: behind more than one replica, route by Mcp-Session-Id (docs/mcp.md).
  */
 const Server = Layer.unwrap(
   Effect.map(mcpServerConfig, (config) =>
     HttpRouter.serve(
-      Layer.mergeAll(McpRoutes.layer, MetricsRoute.layer, HealthRoutes.layer, RequestIdMiddleware.layer),
-      // Its own log line per request (RequestIdMiddleware) replaces the platform's.
+      Layer.mergeAll(
+        McpRoutes.layer,
+        MetricsRoute.layer,
+        HealthRoutes.layer,
+        RequestTelemetry.layer([
+          ProtectedResource.mcpPath,
+          ProtectedResource.metadataPath,
+          `${ProtectedResource.metadataPath}${ProtectedResource.mcpPath}`,
+          "/metrics",
+          "/healthz",
+          "/readyz"
+        ])
+      ),
+      // Its own log line per request (RequestTelemetry) replaces the platform's.
       { disableLogger: true }
     ).pipe(
       Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig, Readiness.layerSql]),

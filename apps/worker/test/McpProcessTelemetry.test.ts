@@ -7,7 +7,7 @@ import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 /**
  * The MCP server alone (`npm run start:mcp`) gives every request an id as the REST server does:
  * the caller's `x-request-id` (or a fresh one) in the answer's header, in a tool's error result,
- * and on the request's log line.
+ * and on the request's log line; and counts its requests in the HTTP metrics by path.
  */
 
 const post = (url: URL, token: string, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
@@ -27,7 +27,7 @@ const post = (url: URL, token: string, body: unknown, headers: Readonly<Record<s
 
 describe("request ids in the MCP server process", () => {
   it.live(
-    "header, tool error result and log line carry the caller's x-request-id",
+    "header, tool error result and log line carry the caller's x-request-id; /mcp requests are counted",
     () =>
       Effect.gen(function* () {
         const database = yield* ScratchDatabase.ScratchDatabase
@@ -58,6 +58,8 @@ describe("request ids in the MCP server process", () => {
         assert.include(answer.text, '"isError":true', answer.text)
         assert.include(answer.text, '\\"request_id\\":\\"agent-call-9\\"', answer.text)
         yield* mcp.waitForOutput(/"message":"http request".*"request_id":"agent-call-9"/)
+        const metrics = yield* Effect.promise(() => fetch(`${mcp.baseUrl}/metrics`).then((response) => response.text()))
+        assert.match(metrics, /margin_http_requests_total\{[^}]*route="\/mcp"[^}]*\} [1-9]/, metrics)
       }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),
     { timeout: 120_000 }
   )

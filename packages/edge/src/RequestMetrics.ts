@@ -1,5 +1,5 @@
-import * as ServiceMetrics from "@margin/edge/ServiceMetrics"
 import { Effect, Metric } from "effect"
+import * as ServiceMetrics from "./ServiceMetrics.ts"
 
 interface RouteMetrics {
   readonly requests: Metric.Counter<number>
