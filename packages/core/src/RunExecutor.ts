@@ -27,7 +27,12 @@ export interface RunExecutorConfig {
   readonly writers: number
 }
 
-export const defaultRunExecutorConfig: RunExecutorConfig = { chunkSize: 2_000, readAhead: 2, writers: 2 }
+/**
+ * 5,000 items a chunk: a million-item run is 200 transactions of a few statements each. Measured
+ * against 1,000 and 2,000 it spends less CPU (worker and database) per item, mostly in the
+ * superseding run, for ~20 MB more resident set; 10,000 gained little more for another ~25 MB.
+ */
+export const defaultRunExecutorConfig: RunExecutorConfig = { chunkSize: 5_000, readAhead: 2, writers: 2 }
 
 /** The label of the executor in audit events. */
 const systemActor = "system:run-executor"

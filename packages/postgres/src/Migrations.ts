@@ -10,6 +10,7 @@ import credentialKeys from "./migrations/0002_credential_keys.ts"
 import runWrites from "./migrations/0003_run_writes.ts"
 import deprecationNotices from "./migrations/0004_deprecation_notices.ts"
 import oneRunPerWorkspace from "./migrations/0005_one_run_per_workspace.ts"
+import runRowsUnchecked from "./migrations/0006_run_rows_unchecked.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -21,7 +22,8 @@ export const loader = PgMigrator.fromRecord({
   "0002_credential_keys": credentialKeys,
   "0003_run_writes": runWrites,
   "0004_deprecation_notices": deprecationNotices,
-  "0005_one_run_per_workspace": oneRunPerWorkspace
+  "0005_one_run_per_workspace": oneRunPerWorkspace,
+  "0006_run_rows_unchecked": runRowsUnchecked
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */
