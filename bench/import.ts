@@ -1,14 +1,16 @@
 // Catalog import at scale, on PostgreSQL: `marginctl catalog import` against a bare COPY of the same file.
-// Usage: npm run bench:import [-- <lines> [<batch size>]]   (default 100,000 then 1,000,000 lines; batches of 1,000)
+// Usage: npm run bench:import [-- <lines> [<batch size> [<writers>]]]   (default 100,000 then 1,000,000 lines;
+// the importer's defaults: batches of 2,500, 2 writers)
 // Writes a synthetic catalog CSV (bench/BenchCatalog.ts), then, in a fresh database on DATABASE_URL, else
 // PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (dropped afterwards):
 //   - COPY: `psql \copy` of the file into a plain staging table (text columns, no index, no check);
 //   - schema floor: one INSERT ... SELECT from that staging table into catalog_items, server-side (what the
 //     table's indexes, checks and foreign key cost alone: no client can load it faster);
 //   - import: the importer marginctl runs (apps/cli/src/CatalogImporter.ts): parse and validate every line,
-//     upsert by sku through CatalogRepository.upsertMany into catalog_items (its five indexes, checks and
-//     foreign key) in batches.
-// Prints rows/second of both, their ratio, and the importer's peak RSS for each file size (flat = bounded memory).
+//     upsert by sku through CatalogRepository.upsertMany into catalog_items (its indexes, checks and
+//     foreign key) in batches, two written at once.
+// Prints rows/second of each, their ratios, the CPU the database and the importer spent (when PostgreSQL runs on
+// this machine), and the importer's peak RSS for each file size (flat = bounded memory).
 import { execFile } from "node:child_process"
 import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
@@ -23,14 +25,13 @@ import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
 import { Effect, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { catalogBatch } from "./BenchCatalog.ts"
+import { cpuMs } from "./ProcessCpu.ts"
 
 const sizes = process.argv[2] === undefined ? [100_000, 1_000_000] : [Number(process.argv[2])]
 const batchSize = Number(process.argv[3] ?? defaultImportOptions.batchSize)
-if (
-  !sizes.every((size) => Number.isSafeInteger(size) && size > 0) ||
-  !(Number.isSafeInteger(batchSize) && batchSize > 0)
-) {
-  console.error(`usage: node bench/import.ts [lines] [batch size], got "${process.argv.slice(2).join(" ")}"`)
+const writers = Number(process.argv[4] ?? defaultImportOptions.writers)
+if (![...sizes, batchSize, writers].every((n) => Number.isSafeInteger(n) && n > 0)) {
+  console.error(`usage: node bench/import.ts [lines] [batch size] [writers], got "${process.argv.slice(2).join(" ")}"`)
   process.exit(2)
 }
 
@@ -73,6 +74,26 @@ const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     const started = performance.now()
     const value = yield* effect
     return { value, ms: performance.now() - started }
+  })
+
+/** CPU time of this database's server processes (when PostgreSQL runs on this machine; else 0), in ms. */
+const databaseCpuMs = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const backends = yield* sql<{ readonly pid: number }>`
+    SELECT pid FROM pg_stat_activity WHERE datname = current_database()`
+  return new Map(backends.map(({ pid }) => [pid, cpuMs(pid) ?? 0]))
+}).pipe(Effect.orDie)
+
+/** `effect` timed, with the CPU that this process and the database's server processes spent meanwhile. */
+const measured = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const databaseBefore = yield* databaseCpuMs
+    const processBefore = process.cpuUsage()
+    const { value, ms } = yield* timed(effect)
+    const used = process.cpuUsage(processBefore)
+    const databaseAfter = yield* databaseCpuMs
+    const databaseCpu = [...databaseAfter].reduce((sum, [pid, cpu]) => sum + cpu - (databaseBefore.get(pid) ?? 0), 0)
+    return { value, ms, databaseCpu, processCpu: (used.user + used.system) / 1000 }
   })
 
 /** Runs `effect` while sampling this process's RSS every 20 ms; answers the highest sample. */
@@ -125,7 +146,7 @@ const benchOne = (size: number, dir: string) =>
     // Prices in these files have two decimals or none (USD, EUR, GBP, JPY as whole yen, which the floor
     // stores x100: the cost of the statement is the same).
     const minor = (column: string) => `(round(nullif(${column}, '')::numeric * 100))::bigint`
-    const floor = yield* timed(
+    const floor = yield* measured(
       sql.unsafe(`
         INSERT INTO catalog_items (id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price,
           min_price, max_price, inventory, units_sold_30d)
@@ -138,7 +159,7 @@ const benchOne = (size: number, dir: string) =>
 
     const workspaceId = yield* workspace("import")
     const imported = yield* withPeakRss(
-      timed(importCatalogFile(workspaceId, file, "csv", { ...defaultImportOptions, batchSize }))
+      measured(importCatalogFile(workspaceId, file, "csv", { ...defaultImportOptions, batchSize, writers }))
     )
     const summary = imported.value.value
     if (summary.imported !== size || summary.rejectedTotal !== 0) {
@@ -149,7 +170,10 @@ const benchOne = (size: number, dir: string) =>
       megabytes: statSync(file).size / 1024 / 1024,
       copyMs: copy.ms,
       floorMs: floor.ms,
+      floorDatabaseCpu: floor.databaseCpu,
       importMs: imported.value.ms,
+      importDatabaseCpu: imported.value.databaseCpu,
+      importerCpu: imported.value.processCpu,
       peakRss: imported.peakRss
     }
   })
@@ -159,7 +183,9 @@ const program = Effect.gen(function* () {
     Effect.sync(() => mkdtempSync(join(tmpdir(), "bench-import-"))),
     (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
   )
-  console.log(`catalog import on PostgreSQL, batches of ${number(batchSize)}; load average ${loadavg()[0]?.toFixed(2)}`)
+  console.log(
+    `catalog import on PostgreSQL, batches of ${number(batchSize)}, ${writers} writer${writers === 1 ? "" : "s"}; load average ${loadavg()[0]?.toFixed(2)}`
+  )
   for (const size of sizes) {
     const result = yield* benchOne(size, dir)
     const copyRate = (result.size / result.copyMs) * 1000
@@ -169,9 +195,9 @@ const program = Effect.gen(function* () {
       [
         `${number(result.size)} lines (${result.megabytes.toFixed(0)} MB):`,
         `  bare COPY (psql \\copy into a plain staging table): ${seconds(result.copyMs)}, ${number(copyRate)} rows/s`,
-        `  schema floor (INSERT ... SELECT from it into catalog_items, server-side): ${seconds(result.floorMs)}, ${number(floorRate)} rows/s`,
-        `  marginctl catalog import (parse, validate, upsert by sku into catalog_items): ${seconds(result.importMs)}, ${number(importRate)} rows/s`,
-        `  import / COPY: ${(importRate / copyRate).toFixed(2)}x; import / schema floor: ${(importRate / floorRate).toFixed(2)}x; importer peak RSS ${mb(result.peakRss)}`
+        `  schema floor (INSERT ... SELECT from it into catalog_items, server-side): ${seconds(result.floorMs)}, ${number(floorRate)} rows/s; database CPU ${seconds(result.floorDatabaseCpu)}`,
+        `  marginctl catalog import (parse, validate, upsert by sku into catalog_items): ${seconds(result.importMs)}, ${number(importRate)} rows/s; CPU: database ${seconds(result.importDatabaseCpu)}, importer ${seconds(result.importerCpu)}`,
+        `  import / COPY: ${(importRate / copyRate).toFixed(2)}x; import / schema floor: ${(importRate / floorRate).toFixed(2)}x; importer peak RSS ${mb(result.peakRss)}; load average ${loadavg()[0]?.toFixed(2)}`
       ].join("\n")
     )
   }

@@ -39,7 +39,11 @@ describe("importCatalogFile", () => {
           line("A", "3.00"),
           line("C", "4.00")
         ])
-        const summary = yield* importCatalogFile(workspaceId, path, "csv", { batchSize: 3, maxReported: 10 })
+        const summary = yield* importCatalogFile(workspaceId, path, "csv", {
+          batchSize: 3,
+          writers: 1,
+          maxReported: 10
+        })
         assert.deepStrictEqual(summary, { imported: 3, updated: 1, rejected: [], rejectedTotal: 0 })
         const catalog = yield* CatalogRepository
         const page = yield* catalog.list(workspaceId, { tag: null }, { limit: 10, cursor: null })
@@ -52,12 +56,36 @@ describe("importCatalogFile", () => {
     )
   )
 
+  it.effect("several writers: every sku ends with its last line's values, rejections in file order", () =>
+    withWorkspace(
+      Effect.gen(function* () {
+        // 40 skus, each on 5 lines spread over the file (the price grows with the line); every 9th line is bad.
+        const lines = Array.from({ length: 200 }, (_, n) =>
+          n % 9 === 4 ? line(`S${n % 40}`, "bad") : line(`S${(n * 7) % 40}`, `${n + 1}.00`)
+        )
+        const path = file("items.csv", [csvHeader, ...lines])
+        const summary = yield* importCatalogFile(workspaceId, path, "csv", { batchSize: 6, writers: 3, maxReported: 4 })
+        const expected = new Map<string, number>()
+        for (let n = 0; n < lines.length; n++) if (n % 9 !== 4) expected.set(`S${(n * 7) % 40}`, (n + 1) * 100)
+        const rejectedLines = lines.flatMap((_, n) => (n % 9 === 4 ? [n + 2] : []))
+        assert.deepStrictEqual(
+          [summary.imported, summary.rejectedTotal, summary.rejected.map((rejected) => rejected.line)],
+          [expected.size, rejectedLines.length, rejectedLines.slice(0, 4)]
+        )
+        assert.strictEqual(summary.updated, 200 - rejectedLines.length - expected.size)
+        const catalog = yield* CatalogRepository
+        const page = yield* catalog.list(workspaceId, { tag: null }, { limit: 100, cursor: null })
+        assert.deepStrictEqual(new Map(page.items.map((item) => [item.sku, item.price])), expected)
+      })
+    )
+  )
+
   it.effect("reports the first rejected lines and counts them all, so memory stays bounded", () =>
     withWorkspace(
       Effect.gen(function* () {
         const bad = Array.from({ length: 25 }, (_, n) => line(`X${n}`, "oops"))
         const path = file("items.csv", [csvHeader, line("A", "1.00"), ...bad, line("B", "2.00")])
-        const summary = yield* importCatalogFile(workspaceId, path, "csv", { batchSize: 4, maxReported: 5 })
+        const summary = yield* importCatalogFile(workspaceId, path, "csv", { batchSize: 4, writers: 2, maxReported: 5 })
         assert.deepStrictEqual([summary.imported, summary.updated, summary.rejectedTotal], [2, 0, 25])
         assert.deepStrictEqual(
           summary.rejected.map((rejected) => rejected.line),

@@ -31,51 +31,83 @@ export interface ImportSummary {
 export interface ImportOptions {
   /** Items per `upsertMany` call (one transaction each). */
   readonly batchSize: number
+  /**
+   * Batches written at once, each in its own transaction (its own connection on PostgreSQL; the
+   * embedded database's single connection takes them in turn). The skus are split among them
+   * by a hash, so two batches written at once never touch the same item.
+   */
+  readonly writers: number
   /** Rejected lines kept for the report; the rest are only counted, so memory stays bounded. */
   readonly maxReported: number
 }
 
-export const defaultImportOptions: ImportOptions = { batchSize: 1000, maxReported: 1000 }
+export const defaultImportOptions: ImportOptions = { batchSize: 2500, writers: 2, maxReported: 1000 }
 
-/** What the parsing stage hands to the writing stage. */
-interface Batch {
-  readonly items: ReadonlyArray<CatalogItemInput>
+/**
+ * What the parsing stage hands to the writing stage: one batch per writer, written at the same
+ * time, and the rejections met on the way. Rounds are written one after the other, so a sku's
+ * lines reach the database in file order: its later line wins, as in the file.
+ */
+interface Round {
+  readonly batches: ReadonlyArray<ReadonlyArray<CatalogItemInput>>
   readonly rejected: ReadonlyArray<RejectedLine>
 }
 
-interface Pending {
-  items: Array<CatalogItemInput>
-  skus: Set<string>
-  rejected: Array<RejectedLine>
+interface Lane {
+  readonly items: Array<CatalogItemInput>
+  readonly skus: Set<string>
 }
 
-const emptyPending = (): Pending => ({ items: [], skus: new Set(), rejected: [] })
+interface Pending {
+  readonly lanes: readonly [Lane, ...Array<Lane>]
+  readonly rejected: Array<RejectedLine>
+}
+
+const emptyLane = (): Lane => ({ items: [], skus: new Set() })
+
+const emptyPending = (writers: number): Pending => ({
+  lanes: [emptyLane(), ...Array.from({ length: writers - 1 }, emptyLane)],
+  rejected: []
+})
+
+const toRound = (pending: Pending): Round => ({
+  batches: pending.lanes.map((lane) => lane.items).filter((items) => items.length > 0),
+  rejected: pending.rejected
+})
+
+/** The lane (writer) of a sku: by a string hash, so every line of a sku goes to the same one. */
+const laneOf = (pending: Pending, sku: string): Lane => {
+  let hash = 0
+  for (let index = 0; index < sku.length; index++) hash = (hash * 31 + sku.charCodeAt(index)) | 0
+  return pending.lanes[(hash >>> 0) % pending.lanes.length] ?? pending.lanes[0]
+}
 
 /**
- * Groups parsed lines into batches of up to `batchSize` items (plus the rejections met on the way).
- * A sku seen again within the batch closes it first: one upsert never touches a row twice, and the
- * later line wins, as in the file.
+ * Groups parsed lines into rounds of up to `batchSize` items per writer (plus the rejections met
+ * on the way). A sku seen again within the round closes it first: one upsert never touches a row
+ * twice, and the later line is written after the earlier one.
  */
 const batching =
-  (batchSize: number) =>
-  (pending: Pending, line: CatalogLine): readonly [Pending, ReadonlyArray<Batch>] => {
+  ({ batchSize, writers }: ImportOptions) =>
+  (pending: Pending, line: CatalogLine): readonly [Pending, ReadonlyArray<Round>] => {
     if (line._tag === "Blank") return [pending, []]
     if (line._tag === "Rejected") {
       pending.rejected.push({ line: line.line, error: line.error })
-      return pending.rejected.length >= batchSize ? [emptyPending(), [pending]] : [pending, []]
+      return pending.rejected.length >= batchSize ? [emptyPending(writers), [toRound(pending)]] : [pending, []]
     }
     const sku = line.item.sku
-    const closing: Array<Batch> = []
+    const closing: Array<Round> = []
     let current = pending
-    if (current.skus.has(sku)) {
-      closing.push(current)
-      current = emptyPending()
+    if (laneOf(current, sku).skus.has(sku)) {
+      closing.push(toRound(current))
+      current = emptyPending(writers)
     }
-    current.items.push(line.item)
-    current.skus.add(sku)
-    if (current.items.length >= batchSize) {
-      closing.push(current)
-      current = emptyPending()
+    const lane = laneOf(current, sku)
+    lane.items.push(line.item)
+    lane.skus.add(sku)
+    if (lane.items.length >= batchSize) {
+      closing.push(toRound(current))
+      current = emptyPending(writers)
     }
     return [current, closing]
   }
@@ -115,19 +147,27 @@ export const importCatalogFile = Effect.fn("importCatalogFile")(function* (
     firstLine = 2
   }
 
-  const write = (batch: Batch) =>
-    batch.items.length === 0
-      ? Effect.succeed({ inserted: 0, updated: 0, batch })
-      : Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          Effect.map(catalog.upsertMany(workspaceId, batch.items, now), (summary) => ({ ...summary, batch }))
-        )
+  const write = (round: Round) =>
+    Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.forEach(round.batches, (items) => catalog.upsertMany(workspaceId, items, now), {
+        concurrency: "unbounded"
+      })
+    ).pipe(
+      Effect.map((written) => ({
+        inserted: written.reduce((sum, summary) => sum + summary.inserted, 0),
+        updated: written.reduce((sum, summary) => sum + summary.updated, 0),
+        rejected: round.rejected
+      }))
+    )
 
   return yield* (format === "csv" ? Stream.drop(lines, 1) : lines).pipe(
     Stream.zipWithIndex,
     Stream.map(([text, index]) => parse(text, index + firstLine)),
-    Stream.mapAccum(emptyPending, batching(options.batchSize), { onHalt: (pending) => [pending] }),
-    // Parsing the next batches goes on while the database writes this one.
-    Stream.buffer({ capacity: 4 }),
+    Stream.mapAccum(() => emptyPending(options.writers), batching(options), {
+      onHalt: (pending) => [toRound(pending)]
+    }),
+    // Parsing the next rounds goes on while the database writes this one.
+    Stream.buffer({ capacity: 2 }),
     Stream.mapEffect(write),
     Stream.runFold(
       (): ImportSummary => ({ imported: 0, updated: 0, rejected: [], rejectedTotal: 0 }),
@@ -135,10 +175,10 @@ export const importCatalogFile = Effect.fn("importCatalogFile")(function* (
         imported: summary.imported + written.inserted,
         updated: summary.updated + written.updated,
         rejected:
-          summary.rejected.length >= options.maxReported || written.batch.rejected.length === 0
+          summary.rejected.length >= options.maxReported || written.rejected.length === 0
             ? summary.rejected
-            : [...summary.rejected, ...written.batch.rejected.slice(0, options.maxReported - summary.rejected.length)],
-        rejectedTotal: summary.rejectedTotal + written.batch.rejected.length
+            : [...summary.rejected, ...written.rejected.slice(0, options.maxReported - summary.rejected.length)],
+        rejectedTotal: summary.rejectedTotal + written.rejected.length
       })
     )
   )

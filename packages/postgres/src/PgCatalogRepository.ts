@@ -1,3 +1,4 @@
+import * as PgTypes from "@effect/sql-pg/PgTypes"
 import { type CatalogItem, type CatalogItemInput, PricePoint } from "@margin/core/CatalogItem"
 import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
@@ -10,6 +11,7 @@ import { Array as Arr, Effect, Layer, Option, Schema, Stream, Struct } from "eff
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
+import { clientOptions } from "./ClientOptions.ts"
 import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
@@ -92,23 +94,40 @@ export const toRunItem = (row: RunItemRow): RunItem => ({
   priceHistory: row.price_history
 })
 
-/** One element of an upsert batch: what an import supplies, under the id the item gets if it is new. */
-export const toUpsertRow = (id: string, input: CatalogItemInput) => ({
-  id,
-  sku: input.sku,
-  title: input.title,
-  tags: input.tags,
-  currency: input.currency,
-  price: input.price,
-  cost: input.cost,
-  compare_at_price: input.compareAtPrice,
-  min_price: input.minPrice,
-  max_price: input.maxPrice,
-  inventory: input.inventory,
-  units_sold_30d: input.unitsSold30d
-})
+/**
+ * An upsert batch as columns: one array per column, each sent as one binary array parameter.
+ * PostgreSQL reads binary arrays without parsing any text (a jsonb batch was parsed as JSON,
+ * then every field again from its text: about 3 µs of database CPU per row, a sixth of the
+ * upsert). Tags travel as one `;`-joined string per item (a tag never holds `;`, Tag.ts): a
+ * parameter array cannot nest.
+ */
+const upsertColumns = (ids: ReadonlyArray<string>, inputs: ReadonlyArray<CatalogItemInput>) => {
+  const column = <A>(value: (input: CatalogItemInput) => A): Array<A> => inputs.map(value)
+  return [
+    [PgTypes.OID.text, ids],
+    [PgTypes.OID.text, column((input) => input.sku)],
+    [PgTypes.OID.text, column((input) => input.title)],
+    [PgTypes.OID.text, column((input) => input.tags.join(";"))],
+    [PgTypes.OID.text, column((input) => input.currency)],
+    [PgTypes.OID.int8, column((input) => input.price)],
+    [PgTypes.OID.int8, column((input) => input.cost)],
+    [PgTypes.OID.int8, column((input) => input.compareAtPrice)],
+    [PgTypes.OID.int8, column((input) => input.minPrice)],
+    [PgTypes.OID.int8, column((input) => input.maxPrice)],
+    [PgTypes.OID.int4, column((input) => input.inventory)],
+    [PgTypes.OID.int4, column((input) => input.unitsSold30d)]
+  ] as const
+}
 
-/** Items per INSERT statement: one jsonb parameter each, so the statement size stays bounded. */
+/** The names of `upsertColumns` in the statement, in its order (the arrays carry the types). */
+const upsertRecord =
+  "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d"
+
+/** One array parameter; only an element type without an array type could fail, a defect. */
+const arrayParameter = ([oid, values]: readonly [number, ReadonlyArray<unknown>]) =>
+  Effect.orDie(Effect.fromResult(PgTypes.array(values, oid, clientOptions.types)))
+
+/** Items per INSERT statement: a dozen array parameters each, so the statement size stays bounded. */
 const upsertStatementSize = 5_000
 
 export interface CatalogOptions {
@@ -166,51 +185,56 @@ export const layerWith = ({
        */
       const upsertStatement = (
         workspaceId: WorkspaceId,
-        rows: ReadonlyArray<ReturnType<typeof toUpsertRow>>,
+        itemIds: ReadonlyArray<string>,
+        inputs: ReadonlyArray<CatalogItemInput>,
         now: Date
       ) =>
-        sql`
-        INSERT INTO catalog_items (
-          id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
-          inventory, units_sold_30d, analysed_cost, created_at, updated_at
+        Effect.forEach(upsertColumns(itemIds, inputs), arrayParameter).pipe(
+          Effect.flatMap(
+            (arrays) => sql`
+            INSERT INTO catalog_items (
+              id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
+              inventory, units_sold_30d, analysed_cost, created_at, updated_at
+            )
+            SELECT r.id, ${workspaceId}, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost,
+              r.compare_at_price, r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.cost, ${now}, ${now}
+            FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(upsertRecord)})
+            ON CONFLICT (workspace_id, sku) DO UPDATE SET
+              title = EXCLUDED.title,
+              tags = EXCLUDED.tags,
+              currency = EXCLUDED.currency,
+              price = EXCLUDED.price,
+              cost = EXCLUDED.cost,
+              compare_at_price = EXCLUDED.compare_at_price,
+              min_price = EXCLUDED.min_price,
+              max_price = EXCLUDED.max_price,
+              inventory = EXCLUDED.inventory,
+              units_sold_30d = EXCLUDED.units_sold_30d,
+              price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
+              updated_at = EXCLUDED.updated_at
+            RETURNING (xmax = 0) AS inserted`
+          ),
+          Effect.flatMap(upsertedOf)
         )
-        SELECT r.id, ${workspaceId}, r.sku, r.title, r.tags, r.currency, r.price, r.cost, r.compare_at_price,
-          r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.cost, ${now}, ${now}
-        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS r(
-          id text, sku text, title text, tags text[], currency text, price bigint, cost bigint,
-          compare_at_price bigint, min_price bigint, max_price bigint, inventory integer, units_sold_30d integer
-        )
-        ON CONFLICT (workspace_id, sku) DO UPDATE SET
-          title = EXCLUDED.title,
-          tags = EXCLUDED.tags,
-          currency = EXCLUDED.currency,
-          price = EXCLUDED.price,
-          cost = EXCLUDED.cost,
-          compare_at_price = EXCLUDED.compare_at_price,
-          min_price = EXCLUDED.min_price,
-          max_price = EXCLUDED.max_price,
-          inventory = EXCLUDED.inventory,
-          units_sold_30d = EXCLUDED.units_sold_30d,
-          price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
-          updated_at = EXCLUDED.updated_at
-        RETURNING (xmax = 0) AS inserted`.pipe(Effect.flatMap(upsertedOf))
 
       const upsertMany = (workspaceId: WorkspaceId, inputs: ReadonlyArray<CatalogItemInput>, now: number) =>
         Effect.gen(function* () {
           // One row per sku: a sku repeated in the batch keeps its last version (ON CONFLICT may touch a row once).
-          const bySku = new Map(inputs.map((input) => [input.sku, input]))
-          const rows: Array<ReturnType<typeof toUpsertRow>> = []
-          for (const input of bySku.values()) rows.push(toUpsertRow(yield* ids.next("catalogItem"), input))
+          const bySku = Array.from(new Map(inputs.map((input) => [input.sku, input])).values())
+          const itemIds: Array<string> = []
+          for (let n = 0; n < bySku.length; n++) itemIds.push(yield* ids.next("catalogItem"))
           let inserted = 0
-          for (let start = 0; start < rows.length; start += upsertStatementSize) {
+          for (let start = 0; start < bySku.length; start += upsertStatementSize) {
+            const end = start + upsertStatementSize
             const outcomes = yield* upsertStatement(
               workspaceId,
-              rows.slice(start, start + upsertStatementSize),
+              itemIds.slice(start, end),
+              bySku.slice(start, end),
               toTimestamptz(now)
             )
             inserted += outcomes.filter((fresh) => fresh).length
           }
-          return { inserted, updated: rows.length - inserted }
+          return { inserted, updated: bySku.length - inserted }
         }).pipe(sql.withTransaction, asRepository("CatalogRepository.upsertMany"))
 
       /** Items carrying any of `tags` (the GIN index on tags serves `&&`); every item when there are none. */
