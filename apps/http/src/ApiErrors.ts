@@ -21,6 +21,7 @@ import {
   WorkspaceForbidden
 } from "@margin/edge/EdgeErrors"
 import { type ApiFailure, type ApiFailureTag, envelopeOf, failureCodes } from "@margin/edge/ErrorEnvelope"
+import { logIfUnavailable } from "@margin/edge/UnavailableLog"
 import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 
@@ -61,7 +62,12 @@ const wire = <S extends Schema.Top & { readonly Type: ApiFailure }>(self: S, tag
       Schema.toType(self),
       SchemaTransformation.transformEffect({
         decode: () => Effect.fail(new SchemaIssue.Forbidden({ message: `the server does not decode ${tag}` })),
-        encode: (failure: S["Type"]) => Effect.mapError(checkBody(envelopeOf(failure)), (error) => error.issue)
+        // Encoding runs in the request's fiber: its log line carries the request's id and caller.
+        encode: (failure: S["Type"]) =>
+          Effect.andThen(
+            logIfUnavailable(failure),
+            Effect.mapError(checkBody(envelopeOf(failure)), (error) => error.issue)
+          )
       })
     ),
     HttpApiSchema.status(failureCodes[tag].status)

@@ -47,6 +47,7 @@ const approveThroughLostConnection = (at: PgProxy.CutPoint) =>
     )
     return {
       lost,
+      log: yield* server.output,
       retried,
       cuts: yield* proxy.cuts,
       writes: yield* listWrites(workspaceId),
@@ -61,6 +62,17 @@ const assertOutageEnvelope = (answer: ApproveAnswer) => {
   assert.isString(answer.body?.message)
 }
 
+/** The 503 left a warning naming the operation and the database's reason, on the request's log lines. */
+const assertOutageLogged = (log: string) => {
+  const line = log
+    .split("\n")
+    .find((candidate) => candidate.includes("service unavailable: the database could not answer"))
+  assert.isDefined(line, log.slice(-4000))
+  assert.match(line ?? "", /"operation":"[^"]+"/)
+  assert.match(line ?? "", /"reason":"[^"]+"/)
+  assert.match(line ?? "", /"request_id":"[^"]+"/)
+}
+
 describe("the database connection is lost during approve (REST server process on PostgreSQL)", () => {
   it.live(
     "before the COMMIT reached the database: an error in the envelope, and the retry approves it; one store write",
@@ -69,6 +81,7 @@ describe("the database connection is lost during approve (REST server process on
         const result = yield* approveThroughLostConnection("before_commit")
         assert.strictEqual(result.cuts, 1)
         assertOutageEnvelope(result.lost)
+        assertOutageLogged(result.log)
         assert.strictEqual(result.retried.status, 200)
         assert.strictEqual(
           result.retried.body?.idempotent,

@@ -3,6 +3,7 @@ import { Caller, type CallerShape } from "@margin/edge/Caller"
 import { type ApiFailure, ErrorEnvelope, envelopeOf } from "@margin/edge/ErrorEnvelope"
 import { CurrentRequestId } from "@margin/edge/RequestId"
 import { RouteAccess, type RouteAccessShape } from "@margin/edge/RouteAccess"
+import { logIfUnavailable } from "@margin/edge/UnavailableLog"
 import { Context, Effect, type Schema } from "effect"
 import { Tool } from "effect/ai"
 
@@ -73,6 +74,7 @@ export const toolHandlers = Effect.map(
         Effect.flatMap((caller) => body(params, caller)),
         Effect.catch((failure) =>
           Effect.gen(function* () {
+            yield* logIfUnavailable(failure)
             const envelope: ErrorEnvelope = envelopeOf(failure)
             const requestId = yield* CurrentRequestId
             return yield* Effect.fail(requestId === undefined ? envelope : { ...envelope, request_id: requestId })
