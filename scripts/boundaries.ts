@@ -2,7 +2,7 @@
 // packages/core imports only `effect` (and its own files); no app imports another app;
 // no package imports an app.
 import { readdirSync, readFileSync, statSync } from "node:fs"
-import { join, relative } from "node:path"
+import { dirname, join, relative } from "node:path"
 
 const root = new URL("..", import.meta.url).pathname
 const importPattern = /(?:import|export)\s[^"']*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g
@@ -31,28 +31,28 @@ const apps = readdirSync(join(root, "apps"))
 // `@margin/mcp/x` is the app mcp; `@margin/mcp-server/x` is not.
 const importsPackage = (spec: string, name: string) => spec === `@margin/${name}` || spec.startsWith(`@margin/${name}/`)
 
+// The domain itself: nothing but effect. Its tests (packages/core/test) and the contract suites and
+// fixtures other packages run against their adapters (packages/core/testing) live outside src.
 check(
   "packages/core/src",
-  (spec) =>
-    spec === "effect" ||
-    spec.startsWith("effect/") ||
-    isRelative(spec) ||
-    spec === "fast-check" ||
-    spec === "@effect/vitest",
-  "packages/core may import only effect (tests and src/testing/ may also use @effect/vitest and fast-check)"
+  (spec) => spec === "effect" || spec.startsWith("effect/") || isRelative(spec),
+  "packages/core/src imports only effect (tests and testing/ live outside src)"
 )
-// Test code: *.test.ts files, and the shared contract suites and fixtures under src/testing/.
-const coreTesting = join(root, "packages/core/src/testing/")
-const isTestCode = (file: string) => file.endsWith(".test.ts") || file.startsWith(coreTesting)
-for (const file of walk(join(root, "packages/core/src"))) {
-  if (isTestCode(file)) continue
-  for (const spec of importsOf(file)) {
-    if (spec === "fast-check" || spec === "@effect/vitest")
-      violations.push(`${relative(root, file)} imports "${spec}" outside a test`)
-    if (spec.includes("/testing/"))
-      violations.push(`${relative(root, file)} imports "${spec}": only tests use src/testing/`)
+const coreSrc = join(root, "packages/core/src")
+for (const file of walk(coreSrc)) {
+  for (const spec of importsOf(file).filter(isRelative)) {
+    if (!join(dirname(file), spec).startsWith(`${coreSrc}/`))
+      violations.push(`${relative(root, file)} imports "${spec}": the domain never imports its tests or testing/`)
   }
 }
+const coreTestImports = (spec: string) =>
+  spec === "effect" ||
+  spec.startsWith("effect/") ||
+  isRelative(spec) ||
+  spec === "fast-check" ||
+  spec === "@effect/vitest"
+check("packages/core/test", coreTestImports, "core's tests use effect, @effect/vitest, fast-check and core")
+check("packages/core/testing", coreTestImports, "core's contract suites use effect, @effect/vitest, fast-check and core")
 for (const app of apps) {
   check(
     `apps/${app}`,

@@ -1,4 +1,0 @@
-import { catalogRepositoryContract } from "../testing/CatalogRepositoryContract.ts"
-import * as MemoryAdapters from "./MemoryAdapters.ts"
-
-catalogRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,4 +1,0 @@
-import { membershipRepositoryContract } from "../testing/MembershipRepositoryContract.ts"
-import * as MemoryAdapters from "./MemoryAdapters.ts"
-
-membershipRepositoryContract("memory", MemoryAdapters.layer)

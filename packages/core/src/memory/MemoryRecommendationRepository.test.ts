@@ -1,4 +1,0 @@
-import { recommendationRepositoryContract } from "../testing/RecommendationRepositoryContract.ts"
-import * as MemoryAdapters from "./MemoryAdapters.ts"
-
-recommendationRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,4 +1,0 @@
-import { transactorContract } from "../testing/TransactorContract.ts"
-import * as MemoryAdapters from "./MemoryAdapters.ts"
-
-transactorContract("memory", MemoryAdapters.layer)

@@ -1,4 +1,0 @@
-import { userRepositoryContract } from "../testing/UserRepositoryContract.ts"
-import * as MemoryAdapters from "./MemoryAdapters.ts"
-
-userRepositoryContract("memory", MemoryAdapters.layer)

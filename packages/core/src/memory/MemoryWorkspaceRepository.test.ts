@@ -1,4 +1,0 @@
-import { workspaceRepositoryContract } from "../testing/WorkspaceRepositoryContract.ts"
-import * as MemoryAdapters from "./MemoryAdapters.ts"
-
-workspaceRepositoryContract("memory", MemoryAdapters.layer)

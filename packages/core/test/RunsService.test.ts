@@ -1,0 +1,140 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { TestClock } from "effect/testing"
+import { RunId } from "../src/Ids.ts"
+import { RunRepository } from "../src/ports/RunRepository.ts"
+import * as RunMachine from "../src/RunMachine.ts"
+import { Runs } from "../src/RunsService.ts"
+import {
+  auditOf,
+  seedItem,
+  seedUser,
+  seedWorkspace,
+  sessionActor,
+  systemActor,
+  tokenActor,
+  useCases,
+  userA,
+  userB,
+  wsA,
+  wsB
+} from "../testing/UseCases.ts"
+
+const march15 = Date.parse("2025-03-15T12:00:00Z")
+const april1 = Date.parse("2025-04-01T00:00:00Z")
+
+const setup = (plan: "free" | "max") =>
+  Effect.gen(function* () {
+    yield* seedWorkspace(wsA, plan)
+    yield* seedUser(userA, true)
+    yield* seedUser(userB, false)
+    yield* TestClock.setTime(march15)
+  })
+
+describe("Runs", () => {
+  it.effect("trigger queues a run for the subset, audited", () =>
+    Effect.gen(function* () {
+      yield* setup("free")
+      const runs = yield* Runs
+      const run = yield* runs.trigger(wsA, ["summer"], "api", tokenActor)
+      assert.deepStrictEqual(
+        [run.status, run.subsetTags, run.trigger, run.requestedBy, run.createdAt],
+        ["queued", ["summer"], "api", "token:tok_a", march15]
+      )
+      assert.deepStrictEqual(yield* runs.get(wsA, run.id), run)
+      assert.deepStrictEqual(
+        (yield* auditOf(wsA)).map((event) => [event.action, event.resourceId, event.afterStatus]),
+        [["run.trigger", run.id, "queued"]]
+      )
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("a user whose e-mail is not confirmed cannot trigger; a system actor has no e-mail to confirm", () =>
+    Effect.gen(function* () {
+      yield* setup("free")
+      const runs = yield* Runs
+      const refused = yield* Effect.flip(runs.trigger(wsA, [], "api", sessionActor))
+      assert.strictEqual(refused._tag, "EmailNotConfirmed")
+      assert.strictEqual((yield* runs.trigger(wsA, [], "cli", systemActor)).status, "queued")
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("the free plan's 10 runs a month: the 11th is refused until the next UTC month", () =>
+    Effect.gen(function* () {
+      yield* setup("free")
+      const runs = yield* Runs
+      // A run of the previous month does not count.
+      yield* TestClock.setTime(march15 - 20 * 86_400_000)
+      yield* runs.trigger(wsA, [], "api", tokenActor)
+      yield* TestClock.setTime(march15)
+      for (let n = 0; n < 10; n++) yield* runs.trigger(wsA, [], "api", tokenActor)
+      const refused = yield* Effect.flip(runs.trigger(wsA, [], "api", tokenActor))
+      assert.deepStrictEqual(
+        refused._tag === "PlanLimitExceeded" ? [refused.limit, refused.allowed, refused.used] : refused._tag,
+        ["runs_per_month", 10, 10]
+      )
+      yield* TestClock.setTime(april1)
+      assert.strictEqual((yield* runs.trigger(wsA, [], "api", tokenActor)).status, "queued")
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("a catalog larger than the plan allows is refused", () =>
+    Effect.gen(function* () {
+      yield* setup("free")
+      for (let n = 0; n <= 1_000; n++) yield* seedItem(wsA, { sku: `S${n}`, price: 1000, cost: 500 })
+      const refused = yield* Effect.flip((yield* Runs).trigger(wsA, [], "api", tokenActor))
+      assert.deepStrictEqual(
+        refused._tag === "PlanLimitExceeded" ? [refused.limit, refused.allowed, refused.used] : refused._tag,
+        ["catalog_items", 1_000, 1_001]
+      )
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("max has no monthly cap", () =>
+    Effect.gen(function* () {
+      yield* setup("max")
+      const runs = yield* Runs
+      for (let n = 0; n < 12; n++) yield* runs.trigger(wsA, [], "api", tokenActor)
+      const listed = yield* runs.list(wsA, { status: "queued" }, { limit: 50, cursor: null })
+      assert.strictEqual(listed.items.length, 12)
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("cancel a queued run, repeat it idempotently; a running run cannot be cancelled", () =>
+    Effect.gen(function* () {
+      yield* setup("max")
+      const runs = yield* Runs
+      const queued = yield* runs.trigger(wsA, [], "api", tokenActor)
+      const cancelled = yield* runs.cancel(wsA, queued.id, tokenActor)
+      assert.deepStrictEqual(
+        [cancelled.idempotent, cancelled.run.status, cancelled.run.finishedAt],
+        [false, "cancelled", march15]
+      )
+      assert.isTrue((yield* runs.cancel(wsA, queued.id, tokenActor)).idempotent)
+      const other = yield* runs.trigger(wsA, [], "api", tokenActor)
+      yield* RunRepository.use((repository) =>
+        repository.update(wsA, other.id, (run) => RunMachine.decide(run, RunMachine.start, march15))
+      )
+      const conflict = yield* Effect.flip(runs.cancel(wsA, other.id, tokenActor))
+      assert.strictEqual(conflict._tag, "TransitionConflict")
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("another workspace's run is not found", () =>
+    Effect.gen(function* () {
+      yield* setup("max")
+      yield* seedWorkspace(wsB, "max")
+      const runs = yield* Runs
+      const run = yield* runs.trigger(wsA, [], "api", tokenActor)
+      const failures = yield* Effect.all([
+        Effect.flip(runs.get(wsB, run.id)),
+        Effect.flip(runs.cancel(wsB, run.id, tokenActor)),
+        Effect.flip(runs.get(wsA, RunId.make("run_missing")))
+      ])
+      assert.deepStrictEqual(
+        failures.map((failure) => failure._tag),
+        Array(3).fill("ResourceNotFound")
+      )
+    }).pipe(Effect.provide(useCases))
+  )
+})

@@ -1,0 +1,4 @@
+import { recommendationRepositoryContract } from "../../testing/RecommendationRepositoryContract.ts"
+import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+
+recommendationRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,0 +1,4 @@
+import { tokenRepositoryContract } from "../../testing/TokenRepositoryContract.ts"
+import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+
+tokenRepositoryContract("memory", MemoryAdapters.layer)

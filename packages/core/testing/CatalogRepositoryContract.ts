@@ -1,0 +1,207 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, type Layer, Option, Stream } from "effect"
+import type { CatalogItem } from "../src/CatalogItem.ts"
+import { CatalogRepository, type RunItem } from "../src/ports/CatalogRepository.ts"
+import type { IdGenerator } from "../src/ports/IdGenerator.ts"
+import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { aCatalogItemInput, fixtureNow, minuteMs } from "./Fixtures.ts"
+import { assertPaging, createdAtKey } from "./PagingContract.ts"
+import { expectSome, itemBySku, seedItem, seedWorkspace } from "./Seed.ts"
+
+export type CatalogContractServices = CatalogRepository | WorkspaceRepository | IdGenerator
+
+const skus = (items: ReadonlyArray<CatalogItem>) => items.map((item) => item.sku).sort()
+
+/** The CatalogRepository port's contract: every adapter must pass it. */
+export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer<CatalogContractServices, E>) =>
+  layer(services)(`CatalogRepository contract (${name})`, (it) => {
+    it.effect("upsertMany inserts new skus with fresh ids and updates existing ones in place", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const inserted = yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "A" }), aCatalogItemInput({ sku: "B", cost: null })],
+          fixtureNow
+        )
+        assert.deepStrictEqual(inserted, { inserted: 2, updated: 0 })
+        const a = yield* itemBySku(workspace.id, "A")
+        assert.strictEqual(a.workspaceId, workspace.id)
+        assert.strictEqual(a.createdAt, fixtureNow)
+        assert.strictEqual(a.updatedAt, fixtureNow)
+        // The import is the first time a cost is seen: it is the snapshot until a run analyses the item.
+        assert.strictEqual(a.analysedCost, a.cost)
+        assert.deepStrictEqual(a.priceHistory, [])
+        const b = yield* itemBySku(workspace.id, "B")
+        assert.deepStrictEqual([b.cost, b.analysedCost], [null, null])
+
+        const later = fixtureNow + minuteMs
+        const changed = aCatalogItemInput({ sku: "A", title: "Renamed", cost: 650, tags: ["sale"], inventory: 3 })
+        const summary = yield* catalog.upsertMany(workspace.id, [changed, aCatalogItemInput({ sku: "C" })], later)
+        assert.deepStrictEqual(summary, { inserted: 1, updated: 1 })
+        const updated = yield* itemBySku(workspace.id, "A")
+        assert.strictEqual(updated.id, a.id)
+        assert.strictEqual(updated.createdAt, fixtureNow)
+        assert.strictEqual(updated.updatedAt, later)
+        assert.strictEqual(
+          updated.analysedCost,
+          a.cost,
+          "an update keeps the snapshot: the next run compares against it"
+        )
+        assert.deepStrictEqual(
+          { title: updated.title, cost: updated.cost, tags: updated.tags, inventory: updated.inventory },
+          { title: "Renamed", cost: 650, tags: ["sale"], inventory: 3 }
+        )
+        assert.strictEqual(yield* catalog.count(workspace.id), 3)
+      })
+    )
+
+    it.effect("the same sku in two workspaces is two items", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const one = yield* seedWorkspace()
+        const two = yield* seedWorkspace()
+        const first = yield* seedItem(one.id, { sku: "SHARED", price: 1000 })
+        const second = yield* seedItem(two.id, { sku: "SHARED", price: 2000 })
+        assert.notStrictEqual(first.id, second.id)
+        assert.strictEqual((yield* itemBySku(one.id, "SHARED")).price, 1000)
+        assert.strictEqual(yield* catalog.count(two.id), 1)
+      })
+    )
+
+    it.effect("a changed price keeps the outgoing price and its units as price history", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        yield* seedItem(workspace.id, { sku: "H", price: 1000, unitsSold30d: 30 })
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "H", price: 1000, unitsSold30d: 31 })],
+          fixtureNow
+        )
+        assert.deepStrictEqual((yield* itemBySku(workspace.id, "H")).priceHistory, [], "same price: no observation")
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "H", price: 1100, unitsSold30d: 25 })],
+          fixtureNow
+        )
+        const item = yield* itemBySku(workspace.id, "H")
+        assert.deepStrictEqual(item.priceHistory, [{ price: 1000, units: 31 }])
+        yield* catalog.setPrice(workspace.id, item.id, 1200, fixtureNow + minuteMs)
+        const repriced = yield* itemBySku(workspace.id, "H")
+        assert.strictEqual(repriced.price, 1200)
+        assert.strictEqual(repriced.updatedAt, fixtureNow + minuteMs)
+        assert.deepStrictEqual(repriced.priceHistory, [
+          { price: 1000, units: 31 },
+          { price: 1100, units: 25 }
+        ])
+      })
+    )
+
+    it.effect("get, setPrice and markAnalysed reach the workspace's own items only", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const item = yield* seedItem(workspace.id, { cost: 700 })
+        assert.deepStrictEqual(yield* catalog.get(workspace.id, item.id), Option.some(item))
+        assert.isTrue(Option.isNone(yield* catalog.get(other.id, item.id)))
+        yield* catalog.setPrice(other.id, item.id, 1, fixtureNow)
+        yield* catalog.markAnalysed(other.id, [{ id: item.id, cost: 1 }])
+        assert.deepStrictEqual(yield* catalog.get(workspace.id, item.id), Option.some(item))
+        yield* catalog.markAnalysed(workspace.id, [{ id: item.id, cost: 650 }])
+        const analysed = yield* expectSome(yield* catalog.get(workspace.id, item.id), "the item")
+        assert.strictEqual(analysed.analysedCost, 650)
+      })
+    )
+
+    it.effect("list pages newest first, filters by tag, stays in its workspace", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const items: Array<CatalogItem> = []
+        for (let n = 0; n < 6; n++) {
+          const tags = n % 2 === 0 ? ["even"] : ["odd"]
+          // Pairs share an instant, so the id has to order them.
+          items.push(yield* seedItem(workspace.id, { sku: `L-${n}`, tags }, fixtureNow + Math.floor(n / 2) * minuteMs))
+        }
+        yield* seedItem(other.id, { sku: "L-0", tags: ["even"] })
+        yield* assertPaging((page) => catalog.list(workspace.id, { tag: null }, page), createdAtKey, items, 4)
+        yield* assertPaging(
+          (page) => catalog.list(workspace.id, { tag: "even" }, page),
+          createdAtKey,
+          items.filter((item) => item.tags.includes("even")),
+          2
+        )
+      })
+    )
+
+    it.effect("streamForRun yields the items in scope in chunks ordered by id", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const tagsOf = [["a"], ["b"], ["a", "b"], [], ["c"], ["a"], ["b"]]
+        const items: Array<CatalogItem> = []
+        for (const [n, tags] of tagsOf.entries()) items.push(yield* seedItem(workspace.id, { sku: `S-${n}`, tags }))
+        yield* seedItem(other.id, { sku: "S-x", tags: ["a"] })
+
+        const chunks = yield* Stream.runCollect(catalog.streamForRun(workspace.id, [], 3))
+        assert.deepStrictEqual(
+          chunks.map((chunk) => chunk.length),
+          [3, 3, 1]
+        )
+        assert.deepStrictEqual(
+          chunks.flat().map((item) => item.id),
+          items.map((item) => item.id).sort() // code-unit order, as `COLLATE "C"`
+        )
+        const tagged = (yield* Stream.runCollect(catalog.streamForRun(workspace.id, ["a", "c"], 2))).flat()
+        assert.deepStrictEqual(
+          skus(tagged),
+          skus(items.filter((item) => item.tags.some((tag) => tag === "a" || tag === "c")))
+        )
+        assert.strictEqual(yield* catalog.countForRun(workspace.id, []), 7)
+        assert.strictEqual(yield* catalog.countForRun(workspace.id, ["a", "c"]), 4)
+        assert.strictEqual(yield* catalog.countForRun(workspace.id, ["missing"]), 0)
+        assert.deepStrictEqual(yield* Stream.runCollect(catalog.streamForRun(workspace.id, ["missing"], 2)), [])
+      })
+    )
+
+    it.effect("streamRunItems yields the same items as streamForRun, with what the engine reads", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        yield* seedItem(workspace.id, { sku: "R-0", tags: ["a"], cost: null, minPrice: 900, maxPrice: 2000 })
+        yield* seedItem(workspace.id, { sku: "R-1", tags: ["b"], unitsSold30d: 0 })
+        yield* seedItem(workspace.id, { sku: "R-2", tags: ["a", "b"], price: 1000, unitsSold30d: 12 })
+        // A price change gives R-2 a price history; a cost change leaves its snapshot behind.
+        yield* seedItem(workspace.id, { sku: "R-2", tags: ["a", "b"], price: 1250, cost: 800 })
+        yield* seedItem(other.id, { sku: "R-x", tags: ["a"] })
+        const asRunItem = (item: RunItem) => ({
+          id: item.id,
+          sku: item.sku,
+          currency: item.currency,
+          price: item.price,
+          cost: item.cost,
+          minPrice: item.minPrice,
+          maxPrice: item.maxPrice,
+          unitsSold30d: item.unitsSold30d,
+          analysedCost: item.analysedCost,
+          priceHistory: item.priceHistory
+        })
+        for (const tags of [[], ["a"], ["b", "missing"], ["missing"]]) {
+          const chunks = yield* Stream.runCollect(catalog.streamRunItems(workspace.id, tags, 2))
+          const whole = (yield* Stream.runCollect(catalog.streamForRun(workspace.id, tags, 2))).flat()
+          assert.isTrue(
+            chunks.every((chunk) => chunk.length > 0 && chunk.length <= 2),
+            "non-empty chunks of at most chunkSize"
+          )
+          assert.deepStrictEqual(chunks.flat().map(asRunItem), whole.map(asRunItem))
+        }
+        const r2 = yield* itemBySku(workspace.id, "R-2")
+        assert.deepStrictEqual([r2.cost, r2.analysedCost, r2.priceHistory], [800, 700, [{ price: 1000, units: 12 }]])
+      })
+    )
+  })

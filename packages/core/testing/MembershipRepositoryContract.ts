@@ -1,0 +1,71 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import type { Membership } from "../src/Membership.ts"
+import type { IdGenerator } from "../src/ports/IdGenerator.ts"
+import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
+import type { UserRepository } from "../src/ports/UserRepository.ts"
+import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { aMembership } from "./Fixtures.ts"
+import { seedUser, seedWorkspace } from "./Seed.ts"
+
+export type MembershipContractServices = MembershipRepository | WorkspaceRepository | UserRepository | IdGenerator
+
+const key = (membership: Membership) => `${membership.workspaceId}/${membership.userId}`
+/** Order is not part of the contract: compare as sets. */
+const sorted = (memberships: ReadonlyArray<Membership>) => [...memberships].sort((a, b) => (key(a) < key(b) ? -1 : 1))
+
+/** The MembershipRepository port's contract: every adapter must pass it. */
+export const membershipRepositoryContract = <E>(name: string, services: Layer.Layer<MembershipContractServices, E>) =>
+  layer(services)(`MembershipRepository contract (${name})`, (it) => {
+    it.effect("upsert adds a member, then changes the role; get is per workspace", () =>
+      Effect.gen(function* () {
+        const memberships = yield* MembershipRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const user = yield* seedUser()
+        const analyst = aMembership({ workspaceId: workspace.id, userId: user.id, role: "analyst" })
+        yield* memberships.upsert(analyst)
+        assert.deepStrictEqual(yield* memberships.get(workspace.id, user.id), Option.some(analyst))
+        assert.isTrue(Option.isNone(yield* memberships.get(other.id, user.id)))
+        yield* memberships.upsert({ ...analyst, role: "approver" })
+        assert.deepStrictEqual(
+          yield* memberships.get(workspace.id, user.id),
+          Option.some({ ...analyst, role: "approver" })
+        )
+      })
+    )
+
+    it.effect("listForUser gives every workspace of the user", () =>
+      Effect.gen(function* () {
+        const memberships = yield* MembershipRepository
+        const user = yield* seedUser()
+        const colleague = yield* seedUser()
+        const mine: Array<Membership> = []
+        for (const role of ["viewer", "owner"] as const) {
+          const workspace = yield* seedWorkspace()
+          const membership = aMembership({ workspaceId: workspace.id, userId: user.id, role })
+          yield* memberships.upsert(membership)
+          yield* memberships.upsert(aMembership({ workspaceId: workspace.id, userId: colleague.id }))
+          mine.push(membership)
+        }
+        assert.deepStrictEqual(sorted(yield* memberships.listForUser(user.id)), sorted(mine))
+        assert.deepStrictEqual(yield* memberships.listForUser((yield* seedUser()).id), [])
+      })
+    )
+
+    it.effect("listForWorkspace gives the owners and admins of the workspace", () =>
+      Effect.gen(function* () {
+        const memberships = yield* MembershipRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const expected: Array<Membership> = []
+        for (const role of ["viewer", "analyst", "approver", "admin", "owner"] as const) {
+          const membership = aMembership({ workspaceId: workspace.id, userId: (yield* seedUser()).id, role })
+          yield* memberships.upsert(membership)
+          if (role === "admin" || role === "owner") expected.push(membership)
+        }
+        yield* memberships.upsert(aMembership({ workspaceId: other.id, userId: (yield* seedUser()).id, role: "owner" }))
+        assert.deepStrictEqual(sorted(yield* memberships.listForWorkspace(workspace.id)), sorted(expected))
+      })
+    )
+  })

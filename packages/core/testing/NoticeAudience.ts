@@ -1,0 +1,36 @@
+import { Effect } from "effect"
+import type { UserId, WorkspaceId } from "../src/Ids.ts"
+import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
+import { UserRepository } from "../src/ports/UserRepository.ts"
+import type { Role } from "../src/Role.ts"
+import { seedUser, seedWorkspace } from "./Seed.ts"
+
+export const seedMember = (workspaceId: WorkspaceId, userId: UserId, role: Role) =>
+  MembershipRepository.use((memberships) => memberships.upsert({ workspaceId, userId, role }))
+
+/**
+ * Who deprecation notices go to, and who not, through the ports: two workspaces; an owner of
+ * both, an admin and an admin whose address is unconfirmed in A, an admin in B (all told); an
+ * approver, a viewer and a deleted admin in A (never told).
+ */
+export const seedNoticeAudience = Effect.gen(function* () {
+  const shopA = yield* seedWorkspace({ name: "Shop A" })
+  const shopB = yield* seedWorkspace({ name: "Shop B" })
+  const owner = yield* seedUser()
+  const admin = yield* seedUser()
+  const unconfirmedAdmin = yield* seedUser({ emailConfirmed: false })
+  const approver = yield* seedUser()
+  const viewer = yield* seedUser()
+  const deletedAdmin = yield* seedUser()
+  const adminB = yield* seedUser()
+  yield* seedMember(shopA.id, owner.id, "owner")
+  yield* seedMember(shopA.id, admin.id, "admin")
+  yield* seedMember(shopA.id, unconfirmedAdmin.id, "admin")
+  yield* seedMember(shopA.id, approver.id, "approver")
+  yield* seedMember(shopA.id, viewer.id, "viewer")
+  yield* seedMember(shopA.id, deletedAdmin.id, "admin")
+  yield* UserRepository.use((users) => users.markDeleted(deletedAdmin.id, Date.parse("2026-01-01T00:00:00Z")))
+  yield* seedMember(shopB.id, owner.id, "owner")
+  yield* seedMember(shopB.id, adminB.id, "admin")
+  return { shopA, shopB, owner, admin, unconfirmedAdmin, adminB }
+})

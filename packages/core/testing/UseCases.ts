@@ -1,0 +1,137 @@
+/**
+ * What the use-case tests share: every service over the in-memory adapters, and seeds that put a
+ * workspace, its users, store, catalog, recommendations and alerts in place through the ports.
+ * Seeded rows use fixed ids (`ws_a`, `usr_a`...), so provide `useCases` afresh to every test.
+ */
+import { Effect, HashMap, Layer } from "effect"
+import type { Actor } from "../src/Actor.ts"
+import type { AlertFinding } from "../src/AlertFinding.ts"
+import * as AlertMachine from "../src/AlertMachine.ts"
+import { Alerts } from "../src/AlertsService.ts"
+import type { AuditEvent } from "../src/AuditEvent.ts"
+import type { CatalogItem } from "../src/CatalogItem.ts"
+import type { RepositoryError } from "../src/Errors.ts"
+import { CatalogItemId, RecommendationId, RunId, TokenId, UserId, WorkspaceId } from "../src/Ids.ts"
+import * as MemoryAdapters from "../src/memory/MemoryAdapters.ts"
+import { MemoryDatabase } from "../src/memory/MemoryDatabase.ts"
+import { MemoryStore } from "../src/memory/MemoryStore.ts"
+import type { Plan } from "../src/Plan.ts"
+import { AlertRepository } from "../src/ports/AlertRepository.ts"
+import { AuditRepository } from "../src/ports/AuditRepository.ts"
+import { RecommendationRepository } from "../src/ports/RecommendationRepository.ts"
+import { StoreConnectionRepository } from "../src/ports/StoreConnectionRepository.ts"
+import { UserRepository } from "../src/ports/UserRepository.ts"
+import { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { Recommendations } from "../src/RecommendationsService.ts"
+import { RunExecutor } from "../src/RunExecutor.ts"
+import { Runs } from "../src/RunsService.ts"
+import { WorkspaceStatus } from "../src/WorkspaceStatusService.ts"
+import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
+import { aCatalogItem, aRecommendation, aStoreConnection, aUser, aWorkspace } from "./Fixtures.ts"
+
+/** The write-back settings of the tests: few attempts, round delays. */
+export const testDelivery = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000, leaseMs: 30_000 }
+
+/** Every use case over one fresh in-memory database; provide it per test. */
+export const useCases = Layer.mergeAll(
+  Recommendations.layer,
+  Alerts.layer,
+  Runs.layer,
+  WorkspaceStatus.layer,
+  RunExecutor.layerWith({ chunkSize: 2 }),
+  WriteBackDelivery.layerWith(testDelivery)
+).pipe(Layer.provideMerge(MemoryAdapters.layer))
+
+export const wsA = WorkspaceId.make("ws_a")
+export const wsB = WorkspaceId.make("ws_b")
+export const userA = UserId.make("usr_a")
+export const userB = UserId.make("usr_b")
+/** The run seeded recommendations claim to come from. */
+export const seededRun = RunId.make("run_seed")
+
+/** An analyst's API token issued by userA. */
+export const tokenActor: Actor = { _tag: "TokenActor", tokenId: TokenId.make("tok_a"), userId: userA }
+/** An approver on the mobile app. */
+export const sessionActor: Actor = { _tag: "SessionActor", userId: userB }
+export const systemActor: Actor = { _tag: "SystemActor", name: "test" }
+
+export const seedWorkspace = (id: WorkspaceId, plan: Plan) =>
+  WorkspaceRepository.use((workspaces) =>
+    workspaces.insert(aWorkspace({ id, name: `workspace ${id}`, plan, createdAt: 0 }))
+  )
+
+export const seedUser = (id: UserId, emailConfirmed: boolean) =>
+  UserRepository.use((users) => users.insert(aUser({ id, email: `${id}@example.com`, emailConfirmed, createdAt: 0 })))
+
+export const connectStore = (workspaceId: WorkspaceId) =>
+  StoreConnectionRepository.use((stores) => stores.connect(aStoreConnection({ workspaceId, connectedAt: 0 }), null))
+
+export interface ItemSeed {
+  readonly sku: string
+  readonly price: number
+  readonly cost: number | null
+  readonly tags?: ReadonlyArray<string>
+  readonly analysedCost?: number | null
+}
+
+/**
+ * A catalog item with a store variant `var-<sku>` whose store price is the catalog price. Written
+ * straight into the memory tables: imports (`upsertMany`) do not carry store references.
+ */
+export const seedItem = (workspaceId: WorkspaceId, seed: ItemSeed) =>
+  Effect.gen(function* () {
+    const item = aCatalogItem({
+      id: CatalogItemId.make(`itm_${workspaceId}_${seed.sku}`),
+      workspaceId,
+      sku: seed.sku,
+      title: `Item ${seed.sku}`,
+      tags: seed.tags ?? [],
+      price: seed.price,
+      cost: seed.cost,
+      inventory: null,
+      storeProductRef: `prod-${seed.sku}`,
+      storeVariantRef: `var-${seed.sku}`,
+      analysedCost: seed.analysedCost ?? null,
+      createdAt: 0,
+      updatedAt: 0
+    })
+    const db = yield* MemoryDatabase
+    yield* db.update((tables) => ({ ...tables, catalogItems: HashMap.set(tables.catalogItems, item.id, item) }))
+    yield* MemoryStore.use((store) => store.setPrice(workspaceId, `var-${seed.sku}`, seed.price))
+    return item
+  })
+
+/** A `new` recommendation for `item` (its price to `recommendedPrice`), as a run would have left it. */
+export const seedRecommendation = (item: CatalogItem, recommendedPrice: number, id = `rec_${item.sku}`) =>
+  Effect.gen(function* () {
+    const recommendation = aRecommendation({
+      id: RecommendationId.make(id),
+      workspaceId: item.workspaceId,
+      runId: seededRun,
+      itemId: item.id,
+      sku: item.sku,
+      currency: item.currency,
+      currentPrice: item.price,
+      recommendedPrice,
+      version: 0,
+      createdAt: 0,
+      updatedAt: 0
+    })
+    yield* RecommendationRepository.use((recommendations) => recommendations.insertMany([recommendation]))
+    return recommendation
+  })
+
+export const seedAlert = (workspaceId: WorkspaceId, id: string, finding: AlertFinding) =>
+  Effect.gen(function* () {
+    const alert = AlertMachine.raise(id, { workspaceId, runId: null, itemId: null }, finding, 0)
+    yield* AlertRepository.use((alerts) => alerts.raiseMany([alert]))
+    return alert
+  })
+
+/** The workspace's audit trail, oldest first. */
+export const auditOf = (
+  workspaceId: WorkspaceId
+): Effect.Effect<ReadonlyArray<AuditEvent>, RepositoryError, AuditRepository> =>
+  AuditRepository.use((audit) =>
+    Effect.map(audit.list(workspaceId, { limit: 200, cursor: null }), (page) => [...page.items].reverse())
+  )
