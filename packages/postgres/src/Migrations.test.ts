@@ -110,6 +110,28 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
     })
   )
 
+  it.effect("indexes catalog items once per use: workspace and id, newest first, sku, tags (0007)", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const indexes = yield* sql<{ readonly indexname: string; readonly indexdef: string }>`
+        SELECT indexname, indexdef FROM pg_indexes
+        WHERE schemaname = current_schema() AND tablename = 'catalog_items' ORDER BY indexname`
+      assert.deepStrictEqual(
+        indexes.map((index) => [index.indexname, index.indexdef.replace(/^.* USING /, "")]),
+        [
+          ["catalog_items_created_idx", "btree (workspace_id, created_at, id)"],
+          ["catalog_items_pkey", "btree (workspace_id, id)"],
+          ["catalog_items_tags_idx", "gin (tags)"],
+          ["catalog_items_workspace_sku_key", "btree (workspace_id, sku)"]
+        ]
+      )
+      const [sku] = yield* sql<{ readonly collationName: string | null }>`
+        SELECT collation_name FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = 'catalog_items' AND column_name = 'sku'`
+      assert.strictEqual(sku?.collationName, "C")
+    })
+  )
+
   it.effect("allows one standing alert per subject, item-less subjects included", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient

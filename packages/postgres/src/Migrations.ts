@@ -11,6 +11,7 @@ import runWrites from "./migrations/0003_run_writes.ts"
 import deprecationNotices from "./migrations/0004_deprecation_notices.ts"
 import oneRunPerWorkspace from "./migrations/0005_one_run_per_workspace.ts"
 import runRowsUnchecked from "./migrations/0006_run_rows_unchecked.ts"
+import catalogWriteIndexes from "./migrations/0007_catalog_write_indexes.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -23,7 +24,8 @@ export const loader = PgMigrator.fromRecord({
   "0003_run_writes": runWrites,
   "0004_deprecation_notices": deprecationNotices,
   "0005_one_run_per_workspace": oneRunPerWorkspace,
-  "0006_run_rows_unchecked": runRowsUnchecked
+  "0006_run_rows_unchecked": runRowsUnchecked,
+  "0007_catalog_write_indexes": catalogWriteIndexes
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */
