@@ -54,7 +54,15 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             "items.jsonl",
             [
               JSON.stringify({ sku: "A-1", title: "Blue mug", currency: "USD", price: "13.49", cost: 5.5 }),
-              JSON.stringify({ sku: "B-1", title: "Teapot", tags: ["kitchen"], currency: "USD", price: 30 }),
+              JSON.stringify({
+                sku: "B-1",
+                title: "Teapot",
+                tags: ["kitchen"],
+                currency: "USD",
+                price: 30,
+                store_product_ref: "gid://shopify/Product/7",
+                store_variant_ref: "gid://shopify/ProductVariant/42"
+              }),
               "{not json"
             ].join("\n")
           )
@@ -69,11 +77,20 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.deepStrictEqual([second.imported, second.updated], [1, 1])
           assert.deepStrictEqual(second.rejected, [{ line: 3, error: "not valid JSON" }])
           const sql = yield* SqlClient.SqlClient
-          const prices = yield* sql<{ readonly price: number }>`
-          SELECT price FROM catalog_items WHERE workspace_id = ${workspaceId} AND sku = 'A-1'`
+          const stored = yield* sql<{
+            readonly sku: string
+            readonly price: number
+            readonly storeProductRef: string | null
+            readonly storeVariantRef: string | null
+          }>`
+          SELECT sku, price, store_product_ref, store_variant_ref FROM catalog_items
+          WHERE workspace_id = ${workspaceId} AND sku IN ('A-1', 'B-1') ORDER BY sku`
           assert.deepStrictEqual(
-            prices.map((row) => row.price),
-            [1349]
+            stored.map((row) => [row.sku, row.price, row.storeProductRef, row.storeVariantRef]),
+            [
+              ["A-1", 1349, null, null],
+              ["B-1", 3000, "gid://shopify/Product/7", "gid://shopify/ProductVariant/42"]
+            ]
           )
 
           assertFailed(
@@ -119,7 +136,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               ["A-1", 1349],
               ["A-3", 450],
               ["A-5", 2000],
-              ["B-1", 3000]
+              // The sandbox knows an item by its store variant ref, else by its sku.
+              ["gid://shopify/ProductVariant/42", 3000]
             ]
           )
           const writes = yield* marginctlJsonOnTestDatabase("store", "writes", "--workspace", workspaceId)

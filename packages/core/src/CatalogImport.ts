@@ -11,7 +11,9 @@ import { Tag } from "./Tag.ts"
  * a field holding `,` or `"` is quoted (`"a, b"`, `"say ""hi"""`). JSONL: one JSON object per line
  * with the same keys. `tags` are separated by `;` (JSONL also takes an array of strings); amounts
  * are decimal strings in major units (`12.99`, JSONL also takes numbers); empty or null = unknown.
- * Blank lines are skipped.
+ * Blank lines are skipped. The optional `store_product_ref` and `store_variant_ref` link an item to
+ * its product and variant in the connected store (Shopify ids for write-back); empty keeps what the
+ * item had.
  */
 export const catalogColumns = [
   "sku",
@@ -24,7 +26,9 @@ export const catalogColumns = [
   "min_price",
   "max_price",
   "inventory",
-  "units_sold_30d"
+  "units_sold_30d",
+  "store_product_ref",
+  "store_variant_ref"
 ] as const
 export type CatalogColumn = (typeof catalogColumns)[number]
 
@@ -63,9 +67,12 @@ interface RawItem {
   readonly max_price: string
   readonly inventory: string
   readonly units_sold_30d: string
+  readonly store_product_ref: string
+  readonly store_variant_ref: string
 }
 
 const maxSkuLength = 128
+const maxStoreRefLength = 255
 const integerPattern = /^-?\d+$/
 /**
  * Memoizes a decoder of the few distinct values a catalog repeats on every line (currencies,
@@ -153,7 +160,15 @@ const validate = (raw: RawItem): Result.Result<CatalogItemInput, string> => {
   if (Result.isFailure(unitsSold)) return Result.fail(unitsSold.failure)
   const tags = parseTags(raw.tags)
   if (Result.isFailure(tags)) return Result.fail(tags.failure)
-  return Result.succeed({
+  const productRef = raw.store_product_ref.trim()
+  if (productRef.length > maxStoreRefLength) {
+    return Result.fail(`store_product_ref is longer than ${maxStoreRefLength} characters`)
+  }
+  const variantRef = raw.store_variant_ref.trim()
+  if (variantRef.length > maxStoreRefLength) {
+    return Result.fail(`store_variant_ref is longer than ${maxStoreRefLength} characters`)
+  }
+  const item: CatalogItemInput = {
     sku,
     title,
     tags: tags.success,
@@ -165,6 +180,13 @@ const validate = (raw: RawItem): Result.Result<CatalogItemInput, string> => {
     maxPrice: maxPrice.success,
     inventory: inventory.success,
     unitsSold30d: unitsSold.success ?? 0
+  }
+  // Left out rather than empty: an update keeps the refs the item has (CatalogItemInput).
+  if (productRef === "" && variantRef === "") return Result.succeed(item)
+  return Result.succeed({
+    ...item,
+    ...(productRef === "" ? {} : { storeProductRef: productRef }),
+    ...(variantRef === "" ? {} : { storeVariantRef: variantRef })
   })
 }
 
@@ -267,7 +289,9 @@ export const csvLineParser = (header: string): Result.Result<CatalogLineParser, 
         min_price: at(values, "min_price"),
         max_price: at(values, "max_price"),
         inventory: at(values, "inventory"),
-        units_sold_30d: at(values, "units_sold_30d")
+        units_sold_30d: at(values, "units_sold_30d"),
+        store_product_ref: at(values, "store_product_ref"),
+        store_variant_ref: at(values, "store_variant_ref")
       }),
       line
     )
@@ -277,8 +301,8 @@ export const csvLineParser = (header: string): Result.Result<CatalogLineParser, 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-// A number would lose what makes these text (leading zeros of a sku, for one).
-const textColumns: ReadonlyArray<CatalogColumn> = ["sku", "title", "currency"]
+// A number would lose what makes these text (leading zeros of a sku, for one; digits of a large store id).
+const textColumns: ReadonlyArray<CatalogColumn> = ["sku", "title", "currency", "store_product_ref", "store_variant_ref"]
 
 /** A JSON value of a text or number column as text; numbers keep their shortest decimal form. */
 const jsonText = (record: Readonly<Record<string, unknown>>, column: CatalogColumn): Result.Result<string, string> => {
@@ -334,13 +358,20 @@ export const jsonlLineParser: CatalogLineParser = (text, line) => {
       min_price: texts.min_price ?? "",
       max_price: texts.max_price ?? "",
       inventory: texts.inventory ?? "",
-      units_sold_30d: texts.units_sold_30d ?? ""
+      units_sold_30d: texts.units_sold_30d ?? "",
+      store_product_ref: texts.store_product_ref ?? "",
+      store_variant_ref: texts.store_variant_ref ?? ""
     }),
     line
   )
 }
 
-/** Writes an item as one CSV line in `catalogColumns` order (seeding, tests, benchmarks). */
+/** The columns `toCsvLine` writes: every column but the store refs. */
+const csvLineColumns: ReadonlyArray<CatalogColumn> = catalogColumns.filter(
+  (column) => column !== "store_product_ref" && column !== "store_variant_ref"
+)
+
+/** Writes an item as one CSV line under `csvHeader` (seeding, tests, benchmarks; its store refs are left out). */
 export const toCsvLine = (item: CatalogItemInput): string => {
   const quote = (text: string): string => (/[",]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
   const money = (minor: number | null): string => (minor === null ? "" : formatMajorUnits(minor, item.currency))
@@ -360,4 +391,4 @@ export const toCsvLine = (item: CatalogItemInput): string => {
 }
 
 /** The CSV header line of `toCsvLine`. */
-export const csvHeader: string = catalogColumns.join(",")
+export const csvHeader: string = csvLineColumns.join(",")

@@ -35,7 +35,11 @@ export const CatalogItem = Schema.Struct({
 })
 export type CatalogItem = typeof CatalogItem.Type
 
-/** What an import or the CLI supplies for one item; ids and timestamps are the repository's. */
+/**
+ * What an import or the CLI supplies for one item; ids and timestamps are the repository's. The
+ * store refs are optional: left out, an update keeps the item's refs (an import without them never
+ * unlinks an item from its store), and a new item has none.
+ */
 export const CatalogItemInput = Schema.Struct({
   sku: Schema.String.pipe(Schema.check(Schema.isBetweenLength(1, 128))),
   title: Schema.String,
@@ -47,6 +51,8 @@ export const CatalogItemInput = Schema.Struct({
   minPrice: Schema.NullOr(MinorUnits),
   maxPrice: Schema.NullOr(MinorUnits),
   inventory: Schema.NullOr(Schema.Number.pipe(Schema.check(Schema.isInt()))),
-  unitsSold30d: Count
+  unitsSold30d: Count,
+  storeProductRef: Schema.optionalKey(Schema.String),
+  storeVariantRef: Schema.optionalKey(Schema.String)
 })
 export type CatalogItemInput = typeof CatalogItemInput.Type

@@ -81,6 +81,20 @@ describe("CatalogImport CSV", () => {
     assert.strictEqual(parsed.cost, null)
   })
 
+  it("reads the optional store refs, trimmed; empty ones are left out (an update keeps the item's)", () => {
+    const parse = parser(`${csvHeader},store_product_ref,store_variant_ref`)
+    const linked = item(parse("S,Mug,,USD,1,,,,,,, gid://shopify/Product/7 ,44563467321", 2))
+    assert.deepStrictEqual([linked.storeProductRef, linked.storeVariantRef], ["gid://shopify/Product/7", "44563467321"])
+    const variantOnly = item(parse("S,Mug,,USD,1,,,,,,,,v-1", 3))
+    assert.deepStrictEqual([Object.hasOwn(variantOnly, "storeProductRef"), variantOnly.storeVariantRef], [false, "v-1"])
+    const none = item(parse("S,Mug,,USD,1,,,,,,, , ", 4))
+    assert.isFalse(Object.hasOwn(none, "storeProductRef") || Object.hasOwn(none, "storeVariantRef"))
+    assert.match(
+      error(parse(`S,Mug,,USD,1,,,,,,,,${"v".repeat(256)}`, 5)),
+      /^store_variant_ref is longer than 255 characters$/
+    )
+  })
+
   it("reads quoted fields with commas and doubled quotes", () => {
     const parsed = item(parser()('Q1,"Mug, large ""XL""",,USD,9,,,,,,', 2))
     assert.strictEqual(parsed.title, 'Mug, large "XL"')
@@ -193,6 +207,24 @@ describe("CatalogImport JSONL", () => {
       item(jsonlLineParser('{"sku":"J-2","title":"Cup","tags":"a;b","currency":"USD","price":"1"}', 2)).tags,
       ["a", "b"]
     )
+  })
+
+  it("reads the store refs as strings only (a number could lose digits of a store id)", () => {
+    const linked = item(
+      jsonlLineParser(
+        '{"sku":"J","title":"Jug","currency":"USD","price":"1","store_product_ref":"p-1","store_variant_ref":"v-1"}',
+        2
+      )
+    )
+    assert.deepStrictEqual([linked.storeProductRef, linked.storeVariantRef], ["p-1", "v-1"])
+    assert.match(
+      error(jsonlLineParser('{"sku":"J","title":"Jug","currency":"USD","price":"1","store_variant_ref":445634}', 3)),
+      /^store_variant_ref: expected a string$/
+    )
+    const unlinked = item(
+      jsonlLineParser('{"sku":"J","title":"Jug","currency":"USD","price":"1","store_variant_ref":null}', 4)
+    )
+    assert.isFalse(Object.hasOwn(unlinked, "storeVariantRef"))
   })
 
   const badLines: ReadonlyArray<readonly [string, string, RegExp]> = [

@@ -56,6 +56,69 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
       })
     )
 
+    it.effect("upsertMany stores every field as given, and keeps store refs an update leaves out", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const full = aCatalogItemInput({
+          sku: "R-1",
+          title: 'Ünïcode "quoted", with; separators',
+          tags: ["a", "b c", "d-e"],
+          price: 2 ** 40,
+          cost: 0,
+          compareAtPrice: 5000,
+          minPrice: 100,
+          maxPrice: 9000,
+          inventory: -3,
+          unitsSold30d: 12,
+          storeProductRef: "gid://shopify/Product/1",
+          storeVariantRef: "gid://shopify/ProductVariant/2"
+        })
+        const bare = aCatalogItemInput({
+          sku: "R-2",
+          tags: [],
+          cost: null,
+          compareAtPrice: null,
+          minPrice: null,
+          maxPrice: null,
+          inventory: null
+        })
+        yield* catalog.upsertMany(workspace.id, [full, bare], fixtureNow)
+        const stored = yield* itemBySku(workspace.id, "R-1")
+        const { storeProductRef, storeVariantRef, ...fields } = full
+        assert.deepStrictEqual(
+          { ...stored, id: null, createdAt: null, updatedAt: null },
+          {
+            ...fields,
+            storeProductRef: storeProductRef ?? null,
+            storeVariantRef: storeVariantRef ?? null,
+            id: null,
+            workspaceId: workspace.id,
+            analysedCost: 0,
+            priceHistory: [],
+            createdAt: null,
+            updatedAt: null
+          }
+        )
+        const empty = yield* itemBySku(workspace.id, "R-2")
+        assert.deepStrictEqual(
+          [empty.tags, empty.cost, empty.inventory, empty.storeProductRef, empty.storeVariantRef],
+          [[], null, null, null, null]
+        )
+
+        // Refs left out keep the item's; refs given replace them.
+        yield* catalog.upsertMany(workspace.id, [{ ...fields, title: "Renamed" }], fixtureNow + minuteMs)
+        const kept = yield* itemBySku(workspace.id, "R-1")
+        assert.deepStrictEqual(
+          [kept.title, kept.storeProductRef, kept.storeVariantRef],
+          ["Renamed", "gid://shopify/Product/1", "gid://shopify/ProductVariant/2"]
+        )
+        yield* catalog.upsertMany(workspace.id, [{ ...fields, storeVariantRef: "3" }], fixtureNow + minuteMs)
+        const moved = yield* itemBySku(workspace.id, "R-1")
+        assert.deepStrictEqual([moved.storeProductRef, moved.storeVariantRef], ["gid://shopify/Product/1", "3"])
+      })
+    )
+
     it.effect("the same sku in two workspaces is two items", () =>
       Effect.gen(function* () {
         const catalog = yield* CatalogRepository

@@ -76,7 +76,7 @@ export interface ItemSeed {
 
 /**
  * A catalog item with a store variant `var-<sku>` whose store price is the catalog price. Written
- * straight into the memory tables: imports (`upsertMany`) do not carry store references.
+ * straight into the memory tables: an import (`upsertMany`) sets neither its id nor its analysed cost.
  */
 export const seedItem = (workspaceId: WorkspaceId, seed: ItemSeed) =>
   Effect.gen(function* () {

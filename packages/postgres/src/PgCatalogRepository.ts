@@ -115,13 +115,16 @@ const upsertColumns = (ids: ReadonlyArray<string>, inputs: ReadonlyArray<Catalog
     [PgTypes.OID.int8, column((input) => input.minPrice)],
     [PgTypes.OID.int8, column((input) => input.maxPrice)],
     [PgTypes.OID.int4, column((input) => input.inventory)],
-    [PgTypes.OID.int4, column((input) => input.unitsSold30d)]
+    [PgTypes.OID.int4, column((input) => input.unitsSold30d)],
+    [PgTypes.OID.text, column((input) => input.storeProductRef ?? null)],
+    [PgTypes.OID.text, column((input) => input.storeVariantRef ?? null)]
   ] as const
 }
 
 /** The names of `upsertColumns` in the statement, in its order (the arrays carry the types). */
 const upsertRecord =
-  "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d"
+  "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, " +
+  "store_product_ref, store_variant_ref"
 
 /** One array parameter; only an element type without an array type could fail, a defect. */
 const arrayParameter = ([oid, values]: readonly [number, ReadonlyArray<unknown>]) =>
@@ -194,10 +197,11 @@ export const layerWith = ({
             (arrays) => sql`
             INSERT INTO catalog_items (
               id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
-              inventory, units_sold_30d, analysed_cost, created_at, updated_at
+              inventory, units_sold_30d, store_product_ref, store_variant_ref, analysed_cost, created_at, updated_at
             )
             SELECT r.id, ${workspaceId}, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost,
-              r.compare_at_price, r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.cost, ${now}, ${now}
+              r.compare_at_price, r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.store_product_ref,
+              r.store_variant_ref, r.cost, ${now}, ${now}
             FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(upsertRecord)})
             ON CONFLICT (workspace_id, sku) DO UPDATE SET
               title = EXCLUDED.title,
@@ -210,6 +214,9 @@ export const layerWith = ({
               max_price = EXCLUDED.max_price,
               inventory = EXCLUDED.inventory,
               units_sold_30d = EXCLUDED.units_sold_30d,
+              -- A ref left out (null) keeps the item's: CatalogItemInput.
+              store_product_ref = coalesce(EXCLUDED.store_product_ref, catalog_items.store_product_ref),
+              store_variant_ref = coalesce(EXCLUDED.store_variant_ref, catalog_items.store_variant_ref),
               price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
               updated_at = EXCLUDED.updated_at
             RETURNING (xmax = 0) AS inserted`
