@@ -8,6 +8,7 @@ import type { Run } from "@margin/core/Run"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { scopes } from "@margin/core/Scope"
+import { exclusively } from "@margin/postgres/PgAdvisoryLock"
 import { Clock, Effect, Option } from "effect"
 import { Command } from "effect/cli"
 import { demoCatalog } from "./DemoCatalog.ts"
@@ -31,15 +32,52 @@ const findOrCreateUser = Effect.fn("findOrCreateUser")(function* (email: string)
   return Option.isSome(existing) && existing.value.deletedAt === null ? existing.value : yield* createUser(email, true)
 })
 
-/** The demo workspace's last finished run, or a new one triggered and executed now. */
-const finishedRun = Effect.fn("finishedRun")(function* (workspaceId: Run["workspaceId"]) {
+/**
+ * The run the demo shows: its last succeeded run, else one under way (another demo is executing
+ * it), else a new run queued now for this demo to execute.
+ */
+const demoRun = Effect.fn("demoRun")(function* (workspaceId: Run["workspaceId"]) {
   const runs = yield* Runs
   const done = yield* runs.list(workspaceId, { status: "succeeded" }, { limit: 1, cursor: null })
-  const last = done.items[0]
-  if (last !== undefined) return { run: last, fresh: false }
+  const latest = done.items[0] ?? (yield* runs.list(workspaceId, { status: null }, { limit: 1, cursor: null })).items[0]
+  if (latest !== undefined && latest.status !== "failed" && latest.status !== "cancelled") {
+    return { run: latest, execute: false }
+  }
   const queued = yield* runs.trigger(workspaceId, [], "cli", { _tag: "SystemActor", name: "marginctl demo" })
-  return { run: yield* (yield* RunExecutor).execute(queued), fresh: true }
+  return { run: queued, execute: true }
 })
+
+/**
+ * Finds the demo workspace or creates it, with its people, catalog, sandbox store and run, under
+ * one advisory lock: two demos started at once take turns, and the second finds what the first
+ * committed instead of seeding a second workspace. The run is only queued here; executing it
+ * (which writes on connections of its own) waits until the lock is released.
+ */
+const seedDemo = exclusively("marginctl demo")(
+  Effect.gen(function* () {
+    const existing = yield* WorkspaceRepository.use((workspaces) => workspaces.findByName(demoWorkspaceName))
+    const workspace = Option.isSome(existing)
+      ? existing.value
+      : yield* createWorkspace(demoWorkspaceName, "max", "active")
+    const people = yield* Effect.forEach(demoUsers, ({ email, role }) =>
+      Effect.gen(function* () {
+        const user = yield* findOrCreateUser(email)
+        const membership = yield* MembershipRepository.use((memberships) => memberships.get(workspace.id, user.id))
+        if (Option.isNone(membership)) yield* addMember({ workspaceId: workspace.id, userId: user.id, role })
+        return { user, role }
+      })
+    )
+    const catalog = yield* CatalogRepository
+    if ((yield* catalog.count(workspace.id)) === 0) {
+      yield* catalog.upsertMany(workspace.id, demoCatalog(), yield* Clock.currentTimeMillis)
+    }
+    const connection = yield* StoreConnectionRepository.use((stores) => stores.get(workspace.id))
+    const sandboxVariants = Option.exists(connection, (c) => c.status === "connected")
+      ? null
+      : (yield* connectStore(workspace.id, "sandbox", null, null)).variants
+    return { workspace, created: Option.isNone(existing), people, sandboxVariants, ...(yield* demoRun(workspace.id)) }
+  })
+)
 
 /** Ready-to-paste requests against the service on HOST:PORT (the settings `npm start` uses). */
 const tryItLines = (token: string | undefined): ReadonlyArray<string> => {
@@ -61,27 +99,9 @@ export const demoCommand = Command.make(
   "demo",
   {},
   Effect.fn(function* () {
-    const existing = yield* WorkspaceRepository.use((workspaces) => workspaces.findByName(demoWorkspaceName))
-    const workspace = Option.isSome(existing)
-      ? existing.value
-      : yield* createWorkspace(demoWorkspaceName, "max", "active")
-    const people = yield* Effect.forEach(demoUsers, ({ email, role }) =>
-      Effect.gen(function* () {
-        const user = yield* findOrCreateUser(email)
-        const membership = yield* MembershipRepository.use((memberships) => memberships.get(workspace.id, user.id))
-        if (Option.isNone(membership)) yield* addMember({ workspaceId: workspace.id, userId: user.id, role })
-        return { user, role }
-      })
-    )
+    const { workspace, created, people, sandboxVariants, ...seeded } = yield* seedDemo
+    const run = seeded.execute ? yield* (yield* RunExecutor).execute(seeded.run) : seeded.run
     const catalog = yield* CatalogRepository
-    if ((yield* catalog.count(workspace.id)) === 0) {
-      yield* catalog.upsertMany(workspace.id, demoCatalog(), yield* Clock.currentTimeMillis)
-    }
-    const connection = yield* StoreConnectionRepository.use((stores) => stores.get(workspace.id))
-    const sandboxVariants = Option.exists(connection, (c) => c.status === "connected")
-      ? null
-      : (yield* connectStore(workspace.id, "sandbox", null, null)).variants
-    const { run, fresh } = yield* finishedRun(workspace.id)
     const tokens = yield* Effect.forEach(people, ({ user, role }) =>
       Effect.map(
         issueToken({
@@ -94,7 +114,6 @@ export const demoCommand = Command.make(
         (issued) => ({ ...tokenJson(issued), role })
       )
     )
-    const created = Option.isNone(existing)
     yield* report(
       {
         workspace_id: workspace.id,
@@ -108,7 +127,7 @@ export const demoCommand = Command.make(
         run: {
           id: run.id,
           status: run.status,
-          fresh,
+          fresh: seeded.execute,
           items_analysed: run.itemsAnalysed,
           recommendations: run.recommendationsCount,
           alerts: run.alertsCount
