@@ -12,6 +12,7 @@ import deprecationNotices from "./migrations/0004_deprecation_notices.ts"
 import oneRunPerWorkspace from "./migrations/0005_one_run_per_workspace.ts"
 import runRowsUnchecked from "./migrations/0006_run_rows_unchecked.ts"
 import catalogWriteIndexes from "./migrations/0007_catalog_write_indexes.ts"
+import runRowsAscendingIndexes from "./migrations/0008_run_rows_ascending_indexes.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -25,7 +26,8 @@ export const loader = PgMigrator.fromRecord({
   "0004_deprecation_notices": deprecationNotices,
   "0005_one_run_per_workspace": oneRunPerWorkspace,
   "0006_run_rows_unchecked": runRowsUnchecked,
-  "0007_catalog_write_indexes": catalogWriteIndexes
+  "0007_catalog_write_indexes": catalogWriteIndexes,
+  "0008_run_rows_ascending_indexes": runRowsAscendingIndexes
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */
