@@ -152,8 +152,6 @@ const all = rowsOf(CatalogItemRow, toDomain)
 // A run decodes every row of a catalog: the fast path (PgRunItems) first, the schema when it declines.
 const allRunItems = fastRunItems(rowsOf(RunItemRow, toRunItem))
 const idsOf = rowsOf(Schema.Struct({ id: Schema.String }), (row) => row.id)
-const Upserted = Schema.Struct({ inserted: Schema.Boolean })
-const upsertedOf = rowsOf(Upserted, (row) => row.inserted)
 
 export const layerWith = ({
   tagScopeLimit
@@ -182,7 +180,8 @@ export const layerWith = ({
       ) END`
 
       /**
-       * Inserts new skus and updates existing ones; `xmax = 0` tells a fresh row from an updated one.
+       * Inserts new skus and updates existing ones; answers how many were new (`xmax = 0` tells a
+       * fresh row from an updated one), so one row comes back rather than one per item.
        * A new item's analysed cost is the cost it arrives with (the first time it is seen); an update
        * keeps the snapshot the next run compares against.
        */
@@ -195,33 +194,36 @@ export const layerWith = ({
         Effect.forEach(upsertColumns(itemIds, inputs), arrayParameter).pipe(
           Effect.flatMap(
             (arrays) => sql`
-            INSERT INTO catalog_items (
-              id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
-              inventory, units_sold_30d, store_product_ref, store_variant_ref, analysed_cost, created_at, updated_at
+            WITH upserted AS (
+              INSERT INTO catalog_items (
+                id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
+                inventory, units_sold_30d, store_product_ref, store_variant_ref, analysed_cost, created_at, updated_at
+              )
+              SELECT r.id, ${workspaceId}, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost,
+                r.compare_at_price, r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.store_product_ref,
+                r.store_variant_ref, r.cost, ${now}, ${now}
+              FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(upsertRecord)})
+              ON CONFLICT (workspace_id, sku) DO UPDATE SET
+                title = EXCLUDED.title,
+                tags = EXCLUDED.tags,
+                currency = EXCLUDED.currency,
+                price = EXCLUDED.price,
+                cost = EXCLUDED.cost,
+                compare_at_price = EXCLUDED.compare_at_price,
+                min_price = EXCLUDED.min_price,
+                max_price = EXCLUDED.max_price,
+                inventory = EXCLUDED.inventory,
+                units_sold_30d = EXCLUDED.units_sold_30d,
+                -- A ref left out (null) keeps the item's: CatalogItemInput.
+                store_product_ref = coalesce(EXCLUDED.store_product_ref, catalog_items.store_product_ref),
+                store_variant_ref = coalesce(EXCLUDED.store_variant_ref, catalog_items.store_variant_ref),
+                price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
+                updated_at = EXCLUDED.updated_at
+              RETURNING (xmax = 0) AS inserted
             )
-            SELECT r.id, ${workspaceId}, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost,
-              r.compare_at_price, r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.store_product_ref,
-              r.store_variant_ref, r.cost, ${now}, ${now}
-            FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(upsertRecord)})
-            ON CONFLICT (workspace_id, sku) DO UPDATE SET
-              title = EXCLUDED.title,
-              tags = EXCLUDED.tags,
-              currency = EXCLUDED.currency,
-              price = EXCLUDED.price,
-              cost = EXCLUDED.cost,
-              compare_at_price = EXCLUDED.compare_at_price,
-              min_price = EXCLUDED.min_price,
-              max_price = EXCLUDED.max_price,
-              inventory = EXCLUDED.inventory,
-              units_sold_30d = EXCLUDED.units_sold_30d,
-              -- A ref left out (null) keeps the item's: CatalogItemInput.
-              store_product_ref = coalesce(EXCLUDED.store_product_ref, catalog_items.store_product_ref),
-              store_variant_ref = coalesce(EXCLUDED.store_variant_ref, catalog_items.store_variant_ref),
-              price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
-              updated_at = EXCLUDED.updated_at
-            RETURNING (xmax = 0) AS inserted`
+            SELECT count(*) FILTER (WHERE inserted) AS count FROM upserted`
           ),
-          Effect.flatMap(upsertedOf)
+          Effect.flatMap(countOf)
         )
 
       const upsertMany = (workspaceId: WorkspaceId, inputs: ReadonlyArray<CatalogItemInput>, now: number) =>
@@ -233,13 +235,12 @@ export const layerWith = ({
           let inserted = 0
           for (let start = 0; start < bySku.length; start += upsertStatementSize) {
             const end = start + upsertStatementSize
-            const outcomes = yield* upsertStatement(
+            inserted += yield* upsertStatement(
               workspaceId,
               itemIds.slice(start, end),
               bySku.slice(start, end),
               toTimestamptz(now)
             )
-            inserted += outcomes.filter((fresh) => fresh).length
           }
           return { inserted, updated: bySku.length - inserted }
         }).pipe(sql.withTransaction, asRepository("CatalogRepository.upsertMany"))
