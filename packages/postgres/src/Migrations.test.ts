@@ -147,6 +147,24 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
     })
   )
 
+  it.effect("refuses an alert about an item of another workspace or of none (item key, 0009)", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* insertWorkspace("ws_keys_a")
+      yield* insertWorkspace("ws_keys_b")
+      yield* item(sql, "ws_keys_a", "itm_keys_a", "SKU-K")
+      for (const [workspace, itemId] of [
+        ["ws_keys_b", "itm_keys_a"],
+        ["ws_keys_a", "itm_keys_missing"]
+      ] as const) {
+        const rejected = yield* failure(alert(sql, workspace, `alt_${workspace}_${itemId}`, itemId, "open"))
+        assert.strictEqual(rejected.reason, "ConstraintError")
+        assert.include(rejected.message, "alerts_item_fkey")
+      }
+      yield* alert(sql, "ws_keys_a", "alt_keys_ok", "itm_keys_a", "open")
+    })
+  )
+
   it.effect("returns bigint money as numbers, tags as arrays, and sorts ids byte-wise", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient

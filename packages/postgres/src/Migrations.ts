@@ -13,6 +13,7 @@ import oneRunPerWorkspace from "./migrations/0005_one_run_per_workspace.ts"
 import runRowsUnchecked from "./migrations/0006_run_rows_unchecked.ts"
 import catalogWriteIndexes from "./migrations/0007_catalog_write_indexes.ts"
 import runRowsAscendingIndexes from "./migrations/0008_run_rows_ascending_indexes.ts"
+import runRowsItemKeys from "./migrations/0009_run_rows_item_keys.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -27,7 +28,8 @@ export const loader = PgMigrator.fromRecord({
   "0005_one_run_per_workspace": oneRunPerWorkspace,
   "0006_run_rows_unchecked": runRowsUnchecked,
   "0007_catalog_write_indexes": catalogWriteIndexes,
-  "0008_run_rows_ascending_indexes": runRowsAscendingIndexes
+  "0008_run_rows_ascending_indexes": runRowsAscendingIndexes,
+  "0009_run_rows_item_keys": runRowsItemKeys
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */
