@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import { connect } from "@margin/mcp-server/testing/AgentClient"
-import { Clock, Effect } from "effect"
-import { call, expectError, layer as testServer } from "./testing/TestServer.ts"
+import { Clock, ConfigProvider, Effect, Layer } from "effect"
+import { call, expectError, type Reply, layer as testServer } from "./testing/TestServer.ts"
 
 /**
  * `npm start` serves REST and MCP from one process (HttpApp mounts @margin/mcp-server's routes),
@@ -105,3 +105,99 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
     )
   }
 )
+
+const browserOrigin = "http://localhost:6274"
+
+/** `npm start` with MCP_ALLOWED_ORIGINS set: the setting is read where HttpApp mounts the MCP routes. */
+const withAllowedOrigin = testServer().pipe(
+  Layer.provide(
+    ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { MCP_ALLOWED_ORIGINS: browserOrigin } }), {
+      asPrimary: true
+    })
+  )
+)
+
+const corsHeadersOf = (reply: Reply) => Object.keys(reply.headers).filter((name) => name.startsWith("access-control-"))
+
+const preflight = (path: string, origin: string) =>
+  call("OPTIONS", path, {
+    headers: {
+      origin,
+      "access-control-request-method": "POST",
+      "access-control-request-headers":
+        "authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id"
+    }
+  })
+
+/** Readable by the page: its origin echoed and the MCP headers exposed, whatever layer wrote the answer. */
+const expectReadable = (reply: Reply) => {
+  assert.strictEqual(reply.headers["access-control-allow-origin"], browserOrigin, JSON.stringify(reply.headers))
+  assert.include(reply.headers["access-control-expose-headers"] ?? "", "mcp-session-id")
+  assert.include(reply.headers["access-control-expose-headers"] ?? "", "x-request-id")
+}
+
+layer(withAllowedOrigin, { excludeTestServices: true })("CORS for browser MCP clients in the REST process", (it) => {
+  it.effect("an allowed origin: preflight 204 without a token; 200, 401 and guard-written envelopes readable", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      for (const path of ["/mcp", "/.well-known/oauth-protected-resource/mcp"]) {
+        const allowed = yield* preflight(path, browserOrigin)
+        assert.strictEqual(allowed.status, 204, allowed.text)
+        assert.strictEqual(allowed.headers["access-control-allow-origin"], browserOrigin)
+        assert.include(allowed.headers["access-control-allow-headers"] ?? "", "mcp-protocol-version")
+        assert.include(allowed.headers["access-control-allow-methods"] ?? "", "DELETE")
+      }
+      const origin = { origin: browserOrigin }
+      const initialized = yield* mcpPost(
+        owner.token,
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "page", version: "1" } }
+        },
+        origin
+      )
+      assert.strictEqual(initialized.status, 200, initialized.text)
+      assert.isString(initialized.headers["mcp-session-id"])
+      expectReadable(initialized)
+      const unauthorized = yield* mcpPost("pck_unknown", { jsonrpc: "2.0", id: 2, method: "ping" }, origin)
+      expectError(unauthorized, 401, "unauthorized")
+      expectReadable(unauthorized)
+      // The MCP server answers an empty 405 that the response guard rewrites into the envelope.
+      const notAllowed = yield* call("GET", "/mcp", { token: owner.token, headers: origin })
+      expectError(notAllowed, 405, "method_not_allowed")
+      expectReadable(notAllowed)
+    })
+  )
+
+  it.effect("another origin's preflight: 403 origin_forbidden, no CORS header", () =>
+    Effect.gen(function* () {
+      const refused = expectError(yield* preflight("/mcp", "http://evil.example.com"), 403, "origin_forbidden")
+      assert.isString(refused.message)
+      const reply = yield* preflight("/.well-known/oauth-protected-resource", "http://evil.example.com")
+      expectError(reply, 403, "origin_forbidden")
+      assert.deepStrictEqual(corsHeadersOf(reply), [])
+    })
+  )
+
+  it.effect("requests without an Origin, and REST with one, are as before: no CORS header", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const options = yield* call("OPTIONS", "/mcp")
+      expectError(options, 401, "unauthorized")
+      assert.deepStrictEqual(corsHeadersOf(options), [])
+      const metadataOptions = yield* call("OPTIONS", "/.well-known/oauth-protected-resource/mcp")
+      expectError(metadataOptions, 405, "method_not_allowed")
+      assert.strictEqual(metadataOptions.headers.allow, "GET, HEAD")
+      const ping = yield* mcpPost(owner.token, { jsonrpc: "2.0", id: 1, method: "ping" })
+      assert.deepStrictEqual(corsHeadersOf(ping), [])
+      const rest = yield* call("GET", "/api/v1/runs", { token: owner.token, headers: { origin: browserOrigin } })
+      assert.strictEqual(rest.status, 200, rest.text)
+      assert.deepStrictEqual(corsHeadersOf(rest), [])
+      const restPreflight = yield* preflight("/api/v1/runs", browserOrigin)
+      assert.notStrictEqual(restPreflight.status, 204)
+      assert.deepStrictEqual(corsHeadersOf(restPreflight), [])
+    })
+  )
+})

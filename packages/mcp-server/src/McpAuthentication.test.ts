@@ -5,6 +5,7 @@ import { aWorkspaceWithOwner, issueToken, session } from "@margin/edge/testing/W
 import { Clock, Effect } from "effect"
 import { connect } from "./testing/AgentClient.ts"
 import * as McpTestServer from "./testing/McpTestServer.ts"
+import { awayFromWindowEdge } from "./testing/RateWindow.ts"
 import { initialize, post, type RawReply, request } from "./testing/RawMcp.ts"
 
 const allowedOrigin = "https://console.margin.example"
@@ -124,13 +125,6 @@ layer(McpTestServer.layer({ allowedOrigins: [allowedOrigin] }))("MCP HTTP authen
 })
 
 const limit = 5
-
-/** Budgets are fixed minutes: start well inside one, so that no reset happens mid-test. */
-const awayFromWindowEdge = Effect.gen(function* () {
-  const now = yield* Clock.currentTimeMillis
-  const left = 60_000 - (now % 60_000)
-  if (left < 5_000) yield* Effect.sleep(left + 50)
-})
 
 layer(McpTestServer.layer({ rateLimit: limit }), { excludeTestServices: true, timeout: "30 seconds" })(
   "MCP rate budget",

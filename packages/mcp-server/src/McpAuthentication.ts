@@ -3,6 +3,7 @@ import { Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
 import { McpSettings } from "./McpSettings.ts"
+import { originForbidden } from "./OriginForbidden.ts"
 import { metadataUrl, originOf } from "./ProtectedResource.ts"
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
@@ -36,7 +37,7 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         const request = yield* HttpServerRequest.HttpServerRequest
         const origin = request.headers.origin
         if (origin !== undefined && !settings.allowedOrigins.includes(origin)) {
-          return json(403, { code: "origin_forbidden", message: `Requests from the origin ${origin} are not allowed.` })
+          return originForbidden(origin)
         }
         const admitted = yield* Effect.result(
           admit({ authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] })

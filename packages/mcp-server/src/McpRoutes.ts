@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
 import { MarginToolkit, MarginToolkitLayer } from "./MarginToolkit.ts"
 import { McpAuthentication } from "./McpAuthentication.ts"
+import { McpCors } from "./McpCors.ts"
 import { McpSettings } from "./McpSettings.ts"
 import * as ProtectedResource from "./ProtectedResource.ts"
 import { ScopeVisibility } from "./ScopeVisibility.ts"
@@ -15,8 +16,9 @@ export const Registrations = McpServer.toolkit(MarginToolkit).pipe(
 
 /**
  * The MCP front door as router routes: Streamable HTTP at /mcp behind `McpAuthentication`, and the
- * protected-resource metadata. Mount it on the same `HttpRouter` as the REST API (`npm start`) or
- * alone (apps/mcp). Needs the use cases (`UseCasesLayer` of @margin/edge), `BackgroundRuns`, the
+ * protected-resource metadata, both with CORS for MCP_ALLOWED_ORIGINS (`McpCors`, outside the
+ * authentication, so that a preflight needs no token). Mount it on the same `HttpRouter` as the
+ * REST API (`npm start`) or alone (apps/mcp); the router's other routes get no CORS. Needs the use cases (`UseCasesLayer` of @margin/edge), `BackgroundRuns`, the
  * ports and `McpSettings`. Sessions live in this process: see docs/mcp.md for more than one replica.
  */
 export const layer = Layer.mergeAll(
@@ -32,6 +34,6 @@ export const layer = Layer.mergeAll(
         registrations: Registrations
       })
     )
-  ).pipe(Layer.provide(McpAuthentication.layer)),
-  ProtectedResource.layer
+  ).pipe(Layer.provide(McpAuthentication.combine(McpCors).layer)),
+  ProtectedResource.layer.pipe(Layer.provide(McpCors.layer))
 )

@@ -29,15 +29,24 @@ export const metadataOf = (origin: string) => ({
   resource_documentation: `${origin}/api/v1/openapi.json`
 })
 
-/** Served without authentication, at the RFC's path for `/mcp` and at the bare well-known path. */
+// OPTIONS is routed only so that the CORS middleware in front (McpCors) sees a browser's preflight;
+// any other OPTIONS gets what an unrouted method gets (the REST guard turns it into its 405).
+const notRouted = Effect.succeed(HttpServerResponse.empty({ status: 404 }))
+
+/**
+ * Served without authentication, at the RFC's path for `/mcp` and at the bare well-known path.
+ * Cacheable, and its CORS headers depend on the Origin: `Vary: Origin` keeps a shared cache from
+ * giving one origin's answer to another (or an Origin-less answer to a browser).
+ */
 export const layer = HttpRouter.addAll(
   Effect.map(McpSettings, (settings) => {
     const serve = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.succeed(
         HttpServerResponse.jsonUnsafe(metadataOf(originOf(settings, request)), {
-          headers: { "cache-control": "public, max-age=3600" }
+          headers: { "cache-control": "public, max-age=3600", vary: "Origin" }
         })
       )
-    return [HttpRouter.route("GET", `${metadataPath}${mcpPath}`, serve), HttpRouter.route("GET", metadataPath, serve)]
+    const paths: ReadonlyArray<HttpRouter.PathInput> = [`${metadataPath}${mcpPath}`, metadataPath]
+    return paths.flatMap((path) => [HttpRouter.route("GET", path, serve), HttpRouter.route("OPTIONS", path, notRouted)])
   })
 )

@@ -23,7 +23,7 @@ export const initialize = (protocolVersion = "2025-11-25") => ({
  * (WWW-Authenticate, Retry-After) and the refusals that happen before MCP is spoken at all.
  */
 export const request = (
-  method: "GET" | "POST" | "DELETE",
+  method: "GET" | "POST" | "DELETE" | "OPTIONS",
   path: string,
   options: {
     readonly token?: string
