@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
+import { describeStartFailure } from "@margin/edge/StartupFailure"
 import { DatabaseConfigError } from "@margin/postgres/DatabaseErrors"
 import { Cause, ConfigProvider, Effect, Exit } from "effect"
 import { serverConfig } from "./ServerConfig.ts"
-import { describeStartFailure } from "./StartupFailure.ts"
 
 const causeOf = (env: Record<string, string>) => Effect.exit(serverConfig.parse(ConfigProvider.fromEnv({ env })))
 

@@ -3,17 +3,17 @@ import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
+import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
 import { UseCasesLayer } from "@margin/edge/UseCases"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
-import { Cause, Config, Effect, Layer, Logger, References } from "effect"
+import { Config, Effect, Layer, Logger, References } from "effect"
 import { HttpRouter } from "effect/http"
 import * as HttpApp from "./HttpApp.ts"
 import { createNodeServer } from "./NodeServer.ts"
 import { Readiness } from "./Readiness.ts"
 import { serverConfig } from "./ServerConfig.ts"
-import { describeStartFailure } from "./StartupFailure.ts"
 
 /**
  * The REST server (and the MCP front door on the same router):
@@ -54,20 +54,11 @@ const Logging = Layer.unwrap(
   )
 )
 
-/** A start that fails (bad configuration, unreachable database) says why in one line, then exits 1. */
-const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
-  Effect.catchCause(program, (cause) => {
-    if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
-    return Effect.logError(`margin-service cannot start: ${describeStartFailure(cause)}`).pipe(
-      Effect.andThen(Effect.failCause(cause))
-    )
-  })
-
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-http", spanName: HttpApp.spanName })
 
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
-  explained,
+  explainStartFailure,
   Effect.provide(Logging),
   NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })
 )

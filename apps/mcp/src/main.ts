@@ -8,6 +8,7 @@ import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
 import * as RequestTelemetry from "@margin/edge/RequestTelemetry"
 import * as ServerProcess from "@margin/edge/ServerProcess"
+import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings } from "@margin/mcp-server/McpSettings"
@@ -57,7 +58,9 @@ const Server = Layer.unwrap(
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-mcp" })
 
+// A start that fails (bad setting, unreachable database) says why in one line, then exits 1.
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
+  explainStartFailure,
   Effect.provide(ServerProcess.loggingLayer),
-  NodeRuntime.runMain({ teardown: ProcessExit.teardown })
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })
 )

@@ -20,6 +20,15 @@ const refused = (failure: AdmissionRefusal) => {
 }
 
 /**
+ * The API token of the local agent, required (the stdio entry checks it before opening the
+ * database); the message says what is missing, where a bare schema would say "Expected string".
+ */
+export const marginToken = Config.schema(
+  Schema.Redacted(Schema.String.annotate({ message: "not set; give the API token (pck_...) the agent uses" })),
+  "MARGIN_TOKEN"
+)
+
+/**
  * The caller of a local agent that starts the server as a subprocess: the API token of
  * MARGIN_TOKEN, admitted as over HTTP (budget, workspace, plan) on every tools/call. List requests
  * run this once per tool, so they reuse the last admission instead of spending 17 budget units.
@@ -27,7 +36,7 @@ const refused = (failure: AdmissionRefusal) => {
 export const StdioAuthentication = McpServer.middleware<{ provides: Caller }>()(
   Effect.gen(function* () {
     const admit = yield* agentAdmission
-    const token = yield* Config.Redacted("MARGIN_TOKEN")
+    const token = yield* marginToken
     const credentials = { authorization: `Bearer ${Redacted.value(token)}`, workspaceHeader: undefined }
     const last = yield* Ref.make<CallerShape | null>(null)
     const admitNow = admit(credentials).pipe(

@@ -1,4 +1,4 @@
-import { Cause, Config, Predicate, Schema, SchemaIssue } from "effect"
+import { Cause, Config, Effect, Predicate, Schema, SchemaIssue } from "effect"
 
 const formatIssues = SchemaIssue.makeFormatterStandardSchemaV1()
 
@@ -27,3 +27,16 @@ export const describeStartFailure = (cause: Cause.Cause<unknown>): string => {
     ? error.message
     : Cause.pretty(cause)
 }
+
+/**
+ * A process whose start fails (bad configuration, unreachable database) says why in one error log
+ * line, `margin-service cannot start: <reason>`, then fails as it did (exit 1). Run it with
+ * `disableErrorReporting`, so that the line is the only one; a stop by signal is not explained.
+ */
+export const explainStartFailure = <A, E, R>(program: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.catchCause(program, (cause) => {
+    if (Cause.hasInterruptsOnly(cause)) return Effect.failCause(cause)
+    return Effect.logError(`margin-service cannot start: ${describeStartFailure(cause)}`).pipe(
+      Effect.andThen(Effect.failCause(cause))
+    )
+  })
