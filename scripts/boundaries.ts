@@ -52,7 +52,11 @@ const coreTestImports = (spec: string) =>
   spec === "fast-check" ||
   spec === "@effect/vitest"
 check("packages/core/test", coreTestImports, "core's tests use effect, @effect/vitest, fast-check and core")
-check("packages/core/testing", coreTestImports, "core's contract suites use effect, @effect/vitest, fast-check and core")
+check(
+  "packages/core/testing",
+  coreTestImports,
+  "core's contract suites use effect, @effect/vitest, fast-check and core"
+)
 for (const app of apps) {
   check(
     `apps/${app}`,

@@ -5,8 +5,8 @@ import { DeletionRequestId, SupportSessionId, WorkspaceId } from "../src/Ids.ts"
 import { DeletionRequestRepository } from "../src/ports/DeletionRequestRepository.ts"
 import { SupportSessionRepository } from "../src/ports/SupportSessionRepository.ts"
 import { Runs } from "../src/RunsService.ts"
-import { seedItem, seedUser, seedWorkspace, tokenActor, useCases, userA, userB, wsA, wsB } from "../testing/UseCases.ts"
 import { WorkspaceStatus } from "../src/WorkspaceStatusService.ts"
+import { seedItem, seedUser, seedWorkspace, tokenActor, useCases, userA, userB, wsA, wsB } from "../testing/UseCases.ts"
 
 const march15 = Date.parse("2025-03-15T12:00:00Z")
 const hour = 3_600_000

@@ -6,6 +6,7 @@ import { MemoryStore } from "../src/memory/MemoryStore.ts"
 import { CatalogRepository } from "../src/ports/CatalogRepository.ts"
 import { WriteBackOutbox } from "../src/ports/WriteBackOutbox.ts"
 import { Recommendations } from "../src/RecommendationsService.ts"
+import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
 import {
   auditOf,
   connectStore,
@@ -18,7 +19,6 @@ import {
   useCases,
   wsA
 } from "../testing/UseCases.ts"
-import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
 
 const start = 1_000_000
 

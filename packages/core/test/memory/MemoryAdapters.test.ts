@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, HashMap } from "effect"
-import { WorkspaceRepository } from "../../src/ports/WorkspaceRepository.ts"
-import { aWorkspace } from "../../testing/Fixtures.ts"
 import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
 import { MemoryDatabase } from "../../src/memory/MemoryDatabase.ts"
+import { WorkspaceRepository } from "../../src/ports/WorkspaceRepository.ts"
+import { aWorkspace } from "../../testing/Fixtures.ts"
 
 const insertAndCount = Effect.gen(function* () {
   yield* WorkspaceRepository.use((workspaces) => workspaces.insert(aWorkspace()))

@@ -1,4 +1,4 @@
-import { catalogRepositoryContract } from "../../testing/CatalogRepositoryContract.ts"
 import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { catalogRepositoryContract } from "../../testing/CatalogRepositoryContract.ts"
 
 catalogRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, HashMap, Option } from "effect"
-import { aWorkspace, fixtureIds } from "../../testing/Fixtures.ts"
 import { MemoryDatabase } from "../../src/memory/MemoryDatabase.ts"
+import { aWorkspace, fixtureIds } from "../../testing/Fixtures.ts"
 
 const workspaceNamed = (name: string) => aWorkspace({ name })
 

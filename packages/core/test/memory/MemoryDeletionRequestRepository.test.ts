@@ -1,4 +1,4 @@
-import { deletionRequestRepositoryContract } from "../../testing/DeletionRequestRepositoryContract.ts"
 import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { deletionRequestRepositoryContract } from "../../testing/DeletionRequestRepositoryContract.ts"
 
 deletionRequestRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import * as MemoryIdGenerator from "../../src/memory/MemoryIdGenerator.ts"
 import { IdGenerator } from "../../src/ports/IdGenerator.ts"
 import { idGeneratorContract } from "../../testing/IdGeneratorContract.ts"
-import * as MemoryIdGenerator from "../../src/memory/MemoryIdGenerator.ts"
 
 idGeneratorContract("memory", MemoryIdGenerator.layer)
 

@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
-import { RateBudget } from "../../src/ports/RateBudget.ts"
-import { rateBudgetContract } from "../../testing/RateBudgetContract.ts"
 import * as MemoryIdGenerator from "../../src/memory/MemoryIdGenerator.ts"
 import * as MemoryRateBudget from "../../src/memory/MemoryRateBudget.ts"
+import { RateBudget } from "../../src/ports/RateBudget.ts"
+import { rateBudgetContract } from "../../testing/RateBudgetContract.ts"
 
 rateBudgetContract("memory", Layer.merge(MemoryRateBudget.layer, MemoryIdGenerator.layer))
 rateBudgetContract("memory", Layer.merge(MemoryRateBudget.layerWith({ limit: 3 }), MemoryIdGenerator.layer), 3)

@@ -1,12 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
+import * as MemoryIdGenerator from "../../src/memory/MemoryIdGenerator.ts"
+import { MemoryStore } from "../../src/memory/MemoryStore.ts"
+import * as MemoryStoreWriteBack from "../../src/memory/MemoryStoreWriteBack.ts"
 import { StoreWriteBack } from "../../src/ports/StoreWriteBack.ts"
 import { aStoreConnection, aWriteBack, fixtureIds } from "../../testing/Fixtures.ts"
 import { StoreHarness } from "../../testing/StoreHarness.ts"
 import { storeWriteBackContract } from "../../testing/StoreWriteBackContract.ts"
-import * as MemoryIdGenerator from "../../src/memory/MemoryIdGenerator.ts"
-import { MemoryStore } from "../../src/memory/MemoryStore.ts"
-import * as MemoryStoreWriteBack from "../../src/memory/MemoryStoreWriteBack.ts"
 
 /** The contract's harness over the fake store: variants are `variant-<n>`. */
 const harness = Layer.effect(

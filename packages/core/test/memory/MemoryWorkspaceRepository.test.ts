@@ -1,4 +1,4 @@
-import { workspaceRepositoryContract } from "../../testing/WorkspaceRepositoryContract.ts"
 import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { workspaceRepositoryContract } from "../../testing/WorkspaceRepositoryContract.ts"
 
 workspaceRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,4 +1,4 @@
-import { writeBackOutboxContract } from "../../testing/WriteBackOutboxContract.ts"
 import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { writeBackOutboxContract } from "../../testing/WriteBackOutboxContract.ts"
 
 writeBackOutboxContract("memory", MemoryAdapters.layer)
