@@ -12,7 +12,6 @@ import {
   UnauthorizedError,
   WorkspaceForbiddenError
 } from "./ApiErrors.ts"
-import { RequestLog } from "./RequestLog.ts"
 
 /**
  * Resolves the `Caller` of every /api/v1 operation before anything of the request is read, with
@@ -49,7 +48,7 @@ export const layer = Layer.effect(
             { authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] },
             access
           )
-          yield* RequestLog.noteCaller(caller)
+          // The request's log notes already name the caller (Authenticate notes it once identified).
           return yield* Effect.provideService(httpEffect, Caller, caller).pipe(
             Effect.annotateLogs({ caller: budgetKey(caller), workspace: caller.workspaceId })
           )

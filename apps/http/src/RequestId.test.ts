@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { requestIdOf, withRequestId } from "@margin/edge/RequestId"
-import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
+import { aWorkspaceWithOwner, issueToken } from "@margin/edge/testing/World"
 import { Effect, Layer, Logger, References } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { call, expectError, layer as testServer } from "./testing/TestServer.ts"
@@ -73,6 +73,45 @@ layer(testServer({ override: loggingRuns, minimumLogLevel: "Info" }).pipe(Layer.
       assert.strictEqual(summary?.annotations.workspace, workspace.id)
       assert.notInclude(JSON.stringify(lines), owner.token, "the secret never reaches a log line")
     })
+  )
+
+  it.effect(
+    "a refused request's line still names the caller the credential identified (403, 401 of a revoked token)",
+    () =>
+      Effect.gen(function* () {
+        const { workspace, owner } = yield* aWorkspaceWithOwner()
+        const readOnly = yield* issueToken(workspace, owner.user, { scopes: ["runs:read"] })
+        const revoked = yield* issueToken(workspace, owner.user, { overrides: { revokedAt: 1 } })
+        lines.length = 0
+        expectError(
+          yield* call("POST", "/api/v1/runs", {
+            token: readOnly.secret,
+            body: {},
+            headers: { "x-request-id": "req-scope" }
+          }),
+          403,
+          "insufficient_scope"
+        )
+        expectError(
+          yield* call("GET", "/api/v1/runs", { token: revoked.secret, headers: { "x-request-id": "req-revoked" } }),
+          401,
+          "unauthorized"
+        )
+        const summaryOf = (requestId: string) =>
+          lines.find((line) => line.annotations.request_id === requestId && messageOf(line) === "http request")
+        const scope = summaryOf("req-scope")
+        assert.strictEqual(scope?.annotations.status, 403)
+        assert.strictEqual(scope?.annotations.caller, `token:${readOnly.token.id}`)
+        assert.strictEqual(scope?.annotations.workspace, workspace.id)
+        const gone = summaryOf("req-revoked")
+        assert.strictEqual(gone?.annotations.status, 401)
+        assert.strictEqual(gone?.annotations.caller, `token:${revoked.token.id}`)
+        const anonymous = expectError(yield* call("GET", "/api/v1/runs"), 401, "unauthorized")
+        const unknown = lines.find(
+          (line) => line.annotations.request_id === anonymous.request_id && messageOf(line) === "http request"
+        )
+        assert.isNull(unknown?.annotations.caller)
+      })
   )
 
   it.effect("without one (or with an insane one) a fresh id is generated, in the header and the error body", () =>

@@ -1,5 +1,5 @@
+import type { RequestNotes } from "@margin/edge/RequestLog"
 import { Effect } from "effect"
-import type { RequestNotes } from "./RequestLog.ts"
 
 /**
  * Puts on the request's server span what its log line says (`request_id`, and `caller` and

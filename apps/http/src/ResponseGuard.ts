@@ -1,11 +1,11 @@
 import { transportCodes } from "@margin/edge/ErrorEnvelope"
 import { CurrentRequestId, requestIdOf, withRequestId } from "@margin/edge/RequestId"
+import { RequestLog, type RequestNotes } from "@margin/edge/RequestLog"
 import { recordRequest } from "@margin/edge/RequestMetrics"
 import { Cause, Clock, Context, Effect, type Layer, References } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
-import { RequestLog, type RequestNotes } from "./RequestLog.ts"
 import { annotateRequestSpan } from "./RequestSpan.ts"
 import type { RouteTable } from "./RouteTable.ts"
 
@@ -69,7 +69,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const started = yield* Clock.currentTimeNanos
-        const notes: RequestNotes = { caller: null, workspace: null }
+        const notes: RequestNotes = RequestLog.empty()
         const path = pathOf(request.url)
         const requestId = requestIdOf(request.headers["x-request-id"])
 

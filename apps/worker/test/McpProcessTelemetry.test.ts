@@ -7,7 +7,7 @@ import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 /**
  * The MCP server alone (`npm run start:mcp`) gives every request an id as the REST server does:
  * the caller's `x-request-id` (or a fresh one) in the answer's header, in a tool's error result,
- * and on the request's log line; and counts its requests in the HTTP metrics by path.
+ * and on the request's log line (with the caller and workspace); and counts its requests in the HTTP metrics by path.
  */
 
 const post = (url: URL, token: string, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
@@ -58,6 +58,14 @@ describe("request ids in the MCP server process", () => {
         assert.include(answer.text, '"isError":true', answer.text)
         assert.include(answer.text, '\\"request_id\\":\\"agent-call-9\\"', answer.text)
         yield* mcp.waitForOutput(/"message":"http request".*"request_id":"agent-call-9"/)
+        const line =
+          (yield* mcp.output)
+            .split("\n")
+            .find(
+              (text) => text.includes('"message":"http request"') && text.includes('"request_id":"agent-call-9"')
+            ) ?? ""
+        assert.match(line, /"caller":"token:tok_[0-9a-z]+"/, "the line names the caller as the REST server's do")
+        assert.match(line, /"workspace":"ws_[0-9a-z]+"/)
         const metrics = yield* Effect.promise(() => fetch(`${mcp.baseUrl}/metrics`).then((response) => response.text()))
         assert.match(metrics, /margin_http_requests_total\{[^}]*route="\/mcp"[^}]*\} [1-9]/, metrics)
       }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),

@@ -9,6 +9,7 @@ import { UserRepository } from "@margin/core/ports/UserRepository"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { CallerShape } from "./Caller.ts"
 import { InsufficientScope, RateLimited, TokenUnusable, Unauthorized, WorkspaceForbidden } from "./EdgeErrors.ts"
+import { RequestLog } from "./RequestLog.ts"
 import { type RouteAccessShape, sessionScopes } from "./RouteAccess.ts"
 import { SessionVerifier } from "./SessionJwt.ts"
 import { hashTokenSecret, isTokenSecret } from "./TokenSecret.ts"
@@ -89,9 +90,12 @@ export class Authenticate extends Context.Service<
         const found = yield* tokens.findBySecretHash(hashTokenSecret(secret))
         if (Option.isNone(found)) return yield* new Unauthorized({ reason: "unknown" })
         const token = found.value
+        // Named in the request's log line from here on, refused or not (a revoked token still in use shows).
+        const key = budgetKey({ tokenId: token.id, userId: token.issuedBy })
+        yield* RequestLog.note(key, token.workspaceId)
         const state = tokenState(token, now)
         if (state !== "usable") return yield* new Unauthorized({ reason: state })
-        yield* spend(budgetKey({ tokenId: token.id, userId: token.issuedBy }), now)
+        yield* spend(key, now)
         if (workspaceHeader !== undefined && workspaceHeader !== token.workspaceId) {
           return yield* new WorkspaceForbidden({ reason: "token_bound_elsewhere" })
         }
@@ -138,8 +142,11 @@ export class Authenticate extends Context.Service<
           return yield* new Unauthorized({ reason: "invalid_session" })
         }
         if (!sessionsAllowed) return yield* new Unauthorized({ reason: "session_not_allowed" })
-        yield* spend(budgetKey({ tokenId: null, userId: user.value.id }), now)
+        const key = budgetKey({ tokenId: null, userId: user.value.id })
+        yield* RequestLog.note(key, null)
+        yield* spend(key, now)
         const membership = yield* chooseWorkspace(yield* memberships.listForUser(user.value.id), workspaceHeader)
+        yield* RequestLog.note(key, membership.workspaceId)
         const caller: CallerShape = {
           workspaceId: membership.workspaceId,
           credential: "session",

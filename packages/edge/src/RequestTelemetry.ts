@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, References } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { CurrentRequestId, requestIdOf, withRequestId } from "./RequestId.ts"
+import { RequestLog } from "./RequestLog.ts"
 import { recordRequest } from "./RequestMetrics.ts"
 
 const pathOf = (url: string): string => {
@@ -13,7 +14,7 @@ const pathOf = (url: string): string => {
  * fixed paths without it (the MCP server alone): the request id (the caller's `x-request-id` when
  * sane) on every log line of the request, in `CurrentRequestId` (an MCP tool's error result carries
  * it), in the `x-request-id` header and in an error envelope's `request_id`; the HTTP metrics by
- * path (`unmatched` for any path outside `paths`, so that labels stay few); one `http request` line.
+ * path (`unmatched` for any path outside `paths`, so that labels stay few); one `http request` line, naming the caller and workspace once authentication learnt them.
  */
 export const layer = (paths: ReadonlyArray<string>) => {
   const known = new Set(paths)
@@ -24,9 +25,11 @@ export const layer = (paths: ReadonlyArray<string>) => {
         const started = yield* Clock.currentTimeNanos
         const path = pathOf(request.url)
         const requestId = requestIdOf(request.headers["x-request-id"])
+        const notes = RequestLog.empty()
         const response = yield* httpEffect.pipe(
           Effect.updateContext((context: Context.Context<HttpServerRequest.HttpServerRequest>) =>
             context.pipe(
+              Context.add(RequestLog, notes),
               Context.add(CurrentRequestId, requestId),
               Context.add(References.CurrentLogAnnotations, {
                 ...Context.get(context, References.CurrentLogAnnotations),
@@ -44,7 +47,9 @@ export const layer = (paths: ReadonlyArray<string>) => {
             method: request.method,
             path,
             status: response.status,
-            duration_ms: seconds * 1e3
+            duration_ms: seconds * 1e3,
+            caller: notes.caller,
+            workspace: notes.workspace
           })
         )
         return withRequestId(response, requestId)
