@@ -12,20 +12,22 @@
  * Only what the benchmark sends is handled; anything else answers 404.
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
-import { randomBytes } from "node:crypto"
 import { createServer, type ServerResponse } from "node:http"
-import { CurrencyCode, formatMajorUnits } from "@margin/core/Money"
 import { encodeCursor } from "@margin/core/Page"
-import { ratioJson } from "@margin/edge/RatioJson"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
 import * as Database from "@margin/postgres/Database"
-import { Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
+import { type Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
+import {
+  acceptInTransaction,
+  type Row,
+  recommendationColumnList,
+  recommendationJson,
+  settings,
+  tokenColumnList
+} from "./BareWork.ts"
 
-const url = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
-const port = Number(process.env.PORT ?? 8788)
-const host = process.env.HOST ?? "127.0.0.1"
-const limitPerMinute = Number(process.env.RATE_LIMIT_PER_MINUTE ?? 60)
+const { url, port, host, limitPerMinute } = settings(8788)
 
 const runtime = ManagedRuntime.make(
   Layer.merge(Database.layerPostgres(Redacted.make(url)), Layer.succeed(References.TracerEnabled, false))
@@ -33,56 +35,8 @@ const runtime = ManagedRuntime.make(
 const sql = (await runtime.runPromise(SqlClient.SqlClient)).withoutTransforms()
 const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => runtime.runPromise(effect)
 
-type Row = Record<string, unknown>
-
-const recommendationColumns = sql.literal(
-  "id, workspace_id, run_id, item_id, sku, currency, current_price, recommended_price, current_margin, " +
-    "projected_margin, rule, explanation, elasticity, elasticity_source, elasticity_sample_size, " +
-    "expected_monthly_impact, status, accepted_at, accepted_by, approved_at, decided_by, decided_at, " +
-    "reject_reason, dismissed_at, version, created_at, updated_at"
-)
-const tokenColumns = sql.literal(
-  "id, workspace_id, issued_by, name, scopes, created_at, expires_at, revoked_at, last_used_at"
-)
-
-const iso = (value: unknown) => (value instanceof Date ? value.toISOString() : null)
-const money = (minor: unknown, currency: CurrencyCode) => ({
-  amount_minor: Number(minor),
-  currency,
-  amount_decimal: formatMajorUnits(Number(minor), currency)
-})
-const ratio = (value: unknown) => ratioJson(value === null ? null : Number(value))
-
-const recommendationJson = (row: Row) => {
-  const currency = CurrencyCode.make(String(row.currency))
-  return {
-    id: row.id,
-    run_id: row.run_id,
-    item_id: row.item_id,
-    sku: row.sku,
-    status: row.status,
-    currency,
-    current_price: money(row.current_price, currency),
-    recommended_price: money(row.recommended_price, currency),
-    current_margin: ratio(row.current_margin),
-    projected_margin: ratio(row.projected_margin),
-    rule: row.rule,
-    explanation: row.explanation,
-    elasticity: Number(row.elasticity),
-    elasticity_source: row.elasticity_source,
-    elasticity_sample_size: Number(row.elasticity_sample_size),
-    expected_monthly_impact: money(row.expected_monthly_impact, currency),
-    accepted_at: iso(row.accepted_at),
-    accepted_by: row.accepted_by,
-    approved_at: iso(row.approved_at),
-    decided_by: row.decided_by,
-    decided_at: iso(row.decided_at),
-    reject_reason: row.reject_reason,
-    dismissed_at: iso(row.dismissed_at),
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at)
-  }
-}
+const recommendationColumns = sql.literal(recommendationColumnList)
+const tokenColumns = sql.literal(tokenColumnList)
 
 const send = (response: ServerResponse, status: number, body: unknown) => {
   const text = JSON.stringify(body)
@@ -145,44 +99,7 @@ const list = async (caller: Caller, limit: number) => {
   return { data: items.map(recommendationJson), next_cursor: nextCursor }
 }
 
-const accept = async (caller: Caller, id: string) => {
-  const actor = `token:${caller.tokenId}`
-  return run(
-    sql.withTransaction(
-      Effect.gen(function* () {
-        const [current] = yield* sql<Row>`
-          SELECT ${recommendationColumns} FROM recommendations
-          WHERE workspace_id = ${caller.workspaceId} AND id = ${id} FOR UPDATE`
-        if (current === undefined) return { status: 404, body: { error: { code: "not_found" } } }
-        if (current.accepted_at !== null) return { status: 200, body: { ok: true, idempotent: true } }
-        const now = new Date()
-        const [saved] = yield* sql<Row>`
-          UPDATE recommendations SET ${sql.update({
-            status: "pending_approval",
-            accepted_at: now,
-            accepted_by: actor,
-            updated_at: now,
-            version: Number(current.version) + 1
-          })}
-          WHERE workspace_id = ${caller.workspaceId} AND id = ${id} AND version = ${Number(current.version)}
-          RETURNING ${recommendationColumns}`
-        if (saved === undefined) return { status: 409, body: { error: { code: "conflict" } } }
-        yield* sql`INSERT INTO audit_events ${sql.insert({
-          id: `evt_${randomBytes(12).toString("hex")}`,
-          workspace_id: caller.workspaceId,
-          actor,
-          action: "recommendation.accept",
-          resource_type: "recommendation",
-          resource_id: id,
-          before_status: String(current.status),
-          after_status: "pending_approval",
-          at: now
-        })}`
-        return { status: 200, body: { ok: true, idempotent: false, recommendation: recommendationJson(saved) } }
-      })
-    )
-  )
-}
+const accept = (caller: Caller, id: string) => run(acceptInTransaction(sql, caller, id))
 
 const acceptPath = /^\/api\/v1\/recommendations\/([^/]+)\/accept$/
 

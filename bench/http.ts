@@ -8,8 +8,10 @@
 // the server process (from /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
-// BENCH_PROFILE_DIR=<dir>: both servers write a CPU profile (node --cpu-prof) under <dir>/rest and <dir>/bare.
+// BENCH_PROFILE_DIR=<dir>: every server writes a CPU profile (node --cpu-prof) under <dir>/<server name>.
 // BENCH_SCENARIOS=list or accept: only that scenario (e.g. for a profile of one path).
+// BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler.
+// BENCH_REST_B=<another checkout>/apps/http/src/main.ts: also that checkout's REST server, in the same rounds.
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
 // database is created there and dropped at the end).
 import { Agent, request } from "node:http"
@@ -23,7 +25,7 @@ import type { Recommendation } from "@margin/core/Recommendation"
 import { aCatalogItemInput, aRecommendation } from "@margin/core/testing/Fixtures"
 import { freshId, seedRun } from "@margin/core/testing/Seed"
 import { seedApprovalWorkspace } from "@margin/worker/testing/ApprovalWorld"
-import { freePort, spawnNode, startRestServer } from "@margin/worker/testing/ChildProcesses"
+import { type Child, freePort, spawnNode, startRestServer } from "@margin/worker/testing/ChildProcesses"
 import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
 import { Array as Arr, Clock, Console, Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -43,6 +45,17 @@ if (![seconds, concurrency, rounds].every((value) => Number.isSafeInteger(value)
  */
 const acceptPool = Number(process.env.BENCH_ACCEPT_POOL ?? rounds * (seconds + warmupSeconds) * 1_500)
 const rateLimit = "100000000"
+/**
+ * BENCH_EFFECT_FLOOR=1: a third server, bench/http-effect.ts (the bare server's SQL in an Effect
+ * HttpApi handler, nothing of ours in between), splitting the distance into Effect's and ours.
+ */
+const withFloor = process.env.BENCH_EFFECT_FLOOR === "1"
+/**
+ * BENCH_REST_B=<another checkout>/apps/http/src/main.ts: that checkout's REST server too ("restB"),
+ * measured in the same rounds, for a before/after that the machine's drift between runs cannot blur.
+ */
+const otherRest = process.env.BENCH_REST_B
+const serverCount = 2 + (withFloor ? 1 : 0) + (otherRest === undefined ? 0 : 1)
 
 /** `new` recommendations of one run, one per catalog item, inserted through the PostgreSQL adapters. */
 const seedNewRecommendations = Effect.fnUntraced(function* (workspaceId: WorkspaceId, count: number) {
@@ -177,7 +190,7 @@ const program = Effect.gen(function* () {
   )
   const { workspaceId, token } = yield* seedApprovalWorkspace()
   const seedStarted = Date.now()
-  const ids = yield* seedNewRecommendations(workspaceId, 2 * acceptPool)
+  const ids = yield* seedNewRecommendations(workspaceId, serverCount * acceptPool)
   yield* Console.log(`seeded ${ids.length} new recommendations in ${Date.now() - seedStarted} ms`)
 
   const env = {
@@ -200,10 +213,49 @@ const program = Effect.gen(function* () {
     HOST: "127.0.0.1"
   })
   yield* bare.waitForOutput(/listening/)
+  /** A server on its own port, ready once `ready` holds. */
+  const startExtra = (name: string, path: string, ready: (child: Child, port: number) => Effect.Effect<void>) =>
+    Effect.gen(function* () {
+      const port = yield* freePort
+      const child = yield* spawnNode(name, path, { ...profiled(name), PORT: String(port), HOST: "127.0.0.1" })
+      yield* ready(child, port)
+      return { name, port, child }
+    })
+  const extras = [
+    ...(withFloor
+      ? [
+          yield* startExtra("effect", join(import.meta.dirname, "http-effect.ts"), (child) =>
+            child.waitForOutput(/listening/)
+          )
+        ]
+      : []),
+    ...(otherRest === undefined
+      ? []
+      : [
+          yield* startExtra("restB", otherRest, (child, port) =>
+            child.waitUntil(
+              Effect.promise(() =>
+                fetch(`http://127.0.0.1:${port}/readyz`).then(
+                  (response) => response.status === 200,
+                  () => false
+                )
+              ),
+              "restB ready",
+              "90 seconds"
+            )
+          )
+        ])
+  ]
   const servers = [
     { name: "rest", port: Number(new URL(rest.baseUrl).port), pid: rest.pid, pool: ids.slice(0, acceptPool) },
-    { name: "bare", port: barePort, pid: bare.pid, pool: ids.slice(acceptPool) }
-  ] as const
+    { name: "bare", port: barePort, pid: bare.pid, pool: ids.slice(acceptPool, 2 * acceptPool) },
+    ...extras.map((extra, index) => ({
+      name: extra.name,
+      port: extra.port,
+      pid: extra.child.pid,
+      pool: ids.slice((2 + index) * acceptPool, (3 + index) * acceptPool)
+    }))
+  ]
   // Same work, same answer: the first list page of both servers must be the same JSON.
   const pages = yield* Effect.forEach(servers, (server) =>
     Effect.promise(() =>
@@ -264,9 +316,7 @@ const program = Effect.gen(function* () {
   }
 
   yield* Console.log("")
-  yield* Console.log(
-    row(["scenario", "server", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "non-200", "ratio rest/bare"])
-  )
+  yield* Console.log(row(["scenario", "server", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "non-200", "ratio to bare"]))
   for (const scenario of scenarios) {
     const summaries = new Map<string, Summary>(
       servers.map((server) => [server.name, summarize(results.get(`${scenario.name}/${server.name}`) ?? [])])
@@ -274,7 +324,7 @@ const program = Effect.gen(function* () {
     const bareSummary = summaries.get("bare")
     for (const [name, summary] of summaries) {
       const ratio =
-        name === "rest" && bareSummary !== undefined
+        name !== "bare" && bareSummary !== undefined
           ? `${(summary.rate / bareSummary.rate).toFixed(2)}x req/s, ${(summary.p99 / bareSummary.p99).toFixed(2)}x p99`
           : ""
       yield* Console.log(
@@ -295,7 +345,10 @@ const program = Effect.gen(function* () {
   if (profileDir !== undefined) {
     yield* Console.log(`requests answered, warm-ups included (profiles): ${JSON.stringify(Object.fromEntries(served))}`)
   }
-  yield* Effect.forEach([rest, bare], (child) => child.terminate(), { concurrency: "unbounded", discard: true })
+  yield* Effect.forEach([rest, bare, ...extras.map((extra) => extra.child)], (child) => child.terminate(), {
+    concurrency: "unbounded",
+    discard: true
+  })
 }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer))
 
 NodeRuntime.runMain(program)

@@ -1,7 +1,7 @@
 import { Authenticate, budgetKey } from "@margin/edge/Authenticate"
 import { Caller } from "@margin/edge/Caller"
 import { RouteAccess } from "@margin/edge/RouteAccess"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, References } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import {
@@ -49,8 +49,16 @@ export const layer = Layer.effect(
             access
           )
           // The request's log notes already name the caller (Authenticate notes it once identified).
-          return yield* Effect.provideService(httpEffect, Caller, caller).pipe(
-            Effect.annotateLogs({ caller: budgetKey(caller), workspace: caller.workspaceId })
+          // One change of context (each costs a copy) for the caller and the request's log annotations.
+          return yield* Effect.updateContext(httpEffect, (context: Context.Context<never>) =>
+            context.pipe(
+              Context.add(Caller, caller),
+              Context.add(References.CurrentLogAnnotations, {
+                ...Context.get(context, References.CurrentLogAnnotations),
+                caller: budgetKey(caller),
+                workspace: caller.workspaceId
+              })
+            )
           )
         })
     })

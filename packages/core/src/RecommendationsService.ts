@@ -15,6 +15,7 @@ import { WriteBackOutbox } from "./ports/WriteBackOutbox.ts"
 import type { Recommendation } from "./Recommendation.ts"
 import * as Machine from "./RecommendationMachine.ts"
 import { type CommandError, type Settled, settledValue } from "./Settle.ts"
+import { spanWhenTracing } from "./SpanWhenTracing.ts"
 import { isConnected } from "./StoreConnection.ts"
 import type { WriteBack } from "./WriteBack.ts"
 
@@ -158,11 +159,7 @@ export class Recommendations extends Context.Service<
         return writeBack
       })
 
-      const approve = Effect.fn("Recommendations.approve")(function* (
-        workspaceId: WorkspaceId,
-        id: RecommendationId,
-        actor: Actor
-      ) {
+      const approve = Effect.fnUntraced(function* (workspaceId: WorkspaceId, id: RecommendationId, actor: Actor) {
         const workspace = yield* workspaces.get(workspaceId)
         if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: workspaceId })
         if (!planLimits[workspace.value.plan].writeBack)
@@ -181,33 +178,33 @@ export class Recommendations extends Context.Service<
             return { recommendation: settled.after, idempotent: false, writeBack }
           })
         )
-      })
+      }, spanWhenTracing("Recommendations.approve"))
 
       return Recommendations.of({
-        list: Effect.fn("Recommendations.list")(function* (workspaceId, filter, page) {
+        list: Effect.fnUntraced(function* (workspaceId, filter, page) {
           return yield* recommendations.list(workspaceId, filter, page)
-        }),
-        get: Effect.fn("Recommendations.get")(function* (workspaceId, id) {
+        }, spanWhenTracing("Recommendations.list")),
+        get: Effect.fnUntraced(function* (workspaceId, id) {
           const found = yield* recommendations.get(workspaceId, id)
           if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "recommendation", id })
           return found.value
-        }),
-        getDetail: Effect.fn("Recommendations.getDetail")(function* (workspaceId, id) {
+        }, spanWhenTracing("Recommendations.get")),
+        getDetail: Effect.fnUntraced(function* (workspaceId, id) {
           const found = yield* recommendations.get(workspaceId, id)
           if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "recommendation", id })
           const writeBack = yield* outbox.getByRecommendation(workspaceId, id)
           return { recommendation: found.value, writeBack: Option.getOrNull(writeBack) }
-        }),
-        accept: Effect.fn("Recommendations.accept")(function* (workspaceId, id, actor) {
+        }, spanWhenTracing("Recommendations.getDetail")),
+        accept: Effect.fnUntraced(function* (workspaceId, id, actor) {
           return yield* mutate(workspaceId, id, Machine.accept(actorLabel(actor)), actor)
-        }),
-        dismiss: Effect.fn("Recommendations.dismiss")(function* (workspaceId, id, actor) {
+        }, spanWhenTracing("Recommendations.accept")),
+        dismiss: Effect.fnUntraced(function* (workspaceId, id, actor) {
           return yield* mutate(workspaceId, id, Machine.dismiss(actorLabel(actor)), actor)
-        }),
+        }, spanWhenTracing("Recommendations.dismiss")),
         approve,
-        reject: Effect.fn("Recommendations.reject")(function* (workspaceId, id, actor, reason) {
+        reject: Effect.fnUntraced(function* (workspaceId, id, actor, reason) {
           return yield* mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor)
-        })
+        }, spanWhenTracing("Recommendations.reject"))
       })
     })
   ).pipe(Layer.provide(AuditTrail.layer))

@@ -6,6 +6,7 @@ import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
 import { UserRepository } from "@margin/core/ports/UserRepository"
+import { spanWhenTracing } from "@margin/core/SpanWhenTracing"
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import type { CallerShape } from "./Caller.ts"
 import { InsufficientScope, RateLimited, TokenUnusable, Unauthorized, WorkspaceForbidden } from "./EdgeErrors.ts"
@@ -186,13 +187,14 @@ export class Authenticate extends Context.Service<
       })
 
       return Authenticate.of({
-        authenticate: Effect.fn("Authenticate.authenticate")(function* (credentials, access) {
+        authenticate: Effect.fnUntraced(function* (credentials, access) {
           const caller = yield* identifyUntraced(credentials, { sessions: access.session })
           yield* authorizeUntraced(caller, access)
           return caller
-        }),
-        identify: Effect.fn("Authenticate.identify")(identifyUntraced),
-        authorize: Effect.fn("Authenticate.authorize")(authorizeUntraced)
+        }, spanWhenTracing("Authenticate.authenticate")),
+        identify: (credentials, options) =>
+          spanWhenTracing("Authenticate.identify")(identifyUntraced(credentials, options)),
+        authorize: (caller, access) => spanWhenTracing("Authenticate.authorize")(authorizeUntraced(caller, access))
       })
     })
   )

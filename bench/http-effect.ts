@@ -1,0 +1,119 @@
+/**
+ * The framework floor of `npm run bench:http`: bench/http-bare.ts's work — the same token lookup,
+ * rate-budget upsert, membership and issuer lookups, list query and accept transaction, the same
+ * client (Database.layerPostgres) — served by Effect's HttpApi on NodeHttpServer, with nothing of
+ * ours in between: no middleware, no use case, no repository, no log line, no metrics. The distance
+ * from the bare server to this one is what Effect's HTTP stack and fibers cost; from this one to
+ * the REST server, what our layers cost.
+ * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
+ */
+import { createServer } from "node:http"
+import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { encodeCursor } from "@margin/core/Page"
+import { hashTokenSecret } from "@margin/edge/TokenSecret"
+import * as Database from "@margin/postgres/Database"
+import { Effect, Layer, Redacted, References, Schema } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { SqlClient } from "effect/sql"
+import {
+  acceptInTransaction,
+  type Row,
+  recommendationColumnList,
+  recommendationJson,
+  settings,
+  tokenColumnList
+} from "./BareWork.ts"
+
+const { url, port, host, limitPerMinute } = settings(8789)
+
+const Api = HttpApi.make("floor").add(
+  HttpApiGroup.make("recommendations")
+    .add(
+      HttpApiEndpoint.get("list", "/api/v1/recommendations", {
+        query: { limit: Schema.optional(Schema.NumberFromString) },
+        success: Schema.Any
+      })
+    )
+    .add(
+      HttpApiEndpoint.post("accept", "/api/v1/recommendations/:id/accept", {
+        params: { id: Schema.String },
+        success: Schema.Any
+      })
+    )
+)
+
+const answer = (status: number, body: unknown) => HttpServerResponse.jsonUnsafe(body, { status })
+
+const Handlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
+  Effect.gen(function* () {
+    const sql = (yield* SqlClient.SqlClient).withoutTransforms()
+    const recommendationColumns = sql.literal(recommendationColumnList)
+    const tokenColumns = sql.literal(tokenColumnList)
+
+    const authenticate = Effect.fnUntraced(function* (mutation: boolean) {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const secret = /^Bearer +(\S+) *$/i.exec(request.headers.authorization ?? "")?.[1]
+      if (secret === undefined) return 401
+      const [token] =
+        yield* sql<Row>`SELECT ${tokenColumns} FROM api_tokens WHERE secret_hash = ${hashTokenSecret(secret)}`
+      if (token === undefined || token.revoked_at !== null) return 401
+      const now = Date.now()
+      const windowStart = new Date(now - (now % 60_000))
+      const [counted] = yield* sql<Row>`
+        INSERT INTO rate_budget_windows (key, window_start, count)
+        VALUES (${`token:${String(token.id)}`}, ${windowStart}, 1)
+        ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1
+        RETURNING count`
+      if (Number(counted?.count ?? 1) > limitPerMinute) return 429
+      yield* sql`SELECT workspace_id, user_id, role FROM memberships WHERE workspace_id = ${String(token.workspace_id)} AND user_id = ${String(token.issued_by)}`
+      if (mutation) {
+        const [issuer] =
+          yield* sql<Row>`SELECT id, email, email_confirmed, deleted_at, created_at FROM users WHERE id = ${String(token.issued_by)}`
+        if (issuer === undefined || issuer.deleted_at !== null) return 403
+      }
+      return { workspaceId: String(token.workspace_id), tokenId: String(token.id) }
+    })
+
+    return handlers
+      .handle("list", ({ query }) =>
+        Effect.gen(function* () {
+          const caller = yield* authenticate(false)
+          if (typeof caller === "number") return answer(caller, { error: { code: String(caller) } })
+          const limit = query.limit ?? 50
+          const rows = yield* sql<Row>`
+            SELECT ${recommendationColumns} FROM recommendations
+            WHERE workspace_id = ${caller.workspaceId} AND TRUE AND TRUE AND TRUE
+            ORDER BY created_at DESC, id DESC
+            LIMIT ${limit + 1}`
+          const items = rows.slice(0, limit)
+          const last = items.at(-1)
+          const nextCursor =
+            rows.length > limit && last !== undefined
+              ? encodeCursor({
+                  createdAt: last.created_at instanceof Date ? last.created_at.getTime() : 0,
+                  id: String(last.id)
+                })
+              : null
+          return answer(200, { data: items.map(recommendationJson), next_cursor: nextCursor })
+        }).pipe(Effect.orDie)
+      )
+      .handle("accept", ({ params }) =>
+        Effect.gen(function* () {
+          const caller = yield* authenticate(true)
+          if (typeof caller === "number") return answer(caller, { error: { code: String(caller) } })
+          const answered = yield* acceptInTransaction(sql, caller, params.id)
+          return answer(answered.status, answered.body)
+        }).pipe(Effect.orDie)
+      )
+  })
+)
+
+HttpRouter.serve(HttpApiBuilder.layer(Api).pipe(Layer.provide(Handlers)), { disableLogger: true }).pipe(
+  Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
+  Layer.provide(Database.layerPostgres(Redacted.make(url))),
+  Layer.provide(Layer.succeed(References.TracerEnabled, false)),
+  Layer.tap(() => Effect.sync(() => console.log(`listening on http://${host}:${port}`))),
+  Layer.launch,
+  NodeRuntime.runMain
+)
