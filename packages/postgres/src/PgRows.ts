@@ -70,7 +70,9 @@ export const transitionColumns = <A>(
   const columns = Object.keys(schema.fields).filter((column) => !fixedColumns.has(column))
   return (entity: A): Record<string, unknown> => {
     const row = toRow(entity)
-    return Object.fromEntries(columns.map((column) => [column, row[column]]))
+    const picked: Record<string, unknown> = {}
+    for (const column of columns) picked[column] = row[column]
+    return picked
   }
 }
 
