@@ -4,11 +4,15 @@
 // Writes a synthetic catalog CSV (bench/BenchCatalog.ts), then, in a fresh database on DATABASE_URL, else
 // PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (dropped afterwards):
 //   - COPY: `psql \copy` of the file into a plain staging table (text columns, no index, no check);
+//   - COPY into catalog_items: the same rows written out in the table's shape (ids, minor units, array
+//     literals; untimed), then `psql \copy` of that file straight into catalog_items, with its keys,
+//     indexes, checks and foreign key: the bare load of this catalog into this table;
 //   - schema floor: one INSERT ... SELECT from that staging table into catalog_items, server-side (what the
-//     table's indexes, checks and foreign key cost alone: no client can load it faster);
+//     table's indexes, checks and foreign key cost a statement that inserts, as the import's upserts do);
 //   - import: the importer marginctl runs (apps/cli/src/CatalogImporter.ts): parse and validate every line,
 //     upsert by sku through CatalogRepository.upsertMany into catalog_items (its indexes, checks and
 //     foreign key) in batches, two written at once.
+// Each load into catalog_items starts from an empty table (TRUNCATE between them), so none pays for another's rows.
 // Prints rows/second of each, their ratios, the CPU the database and the importer spent (when PostgreSQL runs on
 // this machine), and the importer's peak RSS for each file size (flat = bounded memory).
 import { execFile } from "node:child_process"
@@ -142,20 +146,39 @@ const benchOne = (size: number, dir: string) =>
         )
         return id
       })
-    const floorWorkspace = yield* workspace("floor")
     // Prices in these files have two decimals or none (USD, EUR, GBP, JPY as whole yen, which the floor
     // stores x100: the cost of the statement is the same).
     const minor = (column: string) => `(round(nullif(${column}, '')::numeric * 100))::bigint`
-    const floor = yield* measured(
-      sql.unsafe(`
-        INSERT INTO catalog_items (id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price,
-          min_price, max_price, inventory, units_sold_30d)
-        SELECT 'itm_floor${size}_' || lpad((row_number() OVER ())::text, 16, '0'), '${floorWorkspace}', sku, title,
+    /** The staging rows in catalog_items' shape, for `workspaceId`, ids in the order of the file. */
+    const tableRows = (workspaceId: string, idPrefix: string) => `
+        SELECT '${idPrefix}' || lpad((row_number() OVER ())::text, 16, '0'), '${workspaceId}', sku, title,
           string_to_array(nullif(tags, ''), ';'), currency, ${minor("price")}, ${minor("cost")},
           ${minor("compare_at_price")}, ${minor("min_price")}, ${minor("max_price")},
           nullif(inventory, '')::integer, coalesce(nullif(units_sold_30d, '')::integer, 0)
-        FROM ${staging}`)
+        FROM ${staging}`
+    const itemColumns =
+      "id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d"
+    // Each load below starts from an empty catalog_items, so that none pays for the rows of another.
+    const emptyCatalog = sql.unsafe("TRUNCATE catalog_items CASCADE")
+
+    // The same rows already in the table's shape (ids, minor units, array literals), written out untimed;
+    // then psql's \copy of that file straight into catalog_items: its keys, indexes and checks, no client work.
+    const tableFile = join(dir, `catalog-${size}-table.csv`)
+    const copyWorkspace = yield* workspace("copy")
+    yield* psql(
+      url,
+      `\\copy (${tableRows(copyWorkspace, `itm_copy${size}_`).replace(/\s+/g, " ")}) TO '${tableFile}' WITH (FORMAT csv)`
     )
+    const tableCopy = yield* timed(
+      psql(url, `\\copy catalog_items (${itemColumns}) FROM '${tableFile}' WITH (FORMAT csv)`)
+    )
+    yield* emptyCatalog
+
+    const floorWorkspace = yield* workspace("floor")
+    const floor = yield* measured(
+      sql.unsafe(`INSERT INTO catalog_items (${itemColumns}) ${tableRows(floorWorkspace, `itm_floor${size}_`)}`)
+    )
+    yield* emptyCatalog
 
     const workspaceId = yield* workspace("import")
     const imported = yield* withPeakRss(
@@ -169,6 +192,7 @@ const benchOne = (size: number, dir: string) =>
       size,
       megabytes: statSync(file).size / 1024 / 1024,
       copyMs: copy.ms,
+      tableCopyMs: tableCopy.ms,
       floorMs: floor.ms,
       floorDatabaseCpu: floor.databaseCpu,
       importMs: imported.value.ms,
@@ -191,13 +215,16 @@ const program = Effect.gen(function* () {
     const copyRate = (result.size / result.copyMs) * 1000
     const importRate = (result.size / result.importMs) * 1000
     const floorRate = (result.size / result.floorMs) * 1000
+    const tableCopyRate = (result.size / result.tableCopyMs) * 1000
     console.log(
       [
         `${number(result.size)} lines (${result.megabytes.toFixed(0)} MB):`,
         `  bare COPY (psql \\copy into a plain staging table): ${seconds(result.copyMs)}, ${number(copyRate)} rows/s`,
+        `  bare COPY into catalog_items (psql \\copy of the same rows in the table's shape; keys, indexes, checks): ${seconds(result.tableCopyMs)}, ${number(tableCopyRate)} rows/s`,
         `  schema floor (INSERT ... SELECT from it into catalog_items, server-side): ${seconds(result.floorMs)}, ${number(floorRate)} rows/s; database CPU ${seconds(result.floorDatabaseCpu)}`,
         `  marginctl catalog import (parse, validate, upsert by sku into catalog_items): ${seconds(result.importMs)}, ${number(importRate)} rows/s; CPU: database ${seconds(result.importDatabaseCpu)}, importer ${seconds(result.importerCpu)}`,
-        `  import / COPY: ${(importRate / copyRate).toFixed(2)}x; import / schema floor: ${(importRate / floorRate).toFixed(2)}x; importer peak RSS ${mb(result.peakRss)}; load average ${loadavg()[0]?.toFixed(2)}`
+        `  import / COPY into the staging table: ${(importRate / copyRate).toFixed(2)}x; import / COPY into catalog_items: ${(importRate / tableCopyRate).toFixed(2)}x; import / schema floor: ${(importRate / floorRate).toFixed(2)}x`,
+        `  importer peak RSS ${mb(result.peakRss)}; load average ${loadavg()[0]?.toFixed(2)}`
       ].join("\n")
     )
   }
