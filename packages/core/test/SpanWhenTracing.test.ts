@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { spanWhenTracing } from "@margin/core/SpanWhenTracing"
 import { Effect, Option, References } from "effect"
+import { spanWhenTracing } from "../src/SpanWhenTracing.ts"
 
 const currentSpanName = Effect.map(Effect.option(Effect.currentSpan), (span) =>
   Option.getOrNull(Option.map(span, (s) => s.name))

@@ -4,6 +4,7 @@ import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { Role } from "@margin/core/Role"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { fastMembershipRow } from "./PgCallerRows.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
 
@@ -26,8 +27,8 @@ export const toRow = (membership: Membership): MembershipRow => ({
   role: membership.role
 })
 
-const one = firstOf(MembershipRow, toDomain)
-const all = rowsOf(MembershipRow, toDomain)
+const one = firstOf(MembershipRow, toDomain, fastMembershipRow)
+const all = rowsOf(MembershipRow, toDomain, fastMembershipRow)
 
 export const layer: Layer.Layer<MembershipRepository, never, SqlClient.SqlClient> = Layer.effect(
   MembershipRepository,

@@ -1,10 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { recommendationStatuses } from "@margin/core/Recommendation"
-import { Effect, Result } from "effect"
+import { Effect } from "effect"
 import * as fc from "fast-check"
 import { RecommendationRow, toDomain } from "./PgRecommendationRepository.ts"
 import { fastRecommendationRow } from "./PgRecommendationRows.ts"
 import { chunkOf, firstOf, rowsOf } from "./PgRows.ts"
+import { id, instant, nullable, outcome, shown, text } from "./testing/RowArbitraries.ts"
 
 const bySchema = rowsOf(RecommendationRow, toDomain)
 const fast = rowsOf(RecommendationRow, toDomain, fastRecommendationRow)
@@ -34,12 +35,8 @@ const odd = fc.constantFrom<unknown>(
   "2026-01-01T00:00:00Z",
   {}
 )
-const nullable = <A>(usual: fc.Arbitrary<A>) => fc.option(usual, { nil: null, freq: 3 })
-const id = (prefix: string) => fc.string({ maxLength: 8 }).map((s) => `${prefix}_${s}`)
 const integer = fc.integer({ min: -1_000_000, max: 1_000_000_000 })
 const double = fc.double({ noNaN: true, noDefaultInfinity: true })
-const instant = fc.integer({ min: 0, max: 4_102_444_800_000 }).map((ms) => new Date(ms))
-const text = fc.string({ maxLength: 6 })
 
 /** A row as the driver hands it over. */
 const wellFormed = fc.record({
@@ -88,11 +85,6 @@ const row = fc.oneof(
 const rows = fc.array(fc.oneof({ weight: 30, arbitrary: row }, { weight: 1, arbitrary: fc.constant(null) }), {
   maxLength: 3
 })
-
-const outcome = <A, E>(effect: Effect.Effect<A, E>) =>
-  Effect.map(Effect.result(effect), (result) => (Result.isSuccess(result) ? { ok: result.success } : { failed: true }))
-
-const shown = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === "bigint" ? `${v}n` : v))
 
 describe("PgRecommendationRows", () => {
   it.effect("the fast decoder answers what the schema answers, for well-formed and malformed rows alike", () =>

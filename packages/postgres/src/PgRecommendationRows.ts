@@ -3,6 +3,17 @@ import { CurrencyCode } from "@margin/core/Money"
 import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { Schema } from "effect"
+import {
+  instantOrNull,
+  isFiniteNumber,
+  isFiniteOrNull,
+  isInstant,
+  isInstantOrNull,
+  isInteger,
+  isRecord,
+  isTextOrNull,
+  literalOf
+} from "./PgFastChecks.ts"
 import type { RecommendationRow } from "./PgRecommendationRepository.ts"
 
 const isRecommendationId = Schema.is(RecommendationId)
@@ -11,27 +22,9 @@ const isRunId = Schema.is(RunId)
 const isItemId = Schema.is(CatalogItemId)
 const isCurrency = Schema.is(CurrencyCode)
 
-/** Membership in a `Schema.Literals`, by a set of its literals (Schema.is costs several times more). */
-const literalOf = <L extends string>(schema: { readonly literals: ReadonlyArray<L> }) => {
-  const literals: ReadonlySet<unknown> = new Set(schema.literals)
-  return (value: unknown): value is L => literals.has(value)
-}
 const isRule = literalOf(RuleCode)
 const isElasticitySource = literalOf(ElasticitySource)
 const isStatus = literalOf(RecommendationStatus)
-
-// The column schemas of PgColumns, for the values the driver hands over (int8 and int4 as numbers,
-// double precision as numbers, timestamptz as Dates); anything else is left to the schema.
-const isInteger = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value)
-const isFiniteNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
-const isFiniteOrNull = (value: unknown): value is number | null => value === null || isFiniteNumber(value)
-const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === "string"
-const isInstant = (value: unknown): value is Date => value instanceof Date && Number.isSafeInteger(value.getTime())
-const isInstantOrNull = (value: unknown): value is Date | null => value === null || isInstant(value)
-const instantOrNull = (value: Date | null): number | null => (value === null ? null : value.getTime())
-
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null
 
 /**
  * A `recommendations` row decoded by RecommendationRow's checks written out (PgRows.FastRow): lists,

@@ -4,6 +4,7 @@ import { TokenRepository } from "@margin/core/ports/TokenRepository"
 import { Scope } from "@margin/core/Scope"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { fastTokenRow } from "./PgCallerRows.ts"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
@@ -47,7 +48,7 @@ export const toRow = (token: ApiToken, secretHash: string) => ({
   last_used_at: toNullableTimestamptz(token.lastUsedAt)
 })
 
-const one = firstOf(TokenRow, toDomain)
+const one = firstOf(TokenRow, toDomain, fastTokenRow)
 
 /**
  * Tokens are looked up before any workspace is known (the token names it), so these queries

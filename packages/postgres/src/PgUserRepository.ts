@@ -3,6 +3,7 @@ import { UserRepository } from "@margin/core/ports/UserRepository"
 import type { User } from "@margin/core/User"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { fastUserRow } from "./PgCallerRows.ts"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
@@ -33,7 +34,7 @@ export const toRow = (user: User) => ({
   created_at: toTimestamptz(user.createdAt)
 })
 
-const one = firstOf(UserRow, toDomain)
+const one = firstOf(UserRow, toDomain, fastUserRow)
 
 export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = Layer.effect(
   UserRepository,
