@@ -14,7 +14,8 @@ const pathOf = (url: string): string => {
  * fixed paths without it (the MCP server alone): the request id (the caller's `x-request-id` when
  * sane) on every log line of the request, in `CurrentRequestId` (an MCP tool's error result carries
  * it), in the `x-request-id` header and in an error envelope's `request_id`; the HTTP metrics by
- * path (`unmatched` for any path outside `paths`, so that labels stay few); one `http request` line, naming the caller and workspace once authentication learnt them.
+ * path (`unmatched` for any path outside `paths`, so that labels stay few); one `http request` line,
+ * naming the caller and workspace once authentication learnt them.
  */
 export const layer = (paths: ReadonlyArray<string>) => {
   const known = new Set(paths)
