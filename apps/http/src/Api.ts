@@ -8,7 +8,7 @@ import { AlertChangedJson, AlertJson } from "@margin/edge/AlertJson"
 import { CatalogItemJson } from "@margin/edge/CatalogItemJson"
 import { ListJson, pageQueryFields } from "@margin/edge/ListJson"
 import { IdempotentRepeatJson } from "@margin/edge/MutationJson"
-import { RejectBody, SnoozeBody, TriggerRunBody } from "@margin/edge/Payloads"
+import { isWithoutNul, RejectBody, SnoozeBody, TriggerRunBody } from "@margin/edge/Payloads"
 import {
   RecommendationApprovedJson,
   RecommendationChangedJson,
@@ -78,7 +78,7 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       query: {
         ...pageQueryFields,
         status: Schema.optionalKey(RecommendationStatus),
-        run_id: Schema.optionalKey(RunId)
+        run_id: Schema.optionalKey(RunId.pipe(Schema.check(isWithoutNul)))
       },
       success: ListJson(RecommendationJson, "RecommendationList"),
       error: RepositoryErrorError

@@ -124,6 +124,21 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
         "validation_error"
       )
       assert.deepStrictEqual(issuePaths(tags), ["subset_tags.1", "subset_tags.2"])
+      const nulTag = expectError(
+        yield* call("POST", "/api/v1/runs", { token: owner.token, body: { subset_tags: ["a\u0000b"] } }),
+        422,
+        "validation_error"
+      )
+      assert.deepStrictEqual(issuePaths(nulTag), ["subset_tags.0"])
+      const nulReason = expectError(
+        yield* call("POST", snooze, {
+          token: owner.token,
+          body: { snooze_until: "2099-01-01T00:00:00Z", reason: "a\u0000b" }
+        }),
+        422,
+        "validation_error"
+      )
+      assert.deepStrictEqual(issuePaths(nulReason), ["reason"])
       const pending = yield* seedRecommendation(workspace, { status: "pending_approval" })
       for (const body of [[], "null", '"reason"', { reason: "x".repeat(1001) }]) {
         expectError(
@@ -157,6 +172,26 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
         "validation_error"
       )
       expectError(yield* call("GET", "/api/v1/alerts?kind=bogus", { token: owner.token }), 422, "validation_error")
+      // One issue per field, however many of its checks fail.
+      const word = expectError(
+        yield* call("GET", "/api/v1/runs?limit=abc", { token: owner.token }),
+        422,
+        "validation_error"
+      )
+      assert.deepStrictEqual(issuePaths(word), ["limit"])
+      // NUL cannot reach a query: 422 naming the parameter.
+      const nulRun = expectError(
+        yield* call("GET", "/api/v1/recommendations?run_id=run_%00", { token: owner.token }),
+        422,
+        "validation_error"
+      )
+      assert.deepStrictEqual(issuePaths(nulRun), ["run_id"])
+      const nulTag = expectError(
+        yield* call("GET", "/api/v1/catalog/items?tag=a%00b", { token: owner.token }),
+        422,
+        "validation_error"
+      )
+      assert.deepStrictEqual(issuePaths(nulTag), ["tag"])
       const ignored = yield* call("GET", "/api/v1/runs?unknown=1", { token: owner.token })
       assert.strictEqual(ignored.status, 200, "unknown query parameters are ignored")
     })
@@ -212,6 +247,25 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
         headers: { "content-type": "application/json; charset=utf-8" }
       })
       assert.strictEqual(charset.status, 200)
+    })
+  )
+
+  it.effect("a path the router refuses with the request's own method allowed is 404, not 405", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      // An id over the router's 100-character segment limit, malformed escapes, an escaped NUL.
+      for (const id of ["r".repeat(101), "%ZZ", "rec_%FF", "rec_%00"]) {
+        expectError(yield* call("GET", `/api/v1/recommendations/${id}`, { token: owner.token }), 404, "not_found")
+        expectError(
+          yield* call("POST", `/api/v1/recommendations/${id}/accept`, { token: owner.token }),
+          404,
+          "not_found"
+        )
+        assert.strictEqual((yield* call("HEAD", `/api/v1/alerts/${id}`, { token: owner.token })).status, 404)
+      }
+      const wrong = yield* call("DELETE", `/api/v1/recommendations/${"r".repeat(101)}`, { token: owner.token })
+      expectError(wrong, 405, "method_not_allowed")
+      assert.strictEqual(wrong.headers.allow, "GET, HEAD")
     })
   )
 

@@ -119,5 +119,35 @@ layer(layerOn(ports, { readiness: Readiness.layerSql }), { excludeTestServices: 
         assert.deepStrictEqual(Object.keys(status).sort(), ["account_deletion", "lifecycle", "support_access", "usage"])
       })
     )
+
+    it.effect("a NUL in an id, a query or a body is 404 or 422, never the database's 503", () =>
+      Effect.gen(function* () {
+        const { workspace, owner } = yield* aWorkspaceWithOwner()
+        const pending = yield* recommendationFor(workspace, yield* importItem(workspace), {
+          status: "pending_approval"
+        })
+        const token = { token: owner.token }
+        for (const path of ["/api/v1/runs/run_%00", "/api/v1/recommendations/rec_%00", "/api/v1/alerts/alt_%00"]) {
+          expectError(yield* call("GET", path, token), 404, "not_found")
+        }
+        expectError(yield* call("POST", "/api/v1/recommendations/rec_%00/accept", token), 404, "not_found")
+        expectError(yield* call("POST", "/api/v1/alerts/alt_%00/resolve", token), 404, "not_found")
+        expectError(yield* call("GET", "/api/v1/recommendations?run_id=run_%00", token), 422, "validation_error")
+        expectError(yield* call("GET", "/api/v1/catalog/items?tag=%00", token), 422, "validation_error")
+        expectError(
+          yield* call("POST", "/api/v1/runs", { ...token, body: { subset_tags: ["a\u0000b"] } }),
+          422,
+          "validation_error"
+        )
+        expectError(
+          yield* call("POST", `/api/v1/recommendations/${pending.id}/reject`, {
+            ...token,
+            body: { reason: "a\u0000b" }
+          }),
+          422,
+          "validation_error"
+        )
+      })
+    )
   }
 )

@@ -30,11 +30,18 @@ const pathText = (
   return segments.length === 0 ? (kind === "Payload" ? "body" : kind.toLowerCase()) : segments.join(".")
 }
 
-export const issuesOf = (error: HttpApiError.HttpApiSchemaError): ReadonlyArray<Issue> =>
-  formatIssues(error.cause.issue).issues.map((issue) => ({
-    path: pathText(issue.path, error.kind),
-    message: issue.message
-  }))
+/**
+ * One issue per failing field, its first: `limit=abc` fails the number, the integer and the range
+ * checks alike, and a client reads `issues` as the list of fields to fix.
+ */
+export const issuesOf = (error: HttpApiError.HttpApiSchemaError): ReadonlyArray<Issue> => {
+  const byPath = new Map<string, Issue>()
+  for (const issue of formatIssues(error.cause.issue).issues) {
+    const path = pathText(issue.path, error.kind)
+    if (!byPath.has(path)) byPath.set(path, { path, message: issue.message })
+  }
+  return [...byPath.values()]
+}
 
 export const layer = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) => {
   if (error.kind === "Body" || error.kind === "ResponseHeaders") return Effect.fail(error)

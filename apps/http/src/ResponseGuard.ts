@@ -52,6 +52,12 @@ const pathOf = (url: string): string => {
 }
 
 /**
+ * A path with an escaped NUL names nothing: no id holds one (PostgreSQL text cannot), and letting
+ * it reach a query would make the database refuse it (a 503) where the client is owed a 404.
+ */
+const namesNothing = (path: string): boolean => path.includes("%00")
+
+/**
  * The outermost layer of every request: refuses oversized bodies, turns whatever the router
  * or a defect produced (empty 404, text 415, empty 413 / 500) into the `{ code, message }`
  * envelope, tells 405 from 404, gives the request its id (`x-request-id` header, `request_id` in
@@ -74,9 +80,15 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
         const requestId = requestIdOf(request.headers["x-request-id"])
 
         const declared = Number(request.headers["content-length"] ?? "0")
-        const answered: HttpServerResponse.HttpServerResponse =
+        const refused =
           declared > options.maxBodyBytes
             ? envelope(413, messages[413] ?? "", { connection: "close" })
+            : namesNothing(path)
+              ? envelope(404, messages[404] ?? "", {})
+              : undefined
+        const answered: HttpServerResponse.HttpServerResponse =
+          refused !== undefined
+            ? refused
             : yield* httpEffect.pipe(
                 Effect.catchCause((cause) =>
                   Effect.flatMap(HttpServerError.causeResponse(cause), ([response, reported]) =>
@@ -108,8 +120,10 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
         let response = answered
         if (response.status >= 400 && !isJson(response)) {
           const allowed = response.status === 404 ? options.routes.allowedMethods(path) : []
+          // The router also refuses paths a route's pattern matches (an id over its length limit, a
+          // malformed escape): when the request's own method is among the allowed, no such resource.
           response =
-            allowed.length > 0
+            allowed.length > 0 && !allowed.includes(request.method)
               ? envelope(405, `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
                   allow: allowed.join(", ")
                 })

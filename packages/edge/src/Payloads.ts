@@ -34,7 +34,13 @@ export const UtcTimestamp = Schema.String.pipe(
   )
 ).annotate({ format: "date-time", description: "ISO 8601 in UTC" })
 
-const Reason = Schema.String.pipe(Schema.check(Schema.isMaxLength(1000)))
+/**
+ * Text that may reach a query holds no NUL: PostgreSQL text cannot, and the database would refuse
+ * the query (a 503) where the client is owed a 422.
+ */
+export const isWithoutNul = Schema.isPattern(/^[^\0]*$/, { message: "must not contain the NUL character" })
+
+const Reason = Schema.String.pipe(Schema.check(Schema.isMaxLength(1000), isWithoutNul))
 
 export const TriggerRunBody = Schema.Struct({
   /** Run over the items carrying any of these tags; omitted or empty: the whole catalog. */
