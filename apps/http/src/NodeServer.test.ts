@@ -1,4 +1,5 @@
-import { request } from "node:http"
+import { request, type Server } from "node:http"
+import { connect } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createNodeServer, OneWriteResponse } from "./NodeServer.ts"
@@ -39,4 +40,63 @@ describe("NodeServer", () => {
       assert.strictEqual(received, body)
     }).pipe(Effect.scoped)
   )
+
+  it.effect("what Node's parser refuses is answered with the envelope and a request id, then closed", () =>
+    Effect.gen(function* () {
+      const server = createNodeServer()
+      server.on("request", (_, response) => {
+        response.writeHead(200, { "content-type": "application/json", "content-length": 2 })
+        response.end("{}")
+      })
+      const port = yield* listening(server)
+      const cases: ReadonlyArray<readonly [string, number, string]> = [
+        ["GARBAGE\r\n\r\n", 400, "bad_request"],
+        ["FOO /api/v1/runs HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_request"],
+        ["POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n{}", 400, "bad_request"],
+        ["GET /api/v1/runs HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n", 400, "bad_request"],
+        [`GET /api/v1/runs HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`, 431, "header_fields_too_large"]
+      ]
+      for (const [sent, status, code] of cases) {
+        const received = yield* exchange(port, sent)
+        const [head = "", body = ""] = received.split("\r\n\r\n")
+        assert.match(head, new RegExp(`^HTTP/1.1 ${status} `), received)
+        assert.match(head, /\r\ncontent-type: application\/json\r\n/)
+        assert.match(head, /\r\nconnection: close/)
+        const envelope: Readonly<Record<string, unknown>> = { ...Object(JSON.parse(body)) }
+        assert.strictEqual(envelope.code, code)
+        assert.isString(envelope.message)
+        assert.strictEqual(`x-request-id: ${envelope.request_id}`, head.match(/x-request-id: \S+/)?.[0])
+      }
+      // After an answer on a kept-alive connection, garbage only closes it (nothing in between).
+      const afterAnswer = yield* exchange(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\nGARBAGE\r\n\r\n")
+      assert.strictEqual(afterAnswer.match(/HTTP\/1.1 /g)?.length, 1, afterAnswer)
+      assert.match(afterAnswer, /^HTTP\/1.1 200 /)
+    }).pipe(Effect.scoped)
+  )
 })
+
+/** Listens on an ephemeral port for the scope; answers the port. */
+const listening = (server: Server) =>
+  Effect.gen(function* () {
+    yield* Effect.acquireRelease(
+      Effect.callback<void>((resume) => {
+        server.listen(0, "127.0.0.1", () => resume(Effect.void))
+      }),
+      () => Effect.sync(() => server.close())
+    )
+    const address = server.address()
+    return typeof address === "object" && address !== null ? address.port : 0
+  })
+
+/** Sends raw bytes on a fresh connection; answers everything received until the server closes it. */
+const exchange = (port: number, sent: string) =>
+  Effect.promise(
+    () =>
+      new Promise<string>((resolve, reject) => {
+        const chunks: Array<Buffer> = []
+        const socket = connect(port, "127.0.0.1", () => socket.write(sent))
+        socket.on("data", (chunk: Buffer) => chunks.push(chunk))
+        socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")))
+        socket.on("error", reject)
+      })
+  )

@@ -1,5 +1,6 @@
 import { createServer, type Server, ServerResponse } from "node:http"
 import { answerWhileNotServing } from "@margin/edge/AnswerWhileNotServing"
+import { answerClientErrors } from "@margin/edge/ClientErrors"
 
 /**
  * Node's response, less `strictContentLength`. @effect/platform-node turns it on for every
@@ -15,5 +16,9 @@ Object.defineProperty(OneWriteResponse.prototype, "strictContentLength", {
   configurable: true
 })
 
-/** The REST server's `http.Server` (for `NodeHttpServer.layer`); 503 until the app serves. */
-export const createNodeServer = (): Server => answerWhileNotServing(createServer({ ServerResponse: OneWriteResponse }))
+/**
+ * The REST server's `http.Server` (for `NodeHttpServer.layer`); 503 until the app serves, and the
+ * error envelope for what is not HTTP.
+ */
+export const createNodeServer = (): Server =>
+  answerClientErrors(answerWhileNotServing(createServer({ ServerResponse: OneWriteResponse })))

@@ -88,6 +88,7 @@ export const transportCodes = {
   408: "request_timeout",
   413: "payload_too_large",
   415: "unsupported_media_type",
+  431: "header_fields_too_large",
   500: "internal_error",
   503: "service_unavailable"
 } as const
