@@ -35,9 +35,12 @@ layer(testServer(), { excludeTestServices: true })("authentication and authoriza
     assert.deepStrictEqual(operations.map((operation) => operation.name).sort(), declared.sort())
   })
 
-  it.effect("401 unauthorized without a token, on every operation", () =>
+  it.effect("401 unauthorized without a token, on every operation, with a Bearer challenge", () =>
     Effect.forEach(operations, (operation) =>
-      Effect.map(send(operation), (reply) => expectError(reply, 401, "unauthorized"))
+      Effect.map(send(operation), (reply) => {
+        expectError(reply, 401, "unauthorized")
+        assert.strictEqual(reply.headers["www-authenticate"], 'Bearer realm="api"')
+      })
     )
   )
 
@@ -58,7 +61,9 @@ layer(testServer(), { excludeTestServices: true })("authentication and authoriza
       ]
       for (const operation of operations) {
         for (const options of credentials) {
-          expectError(yield* send(operation, options), 401, "unauthorized")
+          const reply = yield* send(operation, options)
+          expectError(reply, 401, "unauthorized")
+          assert.strictEqual(reply.headers["www-authenticate"], 'Bearer realm="api"')
         }
       }
     })

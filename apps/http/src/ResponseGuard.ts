@@ -37,6 +37,9 @@ const isJson = (response: HttpServerResponse.HttpServerResponse): boolean =>
 const envelope = (status: number, message: string, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe({ code: codeOf(status), message }, { status, headers })
 
+/** The challenge of a 401 that did not set its own (the MCP endpoint and /metrics do). */
+const bearerChallenge = 'Bearer realm="api"'
+
 /** Retry-After of a 503 that did not set its own. */
 const unavailableRetryAfterSeconds = "5"
 
@@ -128,6 +131,11 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
                   allow: allowed.join(", ")
                 })
               : envelope(response.status, messages[response.status] ?? "The request failed.", kept(response.headers))
+        }
+
+        // RFC 9110 requires a challenge with every 401; some HTTP clients fail on a 401 without one.
+        if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
+          response = HttpServerResponse.setHeader(response, "www-authenticate", bearerChallenge)
         }
 
         // A 503 (the database or a dependency away) tells clients when to come back.
