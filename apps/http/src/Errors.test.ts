@@ -269,6 +269,18 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
     })
   )
 
+  it.effect("405 matches paths as the router does: any case, repeated slashes, a trailing slash", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      for (const path of ["/api/v1/RUNS", "/api/v1//runs", "/api/v1/runs/"]) {
+        assert.strictEqual((yield* call("GET", path, { token: owner.token })).status, 200, path)
+        const other = yield* call("DELETE", path, { token: owner.token })
+        expectError(other, 405, "method_not_allowed")
+        assert.strictEqual(other.headers.allow, "GET, POST, HEAD")
+      }
+    })
+  )
+
   it.effect("no X-RateLimit-* headers and no stack traces on any answer", () =>
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner()

@@ -13,13 +13,21 @@ export interface RouteTable {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
+// Effect's router (FindMyWay's defaults) ignores case, repeated slashes and a trailing slash:
+// `GET /api/v1/RUNS/` is served, so `DELETE /api/v1/RUNS/` must be a 405, not a 404.
 const patternOf = (path: string): RegExp =>
   new RegExp(
     `^${path
       .split("/")
       .map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)))
-      .join("/")}$`
+      .join("/")}$`,
+    "i"
   )
+
+const asRouted = (path: string): string => {
+  const single = path.replace(/\/{2,}/g, "/")
+  return single.length > 1 && single.endsWith("/") ? single.slice(0, -1) : single
+}
 
 export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
@@ -38,11 +46,15 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
     .sort((a, b) => parameters(a.path) - parameters(b.path))
   return {
     allowedMethods: (path) => {
-      const methods = new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))
+      const routed = asRouted(path)
+      const methods = new Set(routes.filter((route) => route.pattern.test(routed)).map((route) => route.method))
       // HEAD is answered wherever GET is.
       if (methods.has("GET")) methods.add("HEAD")
       return [...methods]
     },
-    templateOf: (path) => routes.find((route) => route.pattern.test(path))?.path
+    templateOf: (path) => {
+      const routed = asRouted(path)
+      return routes.find((route) => route.pattern.test(routed))?.path
+    }
   }
 }
