@@ -2,6 +2,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { answerWhileNotServing } from "@margin/edge/AnswerWhileNotServing"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
+import { answerClientErrors } from "@margin/edge/ClientErrors"
 import * as HealthRoutes from "@margin/edge/HealthRoutes"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
@@ -45,7 +46,7 @@ const Server = Layer.unwrap(
       Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig, Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
-        NodeHttpServer.layer(() => answerWhileNotServing(createServer()), {
+        NodeHttpServer.layer(() => answerClientErrors(answerWhileNotServing(createServer())), {
           port: config.port,
           host: config.host,
           gracefulShutdownTimeout: config.shutdownTimeout

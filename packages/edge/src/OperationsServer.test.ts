@@ -1,4 +1,4 @@
-import { createServer } from "node:net"
+import { connect, createServer } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import { Effect, Layer, Logger } from "effect"
@@ -42,6 +42,27 @@ describe("OperationsServer", () => {
       assert.strictEqual(yield* status(`${base}/healthz`), 200)
       assert.strictEqual(yield* status(`${base}/readyz`), 200)
       assert.strictEqual(yield* status(`${base}/metrics`), 200)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("what is not HTTP is answered with the error envelope, as on the REST port", () =>
+    Effect.gen(function* () {
+      const held = yield* takenPort
+      held.close()
+      yield* Layer.build(serving(held.port))
+      const received = yield* Effect.promise(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const chunks: Array<Buffer> = []
+            const socket = connect(held.port, "127.0.0.1", () => socket.write("GARBAGE\r\n\r\n"))
+            socket.on("data", (chunk: Buffer) => chunks.push(chunk))
+            socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")))
+            socket.on("error", reject)
+          })
+      )
+      const [head = "", body = ""] = received.split("\r\n\r\n")
+      assert.match(head, /^HTTP\/1.1 400 /, received)
+      assert.strictEqual(JSON.parse(body).code, "bad_request")
     }).pipe(Effect.scoped)
   )
 

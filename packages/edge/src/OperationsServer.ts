@@ -3,6 +3,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { answerWhileNotServing } from "./AnswerWhileNotServing.ts"
+import { answerClientErrors } from "./ClientErrors.ts"
 import * as HealthRoutes from "./HealthRoutes.ts"
 import * as MetricsRoute from "./MetricsRoute.ts"
 
@@ -19,7 +20,10 @@ export interface OperationsServerOptions {
 export const layer = (options: OperationsServerOptions) =>
   HttpRouter.serve(Layer.mergeAll(MetricsRoute.layer, HealthRoutes.layer), { disableLogger: true }).pipe(
     Layer.provide(
-      NodeHttpServer.layer(() => answerWhileNotServing(createServer()), { port: options.port, host: options.host })
+      NodeHttpServer.layer(() => answerClientErrors(answerWhileNotServing(createServer())), {
+        port: options.port,
+        host: options.host
+      })
     ),
     Layer.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)

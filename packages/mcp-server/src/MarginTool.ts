@@ -1,11 +1,13 @@
 import { Authenticate } from "@margin/edge/Authenticate"
 import { Caller, type CallerShape } from "@margin/edge/Caller"
+import { ValidationFailed } from "@margin/edge/EdgeErrors"
 import { type ApiFailure, ErrorEnvelope, envelopeOf } from "@margin/edge/ErrorEnvelope"
 import { CurrentRequestId } from "@margin/edge/RequestId"
 import { RouteAccess, type RouteAccessShape } from "@margin/edge/RouteAccess"
 import { logIfUnavailable } from "@margin/edge/UnavailableLog"
 import { Context, Effect, type Schema } from "effect"
 import { Tool } from "effect/ai"
+import { nulArgumentIssues } from "./NulArguments.ts"
 
 /** What a tool does to the world, told to clients as the MCP annotations of the same names. */
 export interface ToolHints {
@@ -56,7 +58,7 @@ export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>
 
 /**
  * Turns a use-case call into a tool handler: the request's caller is authorized for the tool
- * (scope, token_unusable) first, and every expected failure becomes the `{ code, message }` a
+ * (scope, token_unusable) first, arguments holding a NUL are refused (validation_error), and every expected failure becomes the `{ code, message }` a
  * REST client would get, with the request's id, answered to the agent as an `isError` result.
  */
 export const toolHandlers = Effect.map(
@@ -71,6 +73,10 @@ export const toolHandlers = Effect.map(
       if (access === undefined) return Effect.die(`tool ${tool.name} declares no RouteAccess`)
       return Caller.pipe(
         Effect.tap((caller) => authenticate.authorize(caller, access)),
+        Effect.tap(() => {
+          const issues = nulArgumentIssues(params)
+          return issues.length === 0 ? Effect.void : Effect.fail(new ValidationFailed({ issues }))
+        }),
         Effect.flatMap((caller) => body(params, caller)),
         Effect.catch((failure) =>
           Effect.gen(function* () {

@@ -318,6 +318,18 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
     }).pipe(Effect.scoped)
   )
 
+  it.effect("an argument holding a NUL is a validation_error naming it, never the database's unavailable", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const agent = yield* connect(owner.token)
+      yield* seedAlert(workspace)
+      const paths = (outcome: ToolOutcome) =>
+        list(failed(outcome, "validation_error"), "issues").map((issue) => field(issue, "path"))
+      assert.deepStrictEqual(paths(yield* agent.call("get_alert", { alert_id: "alt_\u0000x" })), ["alert_id"])
+      assert.deepStrictEqual(paths(yield* agent.call("list_recommendations", { run_id: "run\u0000" })), ["run_id"])
+    }).pipe(Effect.scoped)
+  )
+
   it.effect("catalog items and the report export, paged with limit and cursor", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()
