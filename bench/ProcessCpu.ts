@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
 
 /**
  * CPU time of a process so far, in ms, from /proc (Linux; clock ticks of 10 ms); null elsewhere or
@@ -8,6 +8,8 @@ export const cpuMs = (pid: number): number | null => {
   const path = `/proc/${pid}/stat`
   if (!existsSync(path)) return null
   const fields = readFileSync(path, "utf8").split(") ")[1]?.split(" ") ?? []
+  if (process.env.BENCH_CPU_PART === "user") return Number(fields[11]) * 10
+  if (process.env.BENCH_CPU_PART === "system") return Number(fields[12]) * 10
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
@@ -17,3 +19,34 @@ export const cpuOf = (pids: ReadonlyArray<number>): number | null =>
     const used = cpuMs(pid)
     return sum === null || used === null ? null : sum + used
   }, 0)
+
+/** A /proc file's text, or "" when its process exited meanwhile. */
+const readIfThere = (path: string): string => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch {
+    return ""
+  }
+}
+
+/**
+ * CPU time of every PostgreSQL process of this machine so far, in ms (Linux; null elsewhere): the
+ * database's share of a request when only one server is being measured.
+ */
+export const databaseCpuMs = (): number | null => {
+  if (!existsSync("/proc/self/stat")) return null
+  let sum = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    if (readIfThere(`/proc/${entry}/comm`).trim() !== "postgres") continue
+    sum += cpuMs(Number(entry)) ?? 0
+  }
+  return sum
+}
+
+/** The machine's idle CPU time so far, in ms, over all cores (Linux; null elsewhere). */
+export const idleMs = (): number | null => {
+  if (!existsSync("/proc/stat")) return null
+  const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]?.trim().split(/\s+/) ?? []
+  return Number(fields[4]) * 10
+}

@@ -12,9 +12,15 @@
 // BENCH_SCENARIOS=list or accept: only that scenario (e.g. for a profile of one path).
 // BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler.
 // BENCH_REST_B=<another checkout>/apps/http/src/main.ts: also that checkout's REST server, in the same rounds.
+// BENCH_REST_ENV='{"NAME":"value"}': more environment for this checkout's REST server only (an A/B of a
+// setting against restB, e.g. {"LOG_LEVEL":"Warn"}).
+// BENCH_CPU_PART=user or system: the CPU columns count only that part of the processes' CPU time.
+// Columns: the server's CPU per request, the database's (every postgres process of the machine) and
+// the share of the machine's CPU left idle while measuring (near 0: the machine is the limit).
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
 // database is created there and dropped at the end).
 import { Agent, request } from "node:http"
+import { availableParallelism } from "node:os"
 import { join } from "node:path"
 import { isDeepStrictEqual } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
@@ -29,7 +35,7 @@ import { type Child, freePort, spawnNode, startRestServer } from "@margin/worker
 import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
 import { Array as Arr, Clock, Console, Effect } from "effect"
 import { SqlClient } from "effect/sql"
-import { cpuOf } from "./ProcessCpu.ts"
+import { cpuOf, databaseCpuMs, idleMs } from "./ProcessCpu.ts"
 
 const seconds = Number(process.argv[2] ?? 10)
 const concurrency = Number(process.argv[3] ?? 32)
@@ -55,6 +61,20 @@ const withFloor = process.env.BENCH_EFFECT_FLOOR === "1"
  * measured in the same rounds, for a before/after that the machine's drift between runs cannot blur.
  */
 const otherRest = process.env.BENCH_REST_B
+/** BENCH_REST_ENV: extra environment of this checkout's REST server, a JSON object of strings. */
+const restEnv = ((): Readonly<Record<string, string>> => {
+  const parsed: unknown = JSON.parse(process.env.BENCH_REST_ENV ?? "{}")
+  if (
+    typeof parsed !== "object" ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Object.values(parsed).every((value) => typeof value === "string")
+  ) {
+    console.error(`BENCH_REST_ENV must be a JSON object of strings, got ${process.env.BENCH_REST_ENV}`)
+    process.exit(2)
+  }
+  return Object.fromEntries(Object.entries(parsed))
+})()
 const serverCount = 2 + (withFloor ? 1 : 0) + (otherRest === undefined ? 0 : 1)
 
 /** `new` recommendations of one run, one per catalog item, inserted through the PostgreSQL adapters. */
@@ -106,10 +126,19 @@ interface Measured {
   readonly statuses: Map<number, number>
   readonly elapsedMs: number
   readonly cpuMs: number | null
+  /** CPU of the database's processes over the measurement. */
+  readonly databaseCpuMs: number | null
+  /** Idle CPU of the machine (all cores) over the measurement. */
+  readonly idleMs: number | null
 }
 
 /** `concurrency` keep-alive clients sending `target` until `durationMs` passed or its paths ran out. */
-const load = (port: number, token: string, target: Target, durationMs: number): Promise<Omit<Measured, "cpuMs">> => {
+const load = (
+  port: number,
+  token: string,
+  target: Target,
+  durationMs: number
+): Promise<Omit<Measured, "cpuMs" | "databaseCpuMs" | "idleMs">> => {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const latencies: Array<number> = []
   const statuses = new Map<number, number>()
@@ -159,13 +188,20 @@ interface Summary {
   readonly p50: number
   readonly p99: number
   readonly cpuPerRequest: number | null
+  readonly databaseCpuPerRequest: number | null
+  /** Share of the machine's CPU left idle while measuring: near 0 when the machine is the limit. */
+  readonly idleShare: number | null
   readonly failures: number
 }
 
 const summarize = (runs: ReadonlyArray<Measured>): Summary => {
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b)
   const elapsed = runs.reduce((sum, run) => sum + run.elapsedMs, 0)
-  const cpu = runs.every((run) => run.cpuMs !== null) ? runs.reduce((sum, run) => sum + (run.cpuMs ?? 0), 0) : null
+  const total = (of: (run: Measured) => number | null) =>
+    runs.every((run) => of(run) !== null) ? runs.reduce((sum, run) => sum + (of(run) ?? 0), 0) : null
+  const cpu = total((run) => run.cpuMs)
+  const databaseCpu = total((run) => run.databaseCpuMs)
+  const idle = total((run) => run.idleMs)
   const failures = runs.reduce(
     (sum, run) => sum + [...run.statuses].filter(([status]) => status !== 200).reduce((n, [, count]) => n + count, 0),
     0
@@ -175,13 +211,15 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     cpuPerRequest: cpu === null ? null : cpu / latencies.length,
+    databaseCpuPerRequest: databaseCpu === null ? null : databaseCpu / latencies.length,
+    idleShare: idle === null ? null : idle / (elapsed * availableParallelism()),
     failures
   }
 }
 
 const cell = (text: string, width: number) => text.padEnd(width)
 const row = (cells: ReadonlyArray<string>) =>
-  cells.map((text, index) => cell(text, [10, 8, 10, 10, 10, 12, 10, 22][index] ?? 10)).join(" ")
+  cells.map((text, index) => cell(text, [10, 8, 10, 10, 10, 12, 12, 8, 10, 22][index] ?? 10)).join(" ")
 
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
@@ -205,7 +243,7 @@ const program = Effect.gen(function* () {
   const profileDir = process.env.BENCH_PROFILE_DIR
   const profiled = (name: string) =>
     profileDir === undefined ? env : { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(profileDir, name)}` }
-  const rest = yield* startRestServer("rest", profiled("rest"))
+  const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv })
   const barePort = yield* freePort
   const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
     ...profiled("bare"),
@@ -297,12 +335,15 @@ const program = Effect.gen(function* () {
         const target = scenario.target(server.name)
         const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
         served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
-        const cpuBefore = cpuOf([server.pid])
+        const before = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
         const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
-        const cpuAfter = cpuOf([server.pid])
+        const after = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
+        const spent = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from)
         const run: Measured = {
           ...measured,
-          cpuMs: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore
+          cpuMs: spent(before.cpu, after.cpu),
+          databaseCpuMs: spent(before.database, after.database),
+          idleMs: spent(before.idle, after.idle)
         }
         served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
         const key = `${scenario.name}/${server.name}`
@@ -316,7 +357,20 @@ const program = Effect.gen(function* () {
   }
 
   yield* Console.log("")
-  yield* Console.log(row(["scenario", "server", "req/s", "p50 ms", "p99 ms", "CPU ms/req", "non-200", "ratio to bare"]))
+  yield* Console.log(
+    row([
+      "scenario",
+      "server",
+      "req/s",
+      "p50 ms",
+      "p99 ms",
+      "CPU ms/req",
+      "DB CPU ms/req",
+      "idle",
+      "non-200",
+      "ratio to bare"
+    ])
+  )
   for (const scenario of scenarios) {
     const summaries = new Map<string, Summary>(
       servers.map((server) => [server.name, summarize(results.get(`${scenario.name}/${server.name}`) ?? [])])
@@ -335,6 +389,8 @@ const program = Effect.gen(function* () {
           summary.p50.toFixed(1),
           summary.p99.toFixed(1),
           summary.cpuPerRequest === null ? "n/a" : summary.cpuPerRequest.toFixed(2),
+          summary.databaseCpuPerRequest === null ? "n/a" : summary.databaseCpuPerRequest.toFixed(2),
+          summary.idleShare === null ? "n/a" : `${(summary.idleShare * 100).toFixed(0)}%`,
           String(summary.failures),
           ratio
         ])
