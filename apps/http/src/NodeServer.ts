@@ -20,5 +20,5 @@ Object.defineProperty(OneWriteResponse.prototype, "strictContentLength", {
  * The REST server's `http.Server` (for `NodeHttpServer.layer`); 503 until the app serves, and the
  * error envelope for what is not HTTP.
  */
-export const createNodeServer = (): Server =>
-  answerClientErrors(answerWhileNotServing(createServer({ ServerResponse: OneWriteResponse })))
+export const createNodeServer = (options: { readonly corsOrigins?: ReadonlyArray<string> } = {}): Server =>
+  answerClientErrors(answerWhileNotServing(createServer({ ServerResponse: OneWriteResponse }), options))

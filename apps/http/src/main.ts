@@ -8,6 +8,7 @@ import * as ServerTracing from "@margin/edge/Tracing"
 import { UseCasesLayer } from "@margin/edge/UseCases"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
+import { mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
 import { Config, Effect, Layer, Logger, References } from "effect"
 import { HttpRouter } from "effect/http"
 import * as HttpApp from "./HttpApp.ts"
@@ -27,6 +28,7 @@ import { serverConfig } from "./ServerConfig.ts"
 const Server = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* serverConfig
+    const mcp = yield* mcpSettingsConfig
     return Layer.mergeAll(
       HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes }), { disableLogger: true }),
       // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
@@ -37,7 +39,7 @@ const Server = Layer.unwrap(
       Layer.provide(SessionVerifier.layer.pipe(Layer.provide(NodeServices.layer))),
       Layer.provideMerge(ServerInfrastructure.layer(config)),
       Layer.provide(
-        NodeHttpServer.layer(createNodeServer, {
+        NodeHttpServer.layer(() => createNodeServer({ corsOrigins: mcp.allowedOrigins }), {
           port: config.port,
           host: config.host,
           gracefulShutdownTimeout: config.shutdownTimeout

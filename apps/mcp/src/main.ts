@@ -12,9 +12,9 @@ import * as ServerProcess from "@margin/edge/ServerProcess"
 import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
-import { McpSettings } from "@margin/mcp-server/McpSettings"
+import { McpSettings, mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
 import * as ProtectedResource from "@margin/mcp-server/ProtectedResource"
-import { Effect, Layer } from "effect"
+import { Config, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { mcpServerConfig } from "./McpServerConfig.ts"
 
@@ -25,7 +25,7 @@ import { mcpServerConfig } from "./McpServerConfig.ts"
  * Sessions live in this process: behind more than one replica, route by Mcp-Session-Id (docs/mcp.md).
  */
 const Server = Layer.unwrap(
-  Effect.map(mcpServerConfig, (config) =>
+  Effect.map(Config.all([mcpServerConfig, mcpSettingsConfig]), ([config, mcp]) =>
     HttpRouter.serve(
       Layer.mergeAll(
         McpRoutes.layer,
@@ -46,11 +46,14 @@ const Server = Layer.unwrap(
       Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig, Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
-        NodeHttpServer.layer(() => answerClientErrors(answerWhileNotServing(createServer())), {
-          port: config.port,
-          host: config.host,
-          gracefulShutdownTimeout: config.shutdownTimeout
-        })
+        NodeHttpServer.layer(
+          () => answerClientErrors(answerWhileNotServing(createServer(), { corsOrigins: mcp.allowedOrigins })),
+          {
+            port: config.port,
+            host: config.host,
+            gracefulShutdownTimeout: config.shutdownTimeout
+          }
+        )
       )
     )
   )

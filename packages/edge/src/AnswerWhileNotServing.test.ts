@@ -15,9 +15,9 @@ const listening = (server: Server) =>
     () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
   )
 
-const get = (url: string) =>
+const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.promise(async () => {
-    const response = await fetch(`${url}/api/v1/runs`)
+    const response = await fetch(`${url}/api/v1/runs`, { headers })
     const body: Record<string, unknown> = JSON.parse(await response.text())
     return { status: response.status, headers: response.headers, body }
   })
@@ -48,6 +48,20 @@ describe("answerWhileNotServing", () => {
       assert.deepStrictEqual(served.body, { served: true })
       server.off("request", handler)
       assert.strictEqual((yield* get(url)).status, 503)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("a browser of an allowed origin gets the CORS headers it needs to read the 503; others get none", () =>
+    Effect.gen(function* () {
+      const url = yield* listening(answerWhileNotServing(createServer(), { corsOrigins: ["https://console.example"] }))
+      const allowed = yield* get(url, { origin: "https://console.example" })
+      assert.strictEqual(allowed.status, 503)
+      assert.strictEqual(allowed.headers.get("access-control-allow-origin"), "https://console.example")
+      assert.include(allowed.headers.get("access-control-expose-headers") ?? "", "retry-after")
+      assert.strictEqual(allowed.headers.get("vary"), "Origin")
+      const other = yield* get(url, { origin: "https://evil.example" })
+      assert.strictEqual(other.status, 503)
+      assert.isNull(other.headers.get("access-control-allow-origin"))
     }).pipe(Effect.scoped)
   )
 })

@@ -20,21 +20,25 @@ const list = (text: string): ReadonlyArray<string> =>
     .map((part) => part.trim())
     .filter((part) => part !== "")
 
+/** MCP_ALLOWED_ORIGINS (comma-separated, default none) and MCP_PUBLIC_URL (default: the request's Host). */
+export const mcpSettingsConfig: Config.Config<McpSettingsShape> = Config.all({
+  origins: Config.String("MCP_ALLOWED_ORIGINS").pipe(Config.withDefault("")),
+  publicUrl: Config.option(Config.URL("MCP_PUBLIC_URL"))
+}).pipe(
+  Config.map(({ origins, publicUrl }) => ({
+    allowedOrigins: list(origins),
+    publicUrl: publicUrl._tag === "Some" ? publicUrl.value.origin : null
+  }))
+)
+
 /** The MCP front door's own settings; both `npm start` and the standalone MCP entry read them. */
 export class McpSettings extends Context.Service<McpSettings, McpSettingsShape>()("margin/mcp/McpSettings") {
   static readonly layerWith = (settings: McpSettingsShape): Layer.Layer<McpSettings> =>
     Layer.succeed(McpSettings, McpSettings.of(settings))
 
-  /** MCP_ALLOWED_ORIGINS (comma-separated, default none) and MCP_PUBLIC_URL (default: the request's Host). */
+  /** `mcpSettingsConfig`. */
   static readonly layerConfig: Layer.Layer<McpSettings, Config.ConfigError> = Layer.effect(
     McpSettings,
-    Effect.gen(function* () {
-      const origins = yield* Config.String("MCP_ALLOWED_ORIGINS").pipe(Config.withDefault(""))
-      const publicUrl = yield* Config.option(Config.URL("MCP_PUBLIC_URL"))
-      return McpSettings.of({
-        allowedOrigins: list(origins),
-        publicUrl: publicUrl._tag === "Some" ? publicUrl.value.origin : null
-      })
-    })
+    Effect.map(mcpSettingsConfig, McpSettings.of)
   )
 }
