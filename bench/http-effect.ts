@@ -10,9 +10,12 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { encodeCursor } from "@margin/core/Page"
+import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
+import * as ResponseGuard from "@margin/http/ResponseGuard"
+import { routeTable } from "@margin/http/RouteTable"
 import * as Database from "@margin/postgres/Database"
-import { Effect, Layer, Redacted, References, Schema } from "effect"
+import { Effect, Layer, Logger, Redacted, References, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SqlClient } from "effect/sql"
@@ -109,7 +112,19 @@ const Handlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
   })
 )
 
-HttpRouter.serve(HttpApiBuilder.layer(Api).pipe(Layer.provide(Handlers)), { disableLogger: true }).pipe(
+const floorApp = HttpApiBuilder.layer(Api).pipe(Layer.provide(Handlers))
+// BENCH_FLOOR_GUARD=1: the REST server's response guard (request id, metrics, the JSON log line) on
+// the floor too, to see what it costs with nothing else of ours around it.
+const app =
+  process.env.BENCH_FLOOR_GUARD === "1"
+    ? Layer.mergeAll(floorApp, ResponseGuard.layer({ maxBodyBytes: 1 << 20, routes: routeTable(Api, []) }))
+    : floorApp
+HttpRouter.serve(app, { disableLogger: true }).pipe(
+  Layer.provide(
+    process.env.BENCH_FLOOR_GUARD === "1"
+      ? Layer.mergeAll(Logger.layer([stdoutJsonLogger]), Layer.succeed(References.MinimumLogLevel, "Info"))
+      : Layer.empty
+  ),
   Layer.provide(NodeHttpServer.layer(createServer, { port, host })),
   Layer.provide(Database.layerPostgres(Redacted.make(url))),
   Layer.provide(Layer.succeed(References.TracerEnabled, false)),

@@ -10,7 +10,8 @@
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
 // BENCH_PROFILE_DIR=<dir>: every server writes a CPU profile (node --cpu-prof) under <dir>/<server name>.
 // BENCH_SCENARIOS=list or accept: only that scenario (e.g. for a profile of one path).
-// BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler.
+// BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler;
+// with BENCH_FLOOR_GUARD=1 that floor also runs the REST server's response guard and JSON log line.
 // BENCH_REST_B=<another checkout>/apps/http/src/main.ts: also that checkout's REST server, in the same rounds.
 // BENCH_REST_ENV='{"NAME":"value"}': more environment for this checkout's REST server only (an A/B of a
 // setting against restB, e.g. {"LOG_LEVEL":"Warn"}).
