@@ -58,8 +58,9 @@ export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>
 
 /**
  * Turns a use-case call into a tool handler: the request's caller is authorized for the tool
- * (scope, token_unusable) first, arguments holding a NUL are refused (validation_error), and every expected failure becomes the `{ code, message }` a
- * REST client would get, with the request's id, answered to the agent as an `isError` result.
+ * (scope, token_unusable) first, arguments holding a NUL are refused (validation_error), and
+ * every expected failure becomes the `{ code, message }` a REST client would get, with the
+ * request's id, answered to the agent as an `isError` result.
  */
 export const toolHandlers = Effect.map(
   Authenticate,
