@@ -1,5 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 
+/** BENCH_CPU_PART=user or system: only that part of a process's CPU time counts. */
+const part = process.env.BENCH_CPU_PART
+
 /**
  * CPU time of a process so far, in ms, from /proc (Linux; clock ticks of 10 ms); null elsewhere or
  * once it exited. On a shared machine the CPU a request costs says more than the wall-clock rate.
@@ -8,8 +11,8 @@ export const cpuMs = (pid: number): number | null => {
   const path = `/proc/${pid}/stat`
   if (!existsSync(path)) return null
   const fields = readFileSync(path, "utf8").split(") ")[1]?.split(" ") ?? []
-  if (process.env.BENCH_CPU_PART === "user") return Number(fields[11]) * 10
-  if (process.env.BENCH_CPU_PART === "system") return Number(fields[12]) * 10
+  if (part === "user") return Number(fields[11]) * 10
+  if (part === "system") return Number(fields[12]) * 10
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
 

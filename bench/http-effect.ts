@@ -115,13 +115,13 @@ const Handlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
 const floorApp = HttpApiBuilder.layer(Api).pipe(Layer.provide(Handlers))
 // BENCH_FLOOR_GUARD=1: the REST server's response guard (request id, metrics, the JSON log line) on
 // the floor too, to see what it costs with nothing else of ours around it.
-const app =
-  process.env.BENCH_FLOOR_GUARD === "1"
-    ? Layer.mergeAll(floorApp, ResponseGuard.layer({ maxBodyBytes: 1 << 20, routes: routeTable(Api, []) }))
-    : floorApp
+const withGuard = process.env.BENCH_FLOOR_GUARD === "1"
+const app = withGuard
+  ? Layer.mergeAll(floorApp, ResponseGuard.layer({ maxBodyBytes: 1 << 20, routes: routeTable(Api, []) }))
+  : floorApp
 HttpRouter.serve(app, { disableLogger: true }).pipe(
   Layer.provide(
-    process.env.BENCH_FLOOR_GUARD === "1"
+    withGuard
       ? Layer.mergeAll(Logger.layer([stdoutJsonLogger]), Layer.succeed(References.MinimumLogLevel, "Info"))
       : Layer.empty
   ),

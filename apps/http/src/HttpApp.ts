@@ -2,7 +2,7 @@ import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as DeprecatedOperations from "@margin/edge/DeprecatedOperations"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
-import { McpSettings } from "@margin/mcp-server/McpSettings"
+import { McpSettings, type McpSettingsShape } from "@margin/mcp-server/McpSettings"
 import { mcpPath, metadataPath } from "@margin/mcp-server/ProtectedResource"
 import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
@@ -24,6 +24,8 @@ import { WorkspaceHandlers } from "./WorkspaceHandlers.ts"
 export interface HttpAppOptions {
   /** Request bodies above this are refused with 413 (default 1 MiB). */
   readonly maxBodyBytes?: number
+  /** The MCP front door's settings, when the process has read them already; else from the environment. */
+  readonly mcpSettings?: McpSettingsShape
 }
 
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -69,7 +71,12 @@ export const layer = (options: HttpAppOptions = {}) =>
             ]),
             Layer.provide([Authentication.layer, RequestValidation.layer, BackgroundRuns.layer])
           ),
-          McpRoutes.layer.pipe(Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig])),
+          McpRoutes.layer.pipe(
+            Layer.provide([
+              BackgroundRuns.layer,
+              options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings)
+            ])
+          ),
           MetricsRoute.layer,
           ResponseGuard.layer({
             maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,

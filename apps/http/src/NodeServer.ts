@@ -1,6 +1,5 @@
 import { createServer, type Server, ServerResponse } from "node:http"
-import { answerWhileNotServing } from "@margin/edge/AnswerWhileNotServing"
-import { answerClientErrors } from "@margin/edge/ClientErrors"
+import { answerOutsideTheApp } from "@margin/edge/AnswerOutsideTheApp"
 
 /**
  * Node's response, less `strictContentLength`. @effect/platform-node turns it on for every
@@ -21,4 +20,4 @@ Object.defineProperty(OneWriteResponse.prototype, "strictContentLength", {
  * error envelope for what is not HTTP.
  */
 export const createNodeServer = (options: { readonly corsOrigins?: ReadonlyArray<string> } = {}): Server =>
-  answerClientErrors(answerWhileNotServing(createServer({ ServerResponse: OneWriteResponse }), options))
+  answerOutsideTheApp(createServer({ ServerResponse: OneWriteResponse }), options)

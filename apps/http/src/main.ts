@@ -30,7 +30,7 @@ const Server = Layer.unwrap(
     const config = yield* serverConfig
     const mcp = yield* mcpSettingsConfig
     return Layer.mergeAll(
-      HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes }), { disableLogger: true }),
+      HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), { disableLogger: true }),
       // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
       // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
       Jobs.layer.pipe(Layer.provide(DeliverySettings.layer))

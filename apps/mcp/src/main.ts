@@ -1,8 +1,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { answerWhileNotServing } from "@margin/edge/AnswerWhileNotServing"
+import { answerOutsideTheApp } from "@margin/edge/AnswerOutsideTheApp"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
-import { answerClientErrors } from "@margin/edge/ClientErrors"
 import * as HealthRoutes from "@margin/edge/HealthRoutes"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
@@ -43,17 +42,14 @@ const Server = Layer.unwrap(
       // Its own log line per request (RequestTelemetry) replaces the platform's.
       { disableLogger: true }
     ).pipe(
-      Layer.provide([BackgroundRuns.layer, McpSettings.layerConfig, Readiness.layerSql]),
+      Layer.provide([BackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
-        NodeHttpServer.layer(
-          () => answerClientErrors(answerWhileNotServing(createServer(), { corsOrigins: mcp.allowedOrigins })),
-          {
-            port: config.port,
-            host: config.host,
-            gracefulShutdownTimeout: config.shutdownTimeout
-          }
-        )
+        NodeHttpServer.layer(() => answerOutsideTheApp(createServer(), { corsOrigins: mcp.allowedOrigins }), {
+          port: config.port,
+          host: config.host,
+          gracefulShutdownTimeout: config.shutdownTimeout
+        })
       )
     )
   )

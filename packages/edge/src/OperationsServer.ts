@@ -2,8 +2,7 @@ import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Cause, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { answerWhileNotServing } from "./AnswerWhileNotServing.ts"
-import { answerClientErrors } from "./ClientErrors.ts"
+import { answerOutsideTheApp } from "./AnswerOutsideTheApp.ts"
 import * as HealthRoutes from "./HealthRoutes.ts"
 import * as MetricsRoute from "./MetricsRoute.ts"
 
@@ -20,7 +19,7 @@ export interface OperationsServerOptions {
 export const layer = (options: OperationsServerOptions) =>
   HttpRouter.serve(Layer.mergeAll(MetricsRoute.layer, HealthRoutes.layer), { disableLogger: true }).pipe(
     Layer.provide(
-      NodeHttpServer.layer(() => answerClientErrors(answerWhileNotServing(createServer())), {
+      NodeHttpServer.layer(() => answerOutsideTheApp(createServer()), {
         port: options.port,
         host: options.host
       })

@@ -38,7 +38,9 @@ export const UtcTimestamp = Schema.String.pipe(
  * Text that may reach a query holds no NUL: PostgreSQL text cannot, and the database would refuse
  * the query (a 503) where the client is owed a 422.
  */
-export const isWithoutNul = Schema.isPattern(/^[^\0]*$/, { message: "must not contain the NUL character" })
+export const nulMessage = "must not contain the NUL character"
+
+export const isWithoutNul = Schema.isPattern(/^[^\0]*$/, { message: nulMessage })
 
 const Reason = Schema.String.pipe(Schema.check(Schema.isMaxLength(1000), isWithoutNul))
 

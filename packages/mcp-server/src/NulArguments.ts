@@ -1,4 +1,5 @@
 import type { Issue } from "@margin/edge/EdgeErrors"
+import { nulMessage } from "@margin/edge/Payloads"
 
 /**
  * One issue per argument whose text holds a NUL character, at any depth (`tags.1`): PostgreSQL text
@@ -9,7 +10,7 @@ export const nulArgumentIssues = (params: unknown): ReadonlyArray<Issue> => {
   const issues: Array<Issue> = []
   const visit = (value: unknown, path: string) => {
     if (typeof value === "string") {
-      if (value.includes("\0")) issues.push({ path, message: "must not contain the NUL character" })
+      if (value.includes("\0")) issues.push({ path, message: nulMessage })
     } else if (typeof value === "object" && value !== null) {
       // Arrays too: their keys are the indexes.
       for (const [key, element] of Object.entries(value)) visit(element, path === "" ? key : `${path}.${key}`)
