@@ -22,7 +22,7 @@ import {
 
 /**
  * `marginctl deprecation notify` as a process (spec section 9), with the tests' deprecated
- * operations (testing/TestDeprecations.ts: listRuns, getRun) and a real SMTP server in this
+ * operations (testing/TestDeprecations.ts: listRuns, getRun, getAlert) and a real SMTP server in this
  * process; production deprecates nothing. Every workspace of the database is notified, so the
  * tests of this file share one world and run in order.
  */
@@ -185,6 +185,59 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
       processTimeout
     )
 
+    // Two processes on one embedded database cannot be: the second waits for the data directory.
+    it.effect.runIf(PgTestAdapters.backend === "postgres")(
+      "two runs at once send each notice once: each claims a notice before sending it, and leaves the other's claims alone",
+      () =>
+        Effect.gen(function* () {
+          // A slow server (each message takes a second): the runs are still sending when the other reads the list.
+          const server = yield* TestSmtpServer.make(undefined, { acceptAfterMs: 1_000 })
+          const env = { ...(yield* testDatabaseEnvironment), SMTP_URL: server.url }
+          const notify = marginctlWithTestDeprecations(
+            ["deprecation", "notify", "--operation", "getAlert", "--json"],
+            env
+          )
+          const runs = yield* Effect.all([notify, notify], { concurrency: 2 })
+          const rows = yield* noticeRows("getAlert")
+          const keys = server.received().map((mail) => TestSmtpServer.headerOf(mail.raw, "Message-ID") ?? "")
+          // One message per recorded notice, none twice.
+          assert.strictEqual(keys.length, rows.length)
+          assert.strictEqual(new Set(keys).size, keys.length)
+          assert.deepStrictEqual(
+            keys.map((key) => key.replace(/^<deprecation\.getAlert\.([^.]+)\.([^@]+)@.*$/, "$1/$2")).sort(),
+            sorted(rows.map((row) => [row.workspace_id, row.user_id]))
+          )
+          // Each run sent some and left the rest to the other: a run that met a claim says so and exits 1.
+          const reports = runs.map((run) => {
+            assert.include([0, 1], run.code, run.stderr)
+            if (run.code === 1) {
+              assert.match(
+                run.stderr,
+                /marginctl: \d+ notices? (is|are) claimed by another notify run of getAlert \(running now, or stopped less than 10 minutes ago\); run the command again after that to send any it did not/
+              )
+            }
+            return jsonOf({ ...run, code: 0 })
+          })
+          assert.deepStrictEqual(
+            sorted(reports.flatMap((report) => pairsOf(report.notified))),
+            sorted(rows.map((row) => [row.workspace_id, row.user_id]))
+          )
+          // What a run met claimed it did not send; the other did (or had, before this run read the list).
+          for (const report of reports) {
+            assert.strictEqual(
+              listOf(report.notified).length + listOf(report.in_progress).length + Number(report.already_notified),
+              rows.length
+            )
+          }
+
+          const after = jsonOf(yield* notify)
+          assert.deepStrictEqual(after.notified, [])
+          assert.deepStrictEqual(after.in_progress, [])
+          assert.strictEqual(after.already_notified, rows.length)
+        }),
+      processTimeout
+    )
+
     it.effect(
       "refuses an operation that is not deprecated (production deprecates none), and a bad SMTP_URL, before sending",
       () =>
@@ -192,7 +245,7 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
           const env = yield* testDatabaseEnvironment
           assertFailed(
             yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listAlerts"], env),
-            /^marginctl: listAlerts is not a deprecated operation \(deprecated: listRuns, getRun\); list it in packages\/edge\/src\/DeprecatedOperations.ts and deploy first\n$/
+            /^marginctl: listAlerts is not a deprecated operation \(deprecated: listRuns, getRun, getAlert\); list it in packages\/edge\/src\/DeprecatedOperations.ts and deploy first\n$/
           )
           assertFailed(
             yield* marginctl(["deprecation", "notify", "--operation", "listRuns", "--json"], env),

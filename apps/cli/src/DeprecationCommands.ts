@@ -1,5 +1,5 @@
 import { addCalendarMonths, calendarDayOf, minimumNoticeMonths } from "@margin/core/Deprecation"
-import { DeprecationNotices } from "@margin/core/DeprecationNoticesService"
+import { claimLeaseMs, DeprecationNotices } from "@margin/core/DeprecationNoticesService"
 import { toIso } from "@margin/core/Timestamp"
 import * as DeprecatedOperations from "@margin/edge/DeprecatedOperations"
 import * as MailerLayer from "@margin/mail/MailerLayer"
@@ -68,6 +68,11 @@ const notifyCommand = Command.make(
           user_id: recipient.userId,
           email: recipient.email,
           reason
+        })),
+        in_progress: notices.inProgress.map((recipient) => ({
+          workspace_id: recipient.workspaceId,
+          user_id: recipient.userId,
+          email: recipient.email
         }))
       },
       (r) =>
@@ -78,12 +83,19 @@ const notifyCommand = Command.make(
             : `Wrote ${r.notified.length} notice${r.notified.length === 1 ? "" : "s"} as .eml files in ${r.outbox}: send them from there.`,
           ...r.notified.map((n) => `  ${n.email} (${n.role} of ${n.workspace_id})`),
           `${r.already_notified} owner${r.already_notified === 1 ? " or admin was" : "s and admins were"} notified before.`,
-          ...r.failed.map((f) => `  not sent to ${f.email} (${f.workspace_id}): ${f.reason}`)
+          ...r.failed.map((f) => `  not sent to ${f.email} (${f.workspace_id}): ${f.reason}`),
+          ...r.in_progress.map((p) => `  left to another run: ${p.email} (${p.workspace_id})`)
         ].join("\n")
     )
     if (notices.failed.length > 0) {
       return yield* new OperatorError({
         message: `${notices.failed.length} of ${notices.failed.length + notices.notified.length} notices could not be sent; run the command again to retry them`
+      })
+    }
+    // Claimed by a run that is still sending, or by one that stopped: only a later run can tell which.
+    if (notices.inProgress.length > 0) {
+      return yield* new OperatorError({
+        message: `${notices.inProgress.length} notice${notices.inProgress.length === 1 ? " is" : "s are"} claimed by another notify run of ${operation} (running now, or stopped less than ${claimLeaseMs / 60_000} minutes ago); run the command again after that to send any it did not`
       })
     }
   })

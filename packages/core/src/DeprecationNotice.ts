@@ -26,6 +26,21 @@ export interface DeprecationNoticeRecord {
   readonly transport: MailTransport
 }
 
+/**
+ * One send of a notice, claimed until `until` (a lease): while it holds, no other run sends to that
+ * (operation, workspace, user); once it lapses unsent (the run died), the next run may claim it.
+ */
+export interface DeprecationNoticeClaim {
+  readonly operation: string
+  readonly workspaceId: WorkspaceId
+  readonly userId: UserId
+  readonly email: string
+  readonly transport: MailTransport
+  /** When the claim is made: a claim that lapsed by then is taken over. */
+  readonly at: Timestamp
+  readonly until: Timestamp
+}
+
 /** The e-mail that tells one owner or admin of one workspace that `deprecation.operation` is deprecated. */
 export const composeNotice = (deprecation: Deprecation, recipient: NoticeRecipient, now: Timestamp): MailMessage => ({
   key: `deprecation.${deprecation.operation}.${recipient.workspaceId}.${recipient.userId}`,

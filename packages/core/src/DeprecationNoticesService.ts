@@ -14,16 +14,29 @@ export interface NotifyReport {
   readonly alreadyNotified: number
   /** Not accepted by the transport: not recorded, so the next call tries them again. */
   readonly failed: ReadonlyArray<{ readonly recipient: NoticeRecipient; readonly reason: string }>
+  /**
+   * Claimed by another run that is sending them now, or that stopped less than `claimLeaseMs`
+   * ago: not sent by this call; a call after the claim lapses sends those still untold.
+   */
+  readonly inProgress: ReadonlyArray<NoticeRecipient>
 }
+
+/**
+ * How long a claim keeps other runs off a notice: one send (SMTP: 10 s to connect and greet, 30 s
+ * of silence at most) with a wide margin. A run that dies mid-send delays that notice this long.
+ */
+export const claimLeaseMs = 10 * 60 * 1000
 
 /** Messages handed to the transport at once: a pooled SMTP connection or a few file writes each. */
 const concurrency = 4
 
 /**
  * Tells every owner and admin of every workspace, once per operation, that an operation is
- * deprecated (spec section 9). A notice is recorded after the transport accepted it: a failed
- * send is tried again by the next call; a process that dies between the send and the record
- * sends that one message again next time.
+ * deprecated (spec section 9). Each notice is claimed (a lease of `claimLeaseMs`), sent, then
+ * recorded: two calls at once never both send one, since the second finds the first's claim; a
+ * failed send drops its claim, so the next call tries it again; a process that dies between the
+ * claim and the record leaves a claim that lapses, and a call after that sends the message again
+ * (told twice rather than never).
  */
 export class DeprecationNotices extends Context.Service<
   DeprecationNotices,
@@ -39,9 +52,20 @@ export class DeprecationNotices extends Context.Service<
       const notifyOne = (deprecation: Deprecation, recipient: NoticeRecipient) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
+          const claimed = yield* notices.claim({
+            operation: deprecation.operation,
+            workspaceId: recipient.workspaceId,
+            userId: recipient.userId,
+            email: recipient.email,
+            transport: mailer.transport,
+            at: now,
+            until: now + claimLeaseMs
+          })
+          if (!claimed) return { _tag: "InProgress", recipient } as const
           const sent = yield* Effect.result(mailer.send(composeNotice(deprecation, recipient, now)))
           if (Result.isFailure(sent)) {
             yield* Effect.logWarning(`deprecation notice to ${sent.failure.to} not sent: ${sent.failure.reason}`)
+            yield* notices.release(deprecation.operation, recipient.workspaceId, recipient.userId)
             return { _tag: "Failed", recipient, reason: sent.failure.reason } as const
           }
           const record: DeprecationNoticeRecord = {
@@ -66,7 +90,8 @@ export class DeprecationNotices extends Context.Service<
             transport: mailer.transport,
             notified: outcomes.flatMap((outcome) => (outcome._tag === "Notified" ? [outcome] : [])),
             alreadyNotified: recipients.length - pending.length,
-            failed: outcomes.flatMap((outcome) => (outcome._tag === "Failed" ? [outcome] : []))
+            failed: outcomes.flatMap((outcome) => (outcome._tag === "Failed" ? [outcome] : [])),
+            inProgress: outcomes.flatMap((outcome) => (outcome._tag === "InProgress" ? [outcome.recipient] : []))
           }
         })
       })

@@ -3,7 +3,7 @@ import { Effect, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import type { Deprecation } from "../src/Deprecation.ts"
 import { composeNotice, type DeprecationNoticeRecord, type NoticeRecipient } from "../src/DeprecationNotice.ts"
-import { DeprecationNotices } from "../src/DeprecationNoticesService.ts"
+import { claimLeaseMs, DeprecationNotices } from "../src/DeprecationNoticesService.ts"
 import { UserId, WorkspaceId } from "../src/Ids.ts"
 import { DeprecationNoticeRepository } from "../src/ports/DeprecationNoticeRepository.ts"
 import { Mailer, type MailMessage, MailNotSent } from "../src/ports/Mailer.ts"
@@ -26,13 +26,19 @@ const recipient = (workspace: string, user: string, role: "owner" | "admin"): No
   notifiedAt: null
 })
 
-/** The repository and the mailer as Refs: who is an owner or admin, what was recorded, what was sent. */
+const keyOf = (operation: string, workspaceId: string, userId: string) => `${operation} ${workspaceId} ${userId}`
+
+/**
+ * The repository and the mailer as Refs: who is an owner or admin, what was recorded, the live
+ * claims (until when), what was sent. A send yields first, so that concurrent calls interleave.
+ */
 const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<string>) =>
   Effect.gen(function* () {
     const people = yield* Ref.make(members)
     const records = yield* Ref.make<ReadonlyArray<DeprecationNoticeRecord>>([])
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
     const refuse = yield* Ref.make(refused)
+    const claims = yield* Ref.make<ReadonlyMap<string, number>>(new Map())
     const repository = DeprecationNoticeRepository.of({
       recipients: (operation) =>
         Effect.gen(function* () {
@@ -44,12 +50,29 @@ const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<str
               null
           }))
         }),
-      record: (notice) => Ref.update(records, (all) => [...all, notice])
+      claim: (claim) =>
+        Effect.gen(function* () {
+          const key = keyOf(claim.operation, claim.workspaceId, claim.userId)
+          const sent = (yield* Ref.get(records)).some((r) => keyOf(r.operation, r.workspaceId, r.userId) === key)
+          return yield* Ref.modify(claims, (live) => {
+            const held = live.get(key)
+            return sent || (held !== undefined && held > claim.at)
+              ? [false, live]
+              : [true, new Map([...live, [key, claim.until]])]
+          })
+        }),
+      record: (notice) => Ref.update(records, (all) => [...all, notice]),
+      release: (operation, workspaceId, userId) =>
+        Ref.update(claims, (live) => {
+          const rest = new Map(live)
+          rest.delete(keyOf(operation, workspaceId, userId))
+          return rest
+        })
     })
     const mailer = Mailer.of({
       transport: "smtp",
       send: (message) =>
-        Effect.flatMap(Ref.get(refuse), (refusing) =>
+        Effect.flatMap(Effect.andThen(Effect.yieldNow, Ref.get(refuse)), (refusing) =>
           refusing.has(message.to)
             ? Effect.fail(new MailNotSent({ to: message.to, reason: "550 mailbox unavailable" }))
             : Ref.update(sent, (all) => [...all, message])
@@ -58,7 +81,7 @@ const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<str
     const layer = DeprecationNotices.layer.pipe(
       Layer.provide([Layer.succeed(DeprecationNoticeRepository, repository), Layer.succeed(Mailer, mailer)])
     )
-    return { people, records, sent, refuse, layer }
+    return { people, records, sent, refuse, claims, layer }
   })
 
 const notify = (layer: Layer.Layer<DeprecationNotices>) =>
@@ -136,6 +159,61 @@ describe("DeprecationNotices.notify", () => {
       )
       assert.strictEqual(retry.alreadyNotified, 1)
       assert.deepStrictEqual(retry.failed, [])
+    })
+  )
+
+  it.effect("two calls at once send each notice once: the second finds the first's claims", () =>
+    Effect.gen(function* () {
+      const world = yield* fakes(
+        [recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin"), recipient("ws_b", "usr_3", "owner")],
+        new Set()
+      )
+      const [one, two] = yield* Effect.all([notify(world.layer), notify(world.layer)], { concurrency: 2 })
+      assert.deepStrictEqual((yield* Ref.get(world.sent)).map((message) => message.key).sort(), [
+        "deprecation.listRuns.ws_a.usr_1",
+        "deprecation.listRuns.ws_a.usr_2",
+        "deprecation.listRuns.ws_b.usr_3"
+      ])
+      // Each notice was sent by one call and is in progress for the other (or already told).
+      assert.strictEqual(one.notified.length + two.notified.length, 3)
+      assert.strictEqual(
+        one.notified.length + one.inProgress.length + one.alreadyNotified,
+        3,
+        "every recipient is accounted for by the first call"
+      )
+      assert.strictEqual(two.notified.length + two.inProgress.length + two.alreadyNotified, 3)
+    })
+  )
+
+  it.effect("a claim left by a run that stopped holds the notice back until it lapses, then it is sent", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.parse("2026-01-15T09:00:00Z"))
+      const start = Date.parse("2026-01-15T09:00:00Z")
+      const world = yield* fakes([recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin")], new Set())
+      // A run claimed usr_1's notice and died before sending it.
+      yield* Ref.set(world.claims, new Map([[keyOf("listRuns", "ws_a", "usr_1"), start + claimLeaseMs]]))
+
+      const meanwhile = yield* notify(world.layer)
+      assert.deepStrictEqual(
+        meanwhile.inProgress.map((r) => r.userId),
+        ["usr_1"]
+      )
+      assert.deepStrictEqual(
+        meanwhile.notified.map(({ record }) => record.userId),
+        ["usr_2"]
+      )
+
+      yield* TestClock.adjust(claimLeaseMs)
+      const after = yield* notify(world.layer)
+      assert.deepStrictEqual(
+        after.notified.map(({ record }) => record.userId),
+        ["usr_1"]
+      )
+      assert.deepStrictEqual(after.inProgress, [])
+      assert.deepStrictEqual(
+        (yield* Ref.get(world.sent)).map((message) => message.to),
+        ["usr_2@example.com", "usr_1@example.com"]
+      )
     })
   )
 })

@@ -91,5 +91,65 @@ describe(`PgDeprecationNoticeRepository (${PgTestAdapters.backend})`, () => {
           )
         })
     )
+
+    it.effect(
+      "one claim holds at a time (of many at once, one wins); a sent notice or a live claim refuses it; release and lapse free it",
+      () =>
+        Effect.gen(function* () {
+          const notices = yield* DeprecationNoticeRepository
+          const { shopA, owner, admin } = yield* seedNoticeAudience
+          const at = Date.parse("2026-02-01T10:00:00.000Z")
+          const claimOf = (user: typeof owner, when: number) =>
+            ({
+              operation: "getRun",
+              workspaceId: shopA.id,
+              userId: user.id,
+              email: user.email,
+              transport: "smtp",
+              at: when,
+              until: when + 600_000
+            }) as const
+
+          // Eight runs at once (PostgreSQL: on several connections): exactly one holds the claim.
+          const wins = yield* Effect.all(
+            Array.from({ length: 8 }, () => notices.claim(claimOf(owner, at))),
+            {
+              concurrency: "unbounded"
+            }
+          )
+          assert.strictEqual(wins.filter(Boolean).length, 1)
+          // Claimed, not sent: still a recipient to tell.
+          const owners = (yield* notices.recipients("getRun")).filter(
+            (r) => r.workspaceId === shopA.id && r.userId === owner.id
+          )
+          assert.deepStrictEqual(
+            owners.map((r) => r.notifiedAt),
+            [null]
+          )
+          // A claim that lapsed is taken over; then recording it makes it final.
+          assert.isFalse(yield* notices.claim(claimOf(owner, at + 599_999)))
+          assert.isTrue(yield* notices.claim(claimOf(owner, at + 600_000)))
+          yield* notices.record({
+            operation: "getRun",
+            workspaceId: shopA.id,
+            userId: owner.id,
+            email: owner.email,
+            notifiedAt: at + 600_001,
+            transport: "smtp"
+          })
+          assert.isFalse(yield* notices.claim(claimOf(owner, at + 10 * 600_000)))
+          // Releasing a sent notice leaves it; releasing an unsent claim frees it at once.
+          yield* notices.release("getRun", shopA.id, owner.id)
+          assert.isTrue(yield* notices.claim(claimOf(admin, at)))
+          yield* notices.release("getRun", shopA.id, admin.id)
+          assert.isTrue(yield* notices.claim(claimOf(admin, at)))
+
+          const told = (yield* notices.recipients("getRun")).filter((r) => r.workspaceId === shopA.id)
+          assert.deepStrictEqual(
+            told.filter((r) => r.notifiedAt !== null).map((r) => [r.userId, r.notifiedAt]),
+            [[owner.id, at + 600_001]]
+          )
+        })
+    )
   })
 })

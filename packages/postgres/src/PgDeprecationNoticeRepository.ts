@@ -1,4 +1,4 @@
-import type { DeprecationNoticeRecord, NoticeRecipient } from "@margin/core/DeprecationNotice"
+import type { DeprecationNoticeClaim, DeprecationNoticeRecord, NoticeRecipient } from "@margin/core/DeprecationNotice"
 import { UserId, WorkspaceId } from "@margin/core/Ids"
 import { DeprecationNoticeRepository } from "@margin/core/ports/DeprecationNoticeRepository"
 import { Role } from "@margin/core/Role"
@@ -39,6 +39,15 @@ export const toRow = (notice: DeprecationNoticeRecord) => ({
   transport: notice.transport
 })
 
+const claimRow = (claim: DeprecationNoticeClaim) => ({
+  operation: claim.operation,
+  workspace_id: claim.workspaceId,
+  user_id: claim.userId,
+  email: claim.email,
+  transport: claim.transport,
+  claimed_until: toTimestamptz(claim.until)
+})
+
 const all = rowsOf(RecipientRow, toDomain)
 
 export const layer: Layer.Layer<DeprecationNoticeRepository, never, SqlClient.SqlClient> = Layer.effect(
@@ -61,13 +70,34 @@ export const layer: Layer.Layer<DeprecationNoticeRepository, never, SqlClient.Sq
           Effect.flatMap(all),
           asRepository("DeprecationNoticeRepository.recipients")
         ),
+      // One statement, so that of two runs at once exactly one gets the row: ON CONFLICT DO UPDATE
+      // locks the row and checks its WHERE against the latest committed claim.
+      claim: (claim) =>
+        sql`
+          INSERT INTO deprecation_notices ${sql.insert(claimRow(claim))}
+          ON CONFLICT (operation, workspace_id, user_id) DO UPDATE
+            SET email = EXCLUDED.email, transport = EXCLUDED.transport, claimed_until = EXCLUDED.claimed_until
+            WHERE deprecation_notices.notified_at IS NULL
+              AND deprecation_notices.claimed_until <= ${toTimestamptz(claim.at)}
+          RETURNING 1 AS claimed`.pipe(
+          Effect.map((rows) => rows.length === 1),
+          asRepository("DeprecationNoticeRepository.claim")
+        ),
       record: (notice) =>
         sql`
           INSERT INTO deprecation_notices ${sql.insert(toRow(notice))}
-          ON CONFLICT (operation, workspace_id, user_id) DO NOTHING`.pipe(
+          ON CONFLICT (operation, workspace_id, user_id) DO UPDATE
+            SET email = EXCLUDED.email, notified_at = EXCLUDED.notified_at, transport = EXCLUDED.transport,
+                claimed_until = NULL
+            WHERE deprecation_notices.notified_at IS NULL`.pipe(
           Effect.asVoid,
           asRepository("DeprecationNoticeRepository.record")
-        )
+        ),
+      release: (operation, workspaceId, userId) =>
+        sql`
+          DELETE FROM deprecation_notices
+          WHERE operation = ${operation} AND workspace_id = ${workspaceId} AND user_id = ${userId}
+            AND notified_at IS NULL`.pipe(Effect.asVoid, asRepository("DeprecationNoticeRepository.release"))
     })
   })
 )

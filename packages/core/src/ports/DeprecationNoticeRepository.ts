@@ -1,6 +1,7 @@
 import { Context, type Effect } from "effect"
-import type { DeprecationNoticeRecord, NoticeRecipient } from "../DeprecationNotice.ts"
+import type { DeprecationNoticeClaim, DeprecationNoticeRecord, NoticeRecipient } from "../DeprecationNotice.ts"
 import type { RepositoryError } from "../Errors.ts"
+import type { UserId, WorkspaceId } from "../Ids.ts"
 
 /** Who is told of a deprecated operation, and who was told when (spec section 9). */
 export class DeprecationNoticeRepository extends Context.Service<
@@ -11,7 +12,19 @@ export class DeprecationNoticeRepository extends Context.Service<
      * notified of `operation` (null: not yet); by workspace, then user.
      */
     readonly recipients: (operation: string) => Effect.Effect<ReadonlyArray<NoticeRecipient>, RepositoryError>
-    /** Records a sent notice; recording the same (operation, workspace, user) again keeps the first. */
+    /**
+     * Claims one send: true when this call now holds the (operation, workspace, user), that is when
+     * it was neither sent nor claimed until after `claim.at`; false when it was sent, or another
+     * run's claim still holds. Across processes, one claim holds at a time.
+     */
+    readonly claim: (claim: DeprecationNoticeClaim) => Effect.Effect<boolean, RepositoryError>
+    /** Records a sent notice (and ends its claim); recording the same one again keeps the first. */
     readonly record: (notice: DeprecationNoticeRecord) => Effect.Effect<void, RepositoryError>
+    /** Drops the claim of a notice that was not sent, so that the next run tries it again at once. */
+    readonly release: (
+      operation: string,
+      workspaceId: WorkspaceId,
+      userId: UserId
+    ) => Effect.Effect<void, RepositoryError>
   }
 >()("margin/core/DeprecationNoticeRepository") {}

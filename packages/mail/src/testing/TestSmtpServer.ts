@@ -25,10 +25,16 @@ const addressOf = (address: SMTPServerAddress | false): string => (address === f
  * of nodemailer). No TLS; with `credentials` it requires that login (AUTH over plain text, which
  * only a test allows). Closed with the scope.
  */
-export const make = (credentials?: {
-  readonly user: string
-  readonly pass: string
-}): Effect.Effect<TestSmtpServer, never, Scope.Scope> =>
+export const make = (
+  credentials?: {
+    readonly user: string
+    readonly pass: string
+  },
+  options: {
+    /** How long it takes to accept each message (a slow server: sends overlap in time). */
+    readonly acceptAfterMs?: number
+  } = {}
+): Effect.Effect<TestSmtpServer, never, Scope.Scope> =>
   Effect.gen(function* () {
     const received: Array<ReceivedMail> = []
     const refused = new Set<string>()
@@ -54,7 +60,8 @@ export const make = (credentials?: {
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             raw: Buffer.concat(chunks).toString("utf8")
           })
-          callback()
+          if (options.acceptAfterMs === undefined) callback()
+          else setTimeout(callback, options.acceptAfterMs)
         })
       }
     })
