@@ -1,4 +1,5 @@
 import { type Deprecation, DeprecationsInvalid } from "@margin/core/Deprecation"
+import { pathOf } from "@margin/edge/RequestPath"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
@@ -113,7 +114,7 @@ export const headersLayer = (
         // HEAD is answered by the GET route.
         const templates = byMethod.get(request.method === "HEAD" ? "GET" : request.method)
         if (templates === undefined) return httpEffect
-        const template = routes.templateOf(request.url.split(/[?#]/, 1)[0] ?? "")
+        const template = routes.templateOf(pathOf(request.url))
         const headers = template === undefined ? undefined : templates.get(template)
         return headers === undefined
           ? httpEffect

@@ -1,6 +1,7 @@
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as DeprecatedOperations from "@margin/edge/DeprecatedOperations"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
+import { pathOf } from "@margin/edge/RequestPath"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings, type McpSettingsShape } from "@margin/mcp-server/McpSettings"
 import { mcpPath, metadataPath } from "@margin/mcp-server/ProtectedResource"
@@ -41,7 +42,7 @@ const routes = routeTable(Api, [
 
 /** A request's server span name: method and route template (`GET /api/v1/runs/:run_id`), never a raw path. */
 export const spanName = (request: HttpServerRequest.HttpServerRequest): string =>
-  `${request.method} ${routes.templateOf(request.url.split(/[?#]/, 1)[0] ?? "") ?? "unmatched"}`
+  `${request.method} ${routes.templateOf(pathOf(request.url)) ?? "unmatched"}`
 
 /**
  * The REST front door as router routes: the HttpApi (with its OpenAPI document at

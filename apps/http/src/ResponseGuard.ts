@@ -2,6 +2,7 @@ import { transportCodes } from "@margin/edge/ErrorEnvelope"
 import { CurrentRequestId, requestIdOf, withRequestId } from "@margin/edge/RequestId"
 import { RequestLog, type RequestNotes } from "@margin/edge/RequestLog"
 import { recordRequest } from "@margin/edge/RequestMetrics"
+import { pathOf } from "@margin/edge/RequestPath"
 import { Cause, Clock, Context, Effect, type Layer, References } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -48,11 +49,6 @@ const keptHeaders = ["allow", "retry-after", "connection"]
 
 const kept = (headers: Readonly<Record<string, string>>): Record<string, string> =>
   Object.fromEntries(keptHeaders.flatMap((name) => (headers[name] === undefined ? [] : [[name, headers[name]]])))
-
-const pathOf = (url: string): string => {
-  const end = url.search(/[?#]/)
-  return end === -1 ? url : url.slice(0, end)
-}
 
 /**
  * A path with an escaped NUL names nothing: no id holds one (PostgreSQL text cannot), and letting

@@ -3,11 +3,7 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { CurrentRequestId, requestIdOf, withRequestId } from "./RequestId.ts"
 import { RequestLog } from "./RequestLog.ts"
 import { recordRequest } from "./RequestMetrics.ts"
-
-const pathOf = (url: string): string => {
-  const end = url.search(/[?#]/)
-  return end === -1 ? url : url.slice(0, end)
-}
+import { pathOf } from "./RequestPath.ts"
 
 /**
  * What the REST server's response guard gives each request, for a process that serves a few

@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer, Option, References, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware, type HttpServerRequest } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"
+import { pathOf } from "./RequestPath.ts"
 import { type TracingSettings, tracingConfig } from "./TracingConfig.ts"
 
 export interface TracingOptions {
@@ -12,8 +13,6 @@ export interface TracingOptions {
 
 /** Requests that start no trace: probes and scrapes, every few seconds, say nothing about users. */
 const untracedPaths = new Set(["/healthz", "/readyz", "/metrics"])
-
-const pathOf = (url: string): string => url.split(/[?#]/, 1)[0] ?? url
 
 /**
  * Effect's OTLP tracer with the sampling decision of a new trace: a share `ratio` of root spans is
