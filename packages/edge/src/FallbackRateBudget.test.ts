@@ -94,6 +94,56 @@ describe("FallbackRateBudget", () => {
     }).pipe(Effect.provide(logging))
   )
 
+  /** A shared store that counts while `up` holds, else fails. */
+  const flaky = (limit: number) =>
+    Effect.gen(function* () {
+      const state = { up: true }
+      const shared = new Map<string, number>()
+      const rate = yield* FallbackRateBudget.make({
+        store: "test",
+        limit,
+        consume: (key, at) =>
+          state.up
+            ? Effect.sync(() => {
+                const window = `${key}@${Math.floor(at / 60_000)}`
+                const count = (shared.get(window) ?? 0) + 1
+                shared.set(window, count)
+                return count <= limit
+                  ? { _tag: "Allowed" as const, remaining: limit - count }
+                  : { _tag: "Limited" as const, retryAfterSeconds: 1 }
+              })
+            : Effect.fail({ message: "connection refused" })
+      })
+      const tags = (key: string, at: number, times: number) =>
+        Effect.forEach(Array.from({ length: times }), () => Effect.map(rate.consume(key, at), (d) => d._tag))
+      return { state, tags }
+    })
+
+  it.effect("an outage in the middle of a window goes on from the store's count, not from zero", () =>
+    Effect.gen(function* () {
+      const { state, tags } = yield* flaky(3)
+      assert.deepStrictEqual(yield* tags("k", now, 2), ["Allowed", "Allowed"])
+      state.up = false
+      assert.deepStrictEqual(yield* tags("k", now, 2), ["Allowed", "Limited"])
+      // The next window starts over, in memory too.
+      assert.deepStrictEqual(yield* tags("k", now + 60_000, 4), ["Allowed", "Allowed", "Allowed", "Limited"])
+    }).pipe(Effect.provide(logging))
+  )
+
+  it.effect("a store that fails again within the window does not start it over", () =>
+    Effect.gen(function* () {
+      const { state, tags } = yield* flaky(2)
+      state.up = false
+      assert.deepStrictEqual(yield* tags("k", now, 3), ["Allowed", "Allowed", "Limited"])
+      // Back: the store, which saw none of those, allows one; then it fails again.
+      state.up = true
+      assert.deepStrictEqual(yield* tags("k", now, 1), ["Allowed"])
+      state.up = false
+      assert.deepStrictEqual(yield* tags("k", now, 1), ["Limited"])
+      assert.deepStrictEqual(yield* tags("other", now, 2), ["Allowed", "Allowed"], "another key has its own budget")
+    }).pipe(Effect.provide(logging))
+  )
+
   it("reasonOf: the message, else the cause's message, else the tag", () => {
     assert.strictEqual(FallbackRateBudget.reasonOf({ message: "refused" }), "refused")
     assert.strictEqual(

@@ -1,6 +1,7 @@
-import { consumeIn } from "@margin/core/memory/MemoryRateBudget"
+import { consumeIn, windowMs } from "@margin/core/memory/MemoryRateBudget"
 import { type BudgetDecision, RateBudget } from "@margin/core/ports/RateBudget"
 import { Effect, Metric } from "effect"
+import { windowStart } from "./FixedWindow.ts"
 import * as ServiceMetrics from "./ServiceMetrics.ts"
 
 export interface FallbackRateBudgetOptions<E extends { readonly message: string }> {
@@ -27,8 +28,12 @@ interface Window {
  * A shared rate budget that never lets a request through uncounted: while the shared store
  * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory budget (the
  * one of core's MemoryRateBudget), so each process enforces the limit on its own share of the
- * traffic. The outage and the recovery are logged once each, every fallback decision is counted
- * (`margin_rate_budget_fallback_total`) and `margin_rate_budget_degraded` is 1 meanwhile.
+ * traffic. The memory windows go on from what the process knew when the store failed: each
+ * answer of the store sets the key's memory count to at least the store's count, and a recovery
+ * keeps them, so an outage in the middle of a window, or a store that fails again within it, does
+ * not start the window over. The outage and the recovery are logged once each, every fallback
+ * decision is counted (`margin_rate_budget_fallback_total`) and `margin_rate_budget_degraded` is 1
+ * meanwhile.
  */
 export const make = <E extends { readonly message: string }>(
   options: FallbackRateBudgetOptions<E>
@@ -36,9 +41,27 @@ export const make = <E extends { readonly message: string }>(
   Effect.sync(() => {
     const windows = new Map<string, Window>()
     let degraded = false
+    // Windows of past minutes count for nothing: dropped once a minute, so the map holds the keys of one window.
+    let current = 0
+    const forgetPastWindows = (start: number) => {
+      if (start <= current) return
+      current = start
+      for (const [key, window] of windows) if (window.start < start) windows.delete(key)
+    }
+
+    /** The store's count of the key's window (at least the limit when it refused), kept for an outage. */
+    const remember = (key: string, now: number, decision: BudgetDecision) => {
+      const start = windowStart(now, windowMs)
+      forgetPastWindows(start)
+      const counted = decision._tag === "Allowed" ? options.limit - decision.remaining : options.limit
+      const known = windows.get(key)
+      if (known !== undefined && known.start > start) return
+      windows.set(key, { start, count: known?.start === start ? Math.max(known.count, counted) : counted })
+    }
 
     const inMemory = (key: string, now: number) =>
       Effect.sync(() => {
+        forgetPastWindows(windowStart(now, windowMs))
         const [decision, window] = consumeIn(windows.get(key), now, options.limit)
         windows.set(key, window)
         return decision
@@ -59,8 +82,6 @@ export const make = <E extends { readonly message: string }>(
 
     const recovered = Effect.gen(function* () {
       degraded = false
-      // The memory windows only covered the outage: the shared store counts again from here.
-      windows.clear()
       yield* Effect.logInfo(`rate budget: ${options.store} counts requests again`)
       yield* Metric.update(ServiceMetrics.rateBudgetDegraded, 0)
     })
@@ -70,7 +91,10 @@ export const make = <E extends { readonly message: string }>(
         options.consume(key, now).pipe(
           Effect.matchEffect({
             onFailure: (error) => fellBack(key, now, error),
-            onSuccess: (decision) => (degraded ? Effect.as(recovered, decision) : Effect.succeed(decision))
+            onSuccess: (decision) => {
+              remember(key, now, decision)
+              return degraded ? Effect.as(recovered, decision) : Effect.succeed(decision)
+            }
           })
         )
     })
