@@ -61,7 +61,8 @@ export class DeprecationNotices extends Context.Service<
             at: now,
             until: now + claimLeaseMs
           })
-          if (!claimed) return { _tag: "InProgress", recipient } as const
+          if (claimed === "sent") return { _tag: "SentMeanwhile", recipient } as const
+          if (claimed === "held") return { _tag: "InProgress", recipient } as const
           const sent = yield* Effect.result(mailer.send(composeNotice(deprecation, recipient, now)))
           if (Result.isFailure(sent)) {
             yield* Effect.logWarning(`deprecation notice to ${sent.failure.to} not sent: ${sent.failure.reason}`)
@@ -89,7 +90,11 @@ export class DeprecationNotices extends Context.Service<
           return {
             transport: mailer.transport,
             notified: outcomes.flatMap((outcome) => (outcome._tag === "Notified" ? [outcome] : [])),
-            alreadyNotified: recipients.length - pending.length,
+            // Told before this call, or by another call since this one read the list.
+            alreadyNotified:
+              recipients.length -
+              pending.length +
+              outcomes.filter((outcome) => outcome._tag === "SentMeanwhile").length,
             failed: outcomes.flatMap((outcome) => (outcome._tag === "Failed" ? [outcome] : [])),
             inProgress: outcomes.flatMap((outcome) => (outcome._tag === "InProgress" ? [outcome.recipient] : []))
           }

@@ -5,7 +5,7 @@ import type { Deprecation } from "../src/Deprecation.ts"
 import { composeNotice, type DeprecationNoticeRecord, type NoticeRecipient } from "../src/DeprecationNotice.ts"
 import { claimLeaseMs, DeprecationNotices } from "../src/DeprecationNoticesService.ts"
 import { UserId, WorkspaceId } from "../src/Ids.ts"
-import { DeprecationNoticeRepository } from "../src/ports/DeprecationNoticeRepository.ts"
+import { type ClaimOutcome, DeprecationNoticeRepository } from "../src/ports/DeprecationNoticeRepository.ts"
 import { Mailer, type MailMessage, MailNotSent } from "../src/ports/Mailer.ts"
 
 const deprecation: Deprecation = {
@@ -39,10 +39,14 @@ const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<str
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
     const refuse = yield* Ref.make(refused)
     const claims = yield* Ref.make<ReadonlyMap<string, number>>(new Map())
+    // A list read before another call recorded its notices: nobody is told yet in it.
+    const staleList = yield* Ref.make(false)
     const repository = DeprecationNoticeRepository.of({
       recipients: (operation) =>
         Effect.gen(function* () {
-          const recorded = (yield* Ref.get(records)).filter((record) => record.operation === operation)
+          const recorded = (yield* Ref.get(staleList))
+            ? []
+            : (yield* Ref.get(records)).filter((record) => record.operation === operation)
           return (yield* Ref.get(people)).map((person) => ({
             ...person,
             notifiedAt:
@@ -54,11 +58,12 @@ const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<str
         Effect.gen(function* () {
           const key = keyOf(claim.operation, claim.workspaceId, claim.userId)
           const sent = (yield* Ref.get(records)).some((r) => keyOf(r.operation, r.workspaceId, r.userId) === key)
-          return yield* Ref.modify(claims, (live) => {
+          return yield* Ref.modify(claims, (live): readonly [ClaimOutcome, ReadonlyMap<string, number>] => {
             const held = live.get(key)
-            return sent || (held !== undefined && held > claim.at)
-              ? [false, live]
-              : [true, new Map([...live, [key, claim.until]])]
+            if (sent) return ["sent", live]
+            return held !== undefined && held > claim.at
+              ? ["held", live]
+              : ["claimed", new Map([...live, [key, claim.until]])]
           })
         }),
       record: (notice) => Ref.update(records, (all) => [...all, notice]),
@@ -81,7 +86,7 @@ const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<str
     const layer = DeprecationNotices.layer.pipe(
       Layer.provide([Layer.succeed(DeprecationNoticeRepository, repository), Layer.succeed(Mailer, mailer)])
     )
-    return { people, records, sent, refuse, claims, layer }
+    return { people, records, sent, refuse, claims, staleList, layer }
   })
 
 const notify = (layer: Layer.Layer<DeprecationNotices>) =>
@@ -183,6 +188,39 @@ describe("DeprecationNotices.notify", () => {
       )
       assert.strictEqual(two.notified.length + two.inProgress.length + two.alreadyNotified, 3)
     })
+  )
+
+  it.effect(
+    "a recipient another call told after this one read the list counts as told before, not as in progress",
+    () =>
+      Effect.gen(function* () {
+        const world = yield* fakes(
+          [recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin")],
+          new Set()
+        )
+        yield* Ref.set(world.records, [
+          {
+            operation: "listRuns",
+            workspaceId: WorkspaceId.make("ws_a"),
+            userId: UserId.make("usr_1"),
+            email: "usr_1@example.com",
+            notifiedAt: 0,
+            transport: "smtp"
+          }
+        ])
+        yield* Ref.set(world.staleList, true)
+        const report = yield* notify(world.layer)
+        assert.deepStrictEqual(
+          report.notified.map(({ record }) => record.userId),
+          ["usr_2"]
+        )
+        assert.strictEqual(report.alreadyNotified, 1)
+        assert.deepStrictEqual(report.inProgress, [])
+        assert.deepStrictEqual(
+          (yield* Ref.get(world.sent)).map((message) => message.to),
+          ["usr_2@example.com"]
+        )
+      })
   )
 
   it.effect("a claim left by a run that stopped holds the notice back until it lapses, then it is sent", () =>

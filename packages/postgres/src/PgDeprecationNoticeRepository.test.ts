@@ -117,7 +117,8 @@ describe(`PgDeprecationNoticeRepository (${PgTestAdapters.backend})`, () => {
               concurrency: "unbounded"
             }
           )
-          assert.strictEqual(wins.filter(Boolean).length, 1)
+          assert.deepStrictEqual(wins.filter((outcome) => outcome === "claimed").length, 1)
+          assert.isTrue(wins.every((outcome) => outcome === "claimed" || outcome === "held"))
           // Claimed, not sent: still a recipient to tell.
           const owners = (yield* notices.recipients("getRun")).filter(
             (r) => r.workspaceId === shopA.id && r.userId === owner.id
@@ -127,8 +128,8 @@ describe(`PgDeprecationNoticeRepository (${PgTestAdapters.backend})`, () => {
             [null]
           )
           // A claim that lapsed is taken over; then recording it makes it final.
-          assert.isFalse(yield* notices.claim(claimOf(owner, at + 599_999)))
-          assert.isTrue(yield* notices.claim(claimOf(owner, at + 600_000)))
+          assert.strictEqual(yield* notices.claim(claimOf(owner, at + 599_999)), "held")
+          assert.strictEqual(yield* notices.claim(claimOf(owner, at + 600_000)), "claimed")
           yield* notices.record({
             operation: "getRun",
             workspaceId: shopA.id,
@@ -137,12 +138,12 @@ describe(`PgDeprecationNoticeRepository (${PgTestAdapters.backend})`, () => {
             notifiedAt: at + 600_001,
             transport: "smtp"
           })
-          assert.isFalse(yield* notices.claim(claimOf(owner, at + 10 * 600_000)))
+          assert.strictEqual(yield* notices.claim(claimOf(owner, at + 10 * 600_000)), "sent")
           // Releasing a sent notice leaves it; releasing an unsent claim frees it at once.
           yield* notices.release("getRun", shopA.id, owner.id)
-          assert.isTrue(yield* notices.claim(claimOf(admin, at)))
+          assert.strictEqual(yield* notices.claim(claimOf(admin, at)), "claimed")
           yield* notices.release("getRun", shopA.id, admin.id)
-          assert.isTrue(yield* notices.claim(claimOf(admin, at)))
+          assert.strictEqual(yield* notices.claim(claimOf(admin, at)), "claimed")
 
           const told = (yield* notices.recipients("getRun")).filter((r) => r.workspaceId === shopA.id)
           assert.deepStrictEqual(

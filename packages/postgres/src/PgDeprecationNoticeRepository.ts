@@ -80,7 +80,18 @@ export const layer: Layer.Layer<DeprecationNoticeRepository, never, SqlClient.Sq
             WHERE deprecation_notices.notified_at IS NULL
               AND deprecation_notices.claimed_until <= ${toTimestamptz(claim.at)}
           RETURNING 1 AS claimed`.pipe(
-          Effect.map((rows) => rows.length === 1),
+          // Not claimed: say why (a second query, only when runs meet).
+          Effect.flatMap((rows) =>
+            rows.length === 1
+              ? Effect.succeed("claimed" as const)
+              : Effect.map(
+                  sql`
+                    SELECT notified_at IS NOT NULL AS sent FROM deprecation_notices
+                    WHERE operation = ${claim.operation} AND workspace_id = ${claim.workspaceId}
+                      AND user_id = ${claim.userId}`,
+                  (found) => (found.some((row) => row.sent === true) ? ("sent" as const) : ("held" as const))
+                )
+          ),
           asRepository("DeprecationNoticeRepository.claim")
         ),
       record: (notice) =>

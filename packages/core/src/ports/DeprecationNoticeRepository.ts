@@ -3,6 +3,8 @@ import type { DeprecationNoticeClaim, DeprecationNoticeRecord, NoticeRecipient }
 import type { RepositoryError } from "../Errors.ts"
 import type { UserId, WorkspaceId } from "../Ids.ts"
 
+export type ClaimOutcome = "claimed" | "sent" | "held"
+
 /** Who is told of a deprecated operation, and who was told when (spec section 9). */
 export class DeprecationNoticeRepository extends Context.Service<
   DeprecationNoticeRepository,
@@ -13,11 +15,11 @@ export class DeprecationNoticeRepository extends Context.Service<
      */
     readonly recipients: (operation: string) => Effect.Effect<ReadonlyArray<NoticeRecipient>, RepositoryError>
     /**
-     * Claims one send: true when this call now holds the (operation, workspace, user), that is when
-     * it was neither sent nor claimed until after `claim.at`; false when it was sent, or another
-     * run's claim still holds. Across processes, one claim holds at a time.
+     * Claims one send of the (operation, workspace, user): `claimed` when this call now holds it
+     * (it was neither sent nor claimed until after `claim.at`), `sent` when it was recorded as sent,
+     * `held` when another run's claim still holds. Across processes, one claim holds at a time.
      */
-    readonly claim: (claim: DeprecationNoticeClaim) => Effect.Effect<boolean, RepositoryError>
+    readonly claim: (claim: DeprecationNoticeClaim) => Effect.Effect<ClaimOutcome, RepositoryError>
     /** Records a sent notice (and ends its claim); recording the same one again keeps the first. */
     readonly record: (notice: DeprecationNoticeRecord) => Effect.Effect<void, RepositoryError>
     /** Drops the claim of a notice that was not sent, so that the next run tries it again at once. */
