@@ -16,13 +16,18 @@
 // BENCH_REST_ENV='{"NAME":"value"}': more environment for this checkout's REST server only (an A/B of a
 // setting against restB, e.g. {"LOG_LEVEL":"Warn"}).
 // BENCH_CPU_PART=user or system: the CPU columns count only that part of the processes' CPU time.
+// BENCH_ALLOCATION=1: also what each server allocated on its JS heap per request and the time its GC
+// took (bench/AllocationProbe.ts, loaded with --import): allocation is steady between runs where CPU
+// time on a busy machine is not, so it tells two versions apart in one run.
 // Columns: the server's CPU per request, the database's (every postgres process of the machine) and
 // the share of the machine's CPU left idle while measuring (near 0: the machine is the limit).
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
 // database is created there and dropped at the end).
+import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { Agent, request } from "node:http"
-import { availableParallelism } from "node:os"
+import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
+import { pathToFileURL } from "node:url"
 import { isDeepStrictEqual } from "node:util"
 import { NodeRuntime } from "@effect/platform-node"
 import { CatalogItemId, RecommendationId, type WorkspaceId } from "@margin/core/Ids"
@@ -76,6 +81,41 @@ const restEnv = ((): Readonly<Record<string, string>> => {
   }
   return Object.fromEntries(Object.entries(parsed))
 })()
+/** BENCH_ALLOCATION=1: where the servers' allocation probes write (bench/AllocationProbe.ts). */
+const probeDir = process.env.BENCH_ALLOCATION === "1" ? mkdtempSync(join(tmpdir(), "bench-allocation-")) : undefined
+
+interface HeapUse {
+  readonly allocatedBytes: number
+  readonly gcMs: number
+}
+
+/** A server's allocation and GC time so far: its probe answers SIGUSR2 with a line; null without probes. */
+const heapUseOf = async (pid: number): Promise<HeapUse | null> => {
+  if (probeDir === undefined) return null
+  const file = join(probeDir, `${pid}.jsonl`)
+  const lines = () =>
+    existsSync(file)
+      ? readFileSync(file, "utf8")
+          .trim()
+          .split("\n")
+          .filter((line) => line !== "")
+      : []
+  const before = lines().length
+  process.kill(pid, "SIGUSR2")
+  for (let waited = 0; waited < 2_000; waited += 10) {
+    const now = lines()
+    if (now.length > before) {
+      const last: unknown = JSON.parse(now[now.length - 1] ?? "null")
+      if (typeof last === "object" && last !== null && "allocatedBytes" in last && "gcMs" in last) {
+        return { allocatedBytes: Number(last.allocatedBytes), gcMs: Number(last.gcMs) }
+      }
+      return null
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return null
+}
+
 const serverCount = 2 + (withFloor ? 1 : 0) + (otherRest === undefined ? 0 : 1)
 
 /** `new` recommendations of one run, one per catalog item, inserted through the PostgreSQL adapters. */
@@ -131,6 +171,8 @@ interface Measured {
   readonly databaseCpuMs: number | null
   /** Idle CPU of the machine (all cores) over the measurement. */
   readonly idleMs: number | null
+  /** JS heap bytes the server allocated, and its GC time, over the measurement (BENCH_ALLOCATION=1). */
+  readonly heap: HeapUse | null
 }
 
 /** `concurrency` keep-alive clients sending `target` until `durationMs` passed or its paths ran out. */
@@ -139,7 +181,7 @@ const load = (
   token: string,
   target: Target,
   durationMs: number
-): Promise<Omit<Measured, "cpuMs" | "databaseCpuMs" | "idleMs">> => {
+): Promise<Omit<Measured, "cpuMs" | "databaseCpuMs" | "idleMs" | "heap">> => {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const latencies: Array<number> = []
   const statuses = new Map<number, number>()
@@ -192,6 +234,8 @@ interface Summary {
   readonly databaseCpuPerRequest: number | null
   /** Share of the machine's CPU left idle while measuring: near 0 when the machine is the limit. */
   readonly idleShare: number | null
+  readonly allocatedKbPerRequest: number | null
+  readonly gcMsPerRequest: number | null
   readonly failures: number
 }
 
@@ -203,6 +247,8 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
   const cpu = total((run) => run.cpuMs)
   const databaseCpu = total((run) => run.databaseCpuMs)
   const idle = total((run) => run.idleMs)
+  const allocated = total((run) => run.heap?.allocatedBytes ?? null)
+  const gc = total((run) => run.heap?.gcMs ?? null)
   const failures = runs.reduce(
     (sum, run) => sum + [...run.statuses].filter(([status]) => status !== 200).reduce((n, [, count]) => n + count, 0),
     0
@@ -214,13 +260,15 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
     cpuPerRequest: cpu === null ? null : cpu / latencies.length,
     databaseCpuPerRequest: databaseCpu === null ? null : databaseCpu / latencies.length,
     idleShare: idle === null ? null : idle / (elapsed * availableParallelism()),
+    allocatedKbPerRequest: allocated === null ? null : allocated / 1024 / latencies.length,
+    gcMsPerRequest: gc === null ? null : gc / latencies.length,
     failures
   }
 }
 
 const cell = (text: string, width: number) => text.padEnd(width)
 const row = (cells: ReadonlyArray<string>) =>
-  cells.map((text, index) => cell(text, [10, 8, 10, 10, 10, 12, 12, 8, 10, 22][index] ?? 10)).join(" ")
+  cells.map((text, index) => cell(text, [10, 8, 10, 10, 10, 12, 12, 8, 10, 22, 13, 10][index] ?? 10)).join(" ")
 
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
@@ -242,8 +290,17 @@ const program = Effect.gen(function* () {
   }
   // BENCH_PROFILE_DIR: each server writes a V8 CPU profile under it when it stops.
   const profileDir = process.env.BENCH_PROFILE_DIR
-  const profiled = (name: string) =>
-    profileDir === undefined ? env : { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${join(profileDir, name)}` }
+  // BENCH_ALLOCATION: each server loads the allocation probe.
+  const probe = pathToFileURL(join(import.meta.dirname, "AllocationProbe.ts")).href
+  const profiled = (name: string) => {
+    const options = [
+      ...(profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${join(profileDir, name)}`]),
+      ...(probeDir === undefined ? [] : [`--import=${probe}`])
+    ]
+    return options.length === 0
+      ? env
+      : { ...env, NODE_OPTIONS: options.join(" "), ...(probeDir === undefined ? {} : { BENCH_PROBE_DIR: probeDir }) }
+  }
   const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv })
   const barePort = yield* freePort
   const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
@@ -336,15 +393,24 @@ const program = Effect.gen(function* () {
         const target = scenario.target(server.name)
         const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
         served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
+        const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
         const before = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
         const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
         const after = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
+        const heapAfter = yield* Effect.promise(() => heapUseOf(server.pid))
         const spent = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from)
         const run: Measured = {
           ...measured,
           cpuMs: spent(before.cpu, after.cpu),
           databaseCpuMs: spent(before.database, after.database),
-          idleMs: spent(before.idle, after.idle)
+          idleMs: spent(before.idle, after.idle),
+          heap:
+            heapBefore === null || heapAfter === null
+              ? null
+              : {
+                  allocatedBytes: heapAfter.allocatedBytes - heapBefore.allocatedBytes,
+                  gcMs: heapAfter.gcMs - heapBefore.gcMs
+                }
         }
         served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
         const key = `${scenario.name}/${server.name}`
@@ -369,7 +435,8 @@ const program = Effect.gen(function* () {
       "DB CPU ms/req",
       "idle",
       "non-200",
-      "ratio to bare"
+      "ratio to bare",
+      ...(probeDir === undefined ? [] : ["alloc KB/req", "GC ms/req"])
     ])
   )
   for (const scenario of scenarios) {
@@ -393,7 +460,13 @@ const program = Effect.gen(function* () {
           summary.databaseCpuPerRequest === null ? "n/a" : summary.databaseCpuPerRequest.toFixed(2),
           summary.idleShare === null ? "n/a" : `${(summary.idleShare * 100).toFixed(0)}%`,
           String(summary.failures),
-          ratio
+          ratio,
+          ...(probeDir === undefined
+            ? []
+            : [
+                summary.allocatedKbPerRequest === null ? "n/a" : summary.allocatedKbPerRequest.toFixed(0),
+                summary.gcMsPerRequest === null ? "n/a" : summary.gcMsPerRequest.toFixed(3)
+              ])
         ])
       )
     }
