@@ -1,7 +1,6 @@
-import { consumeIn, windowMs } from "@margin/core/memory/MemoryRateBudget"
+import { makeRateWindows } from "@margin/core/memory/RateWindows"
 import { type BudgetDecision, RateBudget } from "@margin/core/ports/RateBudget"
 import { Effect, Metric } from "effect"
-import { windowStart } from "./FixedWindow.ts"
 import * as ServiceMetrics from "./ServiceMetrics.ts"
 
 export interface FallbackRateBudgetOptions<E extends { readonly message: string }> {
@@ -19,11 +18,6 @@ export const reasonOf = (error: { readonly message: string; readonly _tag?: stri
   return error._tag ?? "unknown failure"
 }
 
-interface Window {
-  readonly start: number
-  readonly count: number
-}
-
 /**
  * A shared rate budget that never lets a request through uncounted: while the shared store
  * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory budget (the
@@ -39,33 +33,10 @@ export const make = <E extends { readonly message: string }>(
   options: FallbackRateBudgetOptions<E>
 ): Effect.Effect<RateBudget["Service"]> =>
   Effect.sync(() => {
-    const windows = new Map<string, Window>()
+    const windows = makeRateWindows(options.limit)
     let degraded = false
-    // Windows of past minutes count for nothing: dropped once a minute, so the map holds the keys of one window.
-    let current = 0
-    const forgetPastWindows = (start: number) => {
-      if (start <= current) return
-      current = start
-      for (const [key, window] of windows) if (window.start < start) windows.delete(key)
-    }
 
-    /** The store's count of the key's window (at least the limit when it refused), kept for an outage. */
-    const remember = (key: string, now: number, decision: BudgetDecision) => {
-      const start = windowStart(now, windowMs)
-      forgetPastWindows(start)
-      const counted = decision._tag === "Allowed" ? options.limit - decision.remaining : options.limit
-      const known = windows.get(key)
-      if (known !== undefined && known.start > start) return
-      windows.set(key, { start, count: known?.start === start ? Math.max(known.count, counted) : counted })
-    }
-
-    const inMemory = (key: string, now: number) =>
-      Effect.sync(() => {
-        forgetPastWindows(windowStart(now, windowMs))
-        const [decision, window] = consumeIn(windows.get(key), now, options.limit)
-        windows.set(key, window)
-        return decision
-      })
+    const inMemory = (key: string, now: number) => Effect.sync(() => windows.consume(key, now))
 
     const fellBack = (key: string, now: number, error: E) =>
       Effect.gen(function* () {
@@ -91,10 +62,16 @@ export const make = <E extends { readonly message: string }>(
         options.consume(key, now).pipe(
           Effect.matchEffect({
             onFailure: (error) => fellBack(key, now, error),
-            onSuccess: (decision) => {
-              remember(key, now, decision)
-              return degraded ? Effect.as(recovered, decision) : Effect.succeed(decision)
-            }
+            onSuccess: (decision) =>
+              Effect.suspend(() => {
+                // Kept for an outage: the store's count (at least the limit when it refused).
+                windows.raise(
+                  key,
+                  now,
+                  decision._tag === "Allowed" ? options.limit - decision.remaining : options.limit
+                )
+                return degraded ? Effect.as(recovered, decision) : Effect.succeed(decision)
+              })
           })
         )
     })
