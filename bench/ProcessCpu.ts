@@ -3,6 +3,18 @@ import { existsSync, readdirSync, readFileSync } from "node:fs"
 /** BENCH_CPU_PART=user or system: only that part of a process's CPU time counts. */
 const part = process.env.BENCH_CPU_PART
 
+/** The fields of /proc/<pid>/stat after the command, or none once the process exited. */
+const statFields = (pid: number | string): ReadonlyArray<string> =>
+  readIfThere(`/proc/${pid}/stat`).split(") ")[1]?.split(" ") ?? []
+
+/** The counted part of a user time and the system time after it (fields `user`, `user + 1`), in ms. */
+const timeMs = (fields: ReadonlyArray<string>, user: number): number => {
+  const ticks = (index: number) => Number(fields[index]) || 0
+  if (part === "user") return ticks(user) * 10
+  if (part === "system") return ticks(user + 1) * 10
+  return (ticks(user) + ticks(user + 1)) * 10
+}
+
 /**
  * CPU time of a process so far, in ms, from /proc (Linux; clock ticks of 10 ms); null elsewhere or
  * once it exited. On a shared machine the CPU a request costs says more than the wall-clock rate.
@@ -10,10 +22,7 @@ const part = process.env.BENCH_CPU_PART
 export const cpuMs = (pid: number): number | null => {
   const path = `/proc/${pid}/stat`
   if (!existsSync(path)) return null
-  const fields = readFileSync(path, "utf8").split(") ")[1]?.split(" ") ?? []
-  if (part === "user") return Number(fields[11]) * 10
-  if (part === "system") return Number(fields[12]) * 10
-  return (Number(fields[11]) + Number(fields[12])) * 10
+  return timeMs(statFields(pid), 11)
 }
 
 /** The CPU time of several processes together; null if any is unknown. */
@@ -44,10 +53,9 @@ export const databaseCpuMs = (): number | null => {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue
     if (readIfThere(`/proc/${entry}/comm`).trim() !== "postgres") continue
-    const fields = readIfThere(`/proc/${entry}/stat`).split(") ")[1]?.split(" ") ?? []
-    const own = part === "system" ? [12] : part === "user" ? [11] : [11, 12]
-    const children = part === "system" ? [14] : part === "user" ? [13] : [13, 14]
-    for (const index of [...own, ...children]) sum += (Number(fields[index]) || 0) * 10
+    const fields = statFields(entry)
+    // utime, stime (11, 12) and cutime, cstime (13, 14).
+    sum += timeMs(fields, 11) + timeMs(fields, 13)
   }
   return sum
 }

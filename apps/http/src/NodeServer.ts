@@ -1,5 +1,6 @@
 import { createServer, type Server, ServerResponse } from "node:http"
 import { answerOutsideTheApp } from "@margin/edge/AnswerOutsideTheApp"
+import type { NotServingOptions } from "@margin/edge/AnswerWhileNotServing"
 
 /**
  * Node's response, less `strictContentLength`. @effect/platform-node turns it on for every
@@ -19,5 +20,5 @@ Object.defineProperty(OneWriteResponse.prototype, "strictContentLength", {
  * The REST server's `http.Server` (for `NodeHttpServer.layer`); 503 until the app serves, and the
  * error envelope for what is not HTTP.
  */
-export const createNodeServer = (options: { readonly corsOrigins?: ReadonlyArray<string> } = {}): Server =>
+export const createNodeServer = (options: NotServingOptions = {}): Server =>
   answerOutsideTheApp(createServer({ ServerResponse: OneWriteResponse }), options)

@@ -1,5 +1,5 @@
 import type { Server } from "node:http"
-import { answerWhileNotServing } from "./AnswerWhileNotServing.ts"
+import { answerWhileNotServing, type NotServingOptions } from "./AnswerWhileNotServing.ts"
 import { answerClientErrors } from "./ClientErrors.ts"
 
 /**
@@ -8,7 +8,5 @@ import { answerClientErrors } from "./ClientErrors.ts"
  * CORS for `corsOrigins`). The one place the three servers (REST, MCP alone, the worker's
  * operations port) get both.
  */
-export const answerOutsideTheApp = <S extends Server>(
-  server: S,
-  options: { readonly corsOrigins?: ReadonlyArray<string> } = {}
-): S => answerClientErrors(answerWhileNotServing(server, options))
+export const answerOutsideTheApp = <S extends Server>(server: S, options: NotServingOptions = {}): S =>
+  answerClientErrors(answerWhileNotServing(server, options))

@@ -3,6 +3,11 @@ import type { Server } from "node:http"
 
 const message = "The service is starting or stopping; retry shortly."
 
+export interface NotServingOptions {
+  /** Browser origins (MCP_ALLOWED_ORIGINS) that get the CORS headers to read the 503. */
+  readonly corsOrigins?: ReadonlyArray<string>
+}
+
 /**
  * Answers 503 `service_unavailable` (with `Retry-After`) to the requests that reach `server`
  * while nothing serves them. @effect/platform-node listens as soon as the server layer is built
@@ -11,10 +16,7 @@ const message = "The service is starting or stopping; retry shortly."
  * client calling in those moments would wait until its own timeout. `corsOrigins` (the MCP
  * endpoint's allowed browser origins) get the CORS headers a browser needs to read the 503.
  */
-export const answerWhileNotServing = <S extends Server>(
-  server: S,
-  options: { readonly corsOrigins?: ReadonlyArray<string> } = {}
-): S => {
+export const answerWhileNotServing = <S extends Server>(server: S, options: NotServingOptions = {}): S => {
   const corsOrigins = new Set(options.corsOrigins ?? [])
   server.on("request", (request, response) => {
     // This listener is the first one; once the platform's handler is added, it answers instead.

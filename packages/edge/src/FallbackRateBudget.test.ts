@@ -1,5 +1,6 @@
 import { NodeRedis } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { makeRateWindows } from "@margin/core/memory/RateWindows"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import { Effect, Layer, Logger, Metric, References } from "effect"
 import * as FallbackRateBudget from "./FallbackRateBudget.ts"
@@ -98,21 +99,12 @@ describe("FallbackRateBudget", () => {
   const flaky = (limit: number) =>
     Effect.gen(function* () {
       const state = { up: true }
-      const shared = new Map<string, number>()
+      const shared = makeRateWindows(limit)
       const rate = yield* FallbackRateBudget.make({
         store: "test",
         limit,
         consume: (key, at) =>
-          state.up
-            ? Effect.sync(() => {
-                const window = `${key}@${Math.floor(at / 60_000)}`
-                const count = (shared.get(window) ?? 0) + 1
-                shared.set(window, count)
-                return count <= limit
-                  ? { _tag: "Allowed" as const, remaining: limit - count }
-                  : { _tag: "Limited" as const, retryAfterSeconds: 1 }
-              })
-            : Effect.fail({ message: "connection refused" })
+          state.up ? Effect.sync(() => shared.consume(key, at)) : Effect.fail({ message: "connection refused" })
       })
       const tags = (key: string, at: number, times: number) =>
         Effect.forEach(Array.from({ length: times }), () => Effect.map(rate.consume(key, at), (d) => d._tag))

@@ -20,8 +20,8 @@ export const reasonOf = (error: { readonly message: string; readonly _tag?: stri
 
 /**
  * A shared rate budget that never lets a request through uncounted: while the shared store
- * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory budget (the
- * one of core's MemoryRateBudget), so each process enforces the limit on its own share of the
+ * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory windows (core's
+ * RateWindows, as MemoryRateBudget does), so each process enforces the limit on its own share of the
  * traffic. The memory windows go on from what the process knew when the store failed: each
  * answer of the store sets the key's memory count to at least the store's count, and a recovery
  * keeps them, so an outage in the middle of a window, or a store that fails again within it, does

@@ -1,8 +1,8 @@
+import { decide, minuteMs, windowStart } from "@margin/core/FixedWindow"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import { Effect, Layer } from "effect"
 import { Redis } from "effect/persistence"
 import * as FallbackRateBudget from "./FallbackRateBudget.ts"
-import { decide, minuteMs, windowStart } from "./FixedWindow.ts"
 
 /**
  * INCR and PEXPIRE in one script: atomic on the server, so the count is exact however many

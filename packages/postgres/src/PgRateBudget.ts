@@ -1,6 +1,6 @@
+import { decide, minuteMs, windowStart } from "@margin/core/FixedWindow"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import * as FallbackRateBudget from "@margin/edge/FallbackRateBudget"
-import { decide, minuteMs, windowStart } from "@margin/edge/FixedWindow"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"

@@ -1,6 +1,6 @@
+import { decide, minuteMs, windowStart } from "../FixedWindow.ts"
 import type { BudgetDecision } from "../ports/RateBudget.ts"
 
-export const windowMs = 60_000
 interface Window {
   readonly start: number
   readonly count: number
@@ -15,13 +15,9 @@ export const consumeIn = (
   now: number,
   limit: number
 ): readonly [BudgetDecision, Window] => {
-  const start = Math.floor(now / windowMs) * windowMs
+  const start = windowStart(now, minuteMs)
   const count = previous !== undefined && previous.start === start ? previous.count + 1 : 1
-  const decision: BudgetDecision =
-    count <= limit
-      ? { _tag: "Allowed", remaining: limit - count }
-      : { _tag: "Limited", retryAfterSeconds: Math.ceil((start + windowMs - now) / 1000) }
-  return [decision, { start, count }]
+  return [decide(count, limit, start, minuteMs, now), { start, count }]
 }
 
 /** Fixed one-minute request windows per key, in process memory, exact for this process. */
@@ -43,7 +39,7 @@ export const makeRateWindows = (limit: number): RateWindows => {
   const windows = new Map<string, Window>()
   let current = Number.NEGATIVE_INFINITY
   const startOf = (now: number) => {
-    const start = Math.floor(now / windowMs) * windowMs
+    const start = windowStart(now, minuteMs)
     if (start > current) {
       current = start
       for (const [key, window] of windows) if (window.start < start) windows.delete(key)

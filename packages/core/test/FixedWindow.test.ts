@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
-import { decide, minuteMs, windowStart } from "./FixedWindow.ts"
+import { decide, minuteMs, windowStart } from "../src/FixedWindow.ts"
 
 describe("FixedWindow", () => {
   it("windows are the minutes since the epoch", () => {

@@ -1,9 +1,10 @@
-import type { BudgetDecision } from "@margin/core/ports/RateBudget"
+import type { BudgetDecision } from "./ports/RateBudget.ts"
 
 /**
- * The arithmetic of a classic fixed window, shared by the Redis and PostgreSQL budgets: windows
- * start at multiples of `windowMs` since the epoch, every request in a window increments one
- * counter, and a refused request is told how long until the window resets.
+ * The arithmetic of a classic fixed window, shared by the Redis and PostgreSQL budgets and the
+ * memory windows (memory/RateWindows): windows start at multiples of `windowMs` since the epoch,
+ * every request in a window increments one counter, and a refused request is told how long until
+ * the window resets.
  */
 export const minuteMs = 60_000
 
