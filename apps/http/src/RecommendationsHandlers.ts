@@ -13,7 +13,10 @@ import {
 import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { Authentication } from "./Authentication.ts"
 import { encodedJson } from "./EncodedJson.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
+import { RequestValidation } from "./RequestValidation.ts"
 
 // The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
 const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
@@ -39,43 +42,47 @@ const approved = (result: ApprovalResult) =>
 /** Approve and reject: the spec's role rule, checked after the body is validated (model.md order). */
 const deciderRole = requireRole("approver")
 
-export const RecommendationsHandlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
+export const RecommendationsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const recommendations = yield* Recommendations
     const approval = yield* Approval
-    return handlers.handleAll({
-      listRecommendations: ({ query }) =>
-        Caller.use((caller) =>
-          recommendations.list(
-            caller.workspaceId,
-            { status: query.status ?? null, runId: query.run_id ?? null },
-            pageRequest(query)
-          )
-        ).pipe(Effect.map((page) => listBody(listJson(page, recommendationJson)))),
-      getRecommendation: ({ params }) =>
-        Caller.use((caller) => recommendations.getDetail(caller.workspaceId, params.recommendation_id)).pipe(
-          Effect.map(recommendationDetailJson)
-        ),
-      acceptRecommendation: ({ params }) =>
-        Caller.use((caller) =>
-          recommendations.accept(caller.workspaceId, params.recommendation_id, callerActor(caller))
-        ).pipe(Effect.map(changed)),
-      dismissRecommendation: ({ params }) =>
-        Caller.use((caller) =>
-          recommendations.dismiss(caller.workspaceId, params.recommendation_id, callerActor(caller))
-        ).pipe(Effect.map(changed)),
-      approveRecommendation: ({ params }) =>
-        Effect.andThen(
-          deciderRole,
-          Caller.use((caller) => approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller)))
-        ).pipe(Effect.map(approved)),
-      rejectRecommendation: ({ params, payload }) =>
-        Effect.andThen(
-          deciderRole,
+    return HttpApiBuilder.group(Api, "recommendations", (handlers) =>
+      handlers.handleAll({
+        listRecommendations: ({ query }) =>
           Caller.use((caller) =>
-            recommendations.reject(caller.workspaceId, params.recommendation_id, callerActor(caller), payload.reason)
-          )
-        ).pipe(Effect.map(changed))
-    })
-  })
+            recommendations.list(
+              caller.workspaceId,
+              { status: query.status ?? null, runId: query.run_id ?? null },
+              pageRequest(query)
+            )
+          ).pipe(Effect.map((page) => listBody(listJson(page, recommendationJson)))),
+        getRecommendation: ({ params }) =>
+          Caller.use((caller) => recommendations.getDetail(caller.workspaceId, params.recommendation_id)).pipe(
+            Effect.map(recommendationDetailJson)
+          ),
+        acceptRecommendation: ({ params }) =>
+          Caller.use((caller) =>
+            recommendations.accept(caller.workspaceId, params.recommendation_id, callerActor(caller))
+          ).pipe(Effect.map(changed)),
+        dismissRecommendation: ({ params }) =>
+          Caller.use((caller) =>
+            recommendations.dismiss(caller.workspaceId, params.recommendation_id, callerActor(caller))
+          ).pipe(Effect.map(changed)),
+        approveRecommendation: ({ params }) =>
+          Effect.andThen(
+            deciderRole,
+            Caller.use((caller) => approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller)))
+          ).pipe(Effect.map(approved)),
+        rejectRecommendation: ({ params, payload }) =>
+          Effect.andThen(
+            deciderRole,
+            Caller.use((caller) =>
+              recommendations.reject(caller.workspaceId, params.recommendation_id, callerActor(caller), payload.reason)
+            )
+          ).pipe(Effect.map(changed))
+      })
+    )
+  }),
+  RequestValidation,
+  Authentication
 )

@@ -6,6 +6,9 @@ import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { Authentication } from "./Authentication.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
+import { RequestValidation } from "./RequestValidation.ts"
 
 /** The quality an Accept header gives a media type (0 when it is not acceptable), wildcards included. */
 export const acceptQuality = (accept: string | undefined, mediaType: string): number => {
@@ -41,22 +44,26 @@ const jsonBody = (rows: Stream.Stream<ReportRow, RepositoryError>) =>
     Stream.concat(Stream.make("]}"))
   )
 
-export const ReportsHandlers = HttpApiBuilder.group(Api, "reports", (handlers) =>
+export const ReportsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const reports = yield* ReportExport
-    return handlers.handleAll({
-      exportReport: ({ request }) =>
-        Caller.useSync((caller) => {
-          const rows = reports.rows(caller.workspaceId)
-          const json = wantsJson(request.headers.accept)
-          return HttpServerResponse.stream(Stream.encodeText(json ? jsonBody(rows) : csvBody(rows)), {
-            contentType: json ? "application/json" : "text/csv; charset=utf-8",
-            headers: {
-              "content-disposition": `attachment; filename="report.${json ? "json" : "csv"}"`,
-              vary: "accept"
-            }
+    return HttpApiBuilder.group(Api, "reports", (handlers) =>
+      handlers.handleAll({
+        exportReport: ({ request }) =>
+          Caller.useSync((caller) => {
+            const rows = reports.rows(caller.workspaceId)
+            const json = wantsJson(request.headers.accept)
+            return HttpServerResponse.stream(Stream.encodeText(json ? jsonBody(rows) : csvBody(rows)), {
+              contentType: json ? "application/json" : "text/csv; charset=utf-8",
+              headers: {
+                "content-disposition": `attachment; filename="report.${json ? "json" : "csv"}"`,
+                vary: "accept"
+              }
+            })
           })
-        })
-    })
-  })
+      })
+    )
+  }),
+  RequestValidation,
+  Authentication
 )

@@ -6,22 +6,29 @@ import { runJson } from "@margin/edge/RunJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { Authentication } from "./Authentication.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
+import { RequestValidation } from "./RequestValidation.ts"
 
-export const RunsHandlers = HttpApiBuilder.group(Api, "runs", (handlers) =>
+export const RunsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const runs = yield* Runs
     const background = yield* BackgroundRuns
-    return handlers.handleAll({
-      listRuns: ({ query }) =>
-        Caller.use((caller) =>
-          runs.list(caller.workspaceId, { status: query.status ?? null }, pageRequest(query))
-        ).pipe(Effect.map((page) => listJson(page, runJson))),
-      triggerRun: ({ payload }) =>
-        Caller.use((caller) =>
-          runs.trigger(caller.workspaceId, payload?.subset_tags ?? [], "api", callerActor(caller))
-        ).pipe(Effect.tap(background.start), Effect.map(runJson)),
-      getRun: ({ params }) =>
-        Caller.use((caller) => runs.get(caller.workspaceId, params.run_id)).pipe(Effect.map(runJson))
-    })
-  })
+    return HttpApiBuilder.group(Api, "runs", (handlers) =>
+      handlers.handleAll({
+        listRuns: ({ query }) =>
+          Caller.use((caller) =>
+            runs.list(caller.workspaceId, { status: query.status ?? null }, pageRequest(query))
+          ).pipe(Effect.map((page) => listJson(page, runJson))),
+        triggerRun: ({ payload }) =>
+          Caller.use((caller) =>
+            runs.trigger(caller.workspaceId, payload?.subset_tags ?? [], "api", callerActor(caller))
+          ).pipe(Effect.tap(background.start), Effect.map(runJson)),
+        getRun: ({ params }) =>
+          Caller.use((caller) => runs.get(caller.workspaceId, params.run_id)).pipe(Effect.map(runJson))
+      })
+    )
+  }),
+  RequestValidation,
+  Authentication
 )

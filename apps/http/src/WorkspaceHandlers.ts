@@ -4,14 +4,21 @@ import { workspaceStatusJson } from "@margin/edge/WorkspaceStatusJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { Authentication } from "./Authentication.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
+import { RequestValidation } from "./RequestValidation.ts"
 
-export const WorkspaceHandlers = HttpApiBuilder.group(Api, "workspace", (handlers) =>
+export const WorkspaceHandlers = isolatedGroup(
   Effect.gen(function* () {
     const status = yield* WorkspaceStatus
-    return handlers.handleAll({
-      // account_deletion is the calling user's own: the session's user, or the token's issuer.
-      getWorkspaceStatus: () =>
-        Caller.use((caller) => status.read(caller.workspaceId, caller.userId)).pipe(Effect.map(workspaceStatusJson))
-    })
-  })
+    return HttpApiBuilder.group(Api, "workspace", (handlers) =>
+      handlers.handleAll({
+        // account_deletion is the calling user's own: the session's user, or the token's issuer.
+        getWorkspaceStatus: () =>
+          Caller.use((caller) => status.read(caller.workspaceId, caller.userId)).pipe(Effect.map(workspaceStatusJson))
+      })
+    )
+  }),
+  RequestValidation,
+  Authentication
 )

@@ -1,6 +1,8 @@
 import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import * as ProcessExit from "@margin/edge/ProcessExit"
+import { serveLean } from "@margin/edge/ServeLean"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { explainStartFailure } from "@margin/edge/StartupFailure"
@@ -10,7 +12,6 @@ import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
 import { mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
 import { Config, Effect, Layer, Logger, References } from "effect"
-import { HttpRouter } from "effect/http"
 import * as HttpApp from "./HttpApp.ts"
 import { createNodeServer } from "./NodeServer.ts"
 import { Readiness } from "./Readiness.ts"
@@ -30,7 +31,8 @@ const Server = Layer.unwrap(
     const config = yield* serverConfig
     const mcp = yield* mcpSettingsConfig
     return Layer.mergeAll(
-      HttpRouter.serve(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), { disableLogger: true }),
+      // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
+      serveLean(HttpApp.layer({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
       // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
       // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
       Jobs.layer.pipe(Layer.provide(DeliverySettings.layer))

@@ -2,13 +2,15 @@ import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { assert } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { DeprecatedOperations } from "@margin/edge/DeprecatedOperations"
 import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
+import { serveLean } from "@margin/edge/ServeLean"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
 import { UseCasesLayer } from "@margin/edge/UseCases"
 import { Effect, Layer, type LogLevel, Option, References, Schema } from "effect"
-import { HttpClient, HttpClientRequest, type HttpMethod, HttpRouter, HttpServer } from "effect/http"
+import { HttpClient, HttpClientRequest, type HttpMethod, HttpServer } from "effect/http"
 import * as HttpApp from "../HttpApp.ts"
 import { Readiness } from "../Readiness.ts"
 
@@ -38,9 +40,11 @@ export const layerOn = <ROut, E>(
   } = {}
 ) => {
   const identity = IdentityKeyStore.layerMemory
-  return HttpRouter.serve(
+  // As in main.ts: requests start on the services routes read while answering.
+  return serveLean(
     HttpApp.layer(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-    { disableLogger: true, disableListenLog: true }
+    [WriteBackOutbox],
+    { disableListenLog: true }
   ).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(options.readiness ?? Readiness.layerAlwaysReady),
