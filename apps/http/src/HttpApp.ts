@@ -50,7 +50,7 @@ export const spanName = (request: HttpServerRequest.HttpServerRequest): string =
  * (@margin/mcp-server, settings from MCP_ALLOWED_ORIGINS / MCP_PUBLIC_URL) on the same router, so
  * that one process serves both on one rate budget; GET /metrics (Prometheus text, METRICS_TOKEN). Requires the use cases (`UseCasesLayer` of
  * @margin/edge), `Readiness`, the ports and the HTTP platform; serve it with
- * `HttpRouter.serve(HttpApp.layer(), { disableLogger: true })`. The deprecations of
+ * `serveLean(HttpApp.layer(), [WriteBackOutbox])` (@margin/edge/ServeLean). The deprecations of
  * @margin/edge/DeprecatedOperations mark the OpenAPI document and add their response headers
  * (Deprecations.ts); an invalid one fails the layer, so the server does not start.
  */
