@@ -1,5 +1,6 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { answerOutsideTheApp } from "@margin/edge/AnswerOutsideTheApp"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as HealthRoutes from "@margin/edge/HealthRoutes"
@@ -7,6 +8,7 @@ import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
 import * as RequestTelemetry from "@margin/edge/RequestTelemetry"
+import { serveLean } from "@margin/edge/ServeLean"
 import * as ServerProcess from "@margin/edge/ServerProcess"
 import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
@@ -14,7 +16,6 @@ import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings, mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
 import * as ProtectedResource from "@margin/mcp-server/ProtectedResource"
 import { Config, Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
 import { mcpServerConfig } from "./McpServerConfig.ts"
 
 /**
@@ -25,7 +26,8 @@ import { mcpServerConfig } from "./McpServerConfig.ts"
  */
 const Server = Layer.unwrap(
   Effect.map(Config.all([mcpServerConfig, mcpSettingsConfig]), ([config, mcp]) =>
-    HttpRouter.serve(
+    // Requests start on the services routes read while answering (as in apps/http: ServeLean).
+    serveLean(
       Layer.mergeAll(
         McpRoutes.layer,
         MetricsRoute.layer,
@@ -39,8 +41,9 @@ const Server = Layer.unwrap(
           "/readyz"
         ])
       ),
-      // Its own log line per request (RequestTelemetry) replaces the platform's.
-      { disableLogger: true }
+      // /metrics reads the outbox's backlog, /readyz the readiness check. The platform's request logger
+      // stays off: RequestTelemetry writes the request's log line.
+      [WriteBackOutbox, Readiness]
     ).pipe(
       Layer.provide([BackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),

@@ -3,11 +3,12 @@ import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
+import { serveLean } from "@margin/edge/ServeLean"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
 import { UseCasesLayer } from "@margin/edge/UseCases"
 import { Effect, Layer, References } from "effect"
-import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
+import { FetchHttpClient, HttpServer } from "effect/http"
 import * as McpRoutes from "../McpRoutes.ts"
 import { McpSettings } from "../McpSettings.ts"
 
@@ -34,7 +35,8 @@ const loopbackServer = HttpServer.layerTestClient.pipe(
 
 export const layer = (options: McpTestServerOptions = {}) => {
   const identity = IdentityKeyStore.layerMemory
-  return HttpRouter.serve(McpRoutes.layer, { disableLogger: true, disableListenLog: true }).pipe(
+  // As the servers serve it: requests start on the services routes read while answering (none here).
+  return serveLean(McpRoutes.layer, [], { disableListenLog: true }).pipe(
     Layer.provideMerge(loopbackServer),
     Layer.provide(BackgroundRuns.layer),
     Layer.provide(McpSettings.layerWith({ allowedOrigins: options.allowedOrigins ?? [], publicUrl: null })),
