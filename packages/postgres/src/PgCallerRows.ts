@@ -1,8 +1,7 @@
 import { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
 import { Role } from "@margin/core/Role"
 import { Scope } from "@margin/core/Scope"
-import { Schema } from "effect"
-import { instantOrNull, isInstant, isInstantOrNull, isRecord, literalOf } from "./PgFastChecks.ts"
+import { instantOrNull, isInstant, isInstantOrNull, isRecord, literalOf, stringOf } from "./PgFastChecks.ts"
 import type { MembershipRow } from "./PgMembershipRepository.ts"
 import type { TokenRow } from "./PgTokenRepository.ts"
 import type { UserRow } from "./PgUserRepository.ts"
@@ -14,9 +13,9 @@ import type { UserRow } from "./PgUserRepository.ts"
  * the framework floor (docs/api.md, Performance). PgCallerRows.test.ts holds each to its schema.
  */
 
-const isTokenId = Schema.is(TokenId)
-const isUserId = Schema.is(UserId)
-const isWorkspaceId = Schema.is(WorkspaceId)
+const isTokenId = stringOf(TokenId)
+const isUserId = stringOf(UserId)
+const isWorkspaceId = stringOf(WorkspaceId)
 const isRole = literalOf(Role)
 const isScope = literalOf(Scope)
 

@@ -12,14 +12,15 @@ import {
   isInteger,
   isRecord,
   isTextOrNull,
-  literalOf
+  literalOf,
+  stringOf
 } from "./PgFastChecks.ts"
 import type { RecommendationRow } from "./PgRecommendationRepository.ts"
 
-const isRecommendationId = Schema.is(RecommendationId)
-const isWorkspaceId = Schema.is(WorkspaceId)
-const isRunId = Schema.is(RunId)
-const isItemId = Schema.is(CatalogItemId)
+const isRecommendationId = stringOf(RecommendationId)
+const isWorkspaceId = stringOf(WorkspaceId)
+const isRunId = stringOf(RunId)
+const isItemId = stringOf(CatalogItemId)
 const isCurrency = Schema.is(CurrencyCode)
 
 const isRule = literalOf(RuleCode)

@@ -3,8 +3,9 @@ import { CatalogItemId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
 import type { RunItem } from "@margin/core/ports/CatalogRepository"
 import { Effect, Schema } from "effect"
+import { stringOf } from "./PgFastChecks.ts"
 
-const isItemId = Schema.is(CatalogItemId)
+const isItemId = stringOf(CatalogItemId)
 const isCurrency = Schema.is(CurrencyCode)
 const isPricePoint = Schema.is(PricePoint)
 
