@@ -5,10 +5,8 @@ import { listJson, pageRequest } from "@margin/edge/ListJson"
 import { idempotentRepeat } from "@margin/edge/MutationJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
-import { Authentication } from "./Authentication.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
 import { isolatedGroup } from "./IsolatedGroup.ts"
-import { RequestValidation } from "./RequestValidation.ts"
 
 const changed = (mutation: AlertMutation) =>
   mutation.idempotent
@@ -51,6 +49,5 @@ export const AlertsHandlers = isolatedGroup(
       })
     )
   }),
-  RequestValidation,
-  Authentication
+  ...apiMiddlewares
 )

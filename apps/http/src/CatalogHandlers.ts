@@ -4,10 +4,8 @@ import { catalogItemJson } from "@margin/edge/CatalogItemJson"
 import { listJson, pageRequest } from "@margin/edge/ListJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
-import { Authentication } from "./Authentication.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
 import { isolatedGroup } from "./IsolatedGroup.ts"
-import { RequestValidation } from "./RequestValidation.ts"
 
 export const CatalogHandlers = isolatedGroup(
   Effect.gen(function* () {
@@ -21,6 +19,5 @@ export const CatalogHandlers = isolatedGroup(
       })
     )
   }),
-  RequestValidation,
-  Authentication
+  ...apiMiddlewares
 )

@@ -12,11 +12,9 @@ import {
 } from "@margin/edge/RecommendationJson"
 import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
-import { Authentication } from "./Authentication.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
 import { encodedJson } from "./EncodedJson.ts"
 import { isolatedGroup } from "./IsolatedGroup.ts"
-import { RequestValidation } from "./RequestValidation.ts"
 
 // The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
 const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
@@ -83,6 +81,5 @@ export const RecommendationsHandlers = isolatedGroup(
       })
     )
   }),
-  RequestValidation,
-  Authentication
+  ...apiMiddlewares
 )

@@ -5,10 +5,8 @@ import { csvHeader, csvLine, jsonRow } from "@margin/edge/ReportFormat"
 import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
-import { Authentication } from "./Authentication.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
 import { isolatedGroup } from "./IsolatedGroup.ts"
-import { RequestValidation } from "./RequestValidation.ts"
 
 /** The quality an Accept header gives a media type (0 when it is not acceptable), wildcards included. */
 export const acceptQuality = (accept: string | undefined, mediaType: string): number => {
@@ -64,6 +62,5 @@ export const ReportsHandlers = isolatedGroup(
       })
     )
   }),
-  RequestValidation,
-  Authentication
+  ...apiMiddlewares
 )

@@ -5,10 +5,8 @@ import { listJson, pageRequest } from "@margin/edge/ListJson"
 import { runJson } from "@margin/edge/RunJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
-import { Authentication } from "./Authentication.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
 import { isolatedGroup } from "./IsolatedGroup.ts"
-import { RequestValidation } from "./RequestValidation.ts"
 
 export const RunsHandlers = isolatedGroup(
   Effect.gen(function* () {
@@ -29,6 +27,5 @@ export const RunsHandlers = isolatedGroup(
       })
     )
   }),
-  RequestValidation,
-  Authentication
+  ...apiMiddlewares
 )

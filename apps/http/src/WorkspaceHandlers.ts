@@ -3,10 +3,8 @@ import { Caller } from "@margin/edge/Caller"
 import { workspaceStatusJson } from "@margin/edge/WorkspaceStatusJson"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
-import { Authentication } from "./Authentication.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
 import { isolatedGroup } from "./IsolatedGroup.ts"
-import { RequestValidation } from "./RequestValidation.ts"
 
 export const WorkspaceHandlers = isolatedGroup(
   Effect.gen(function* () {
@@ -19,6 +17,5 @@ export const WorkspaceHandlers = isolatedGroup(
       })
     )
   }),
-  RequestValidation,
-  Authentication
+  ...apiMiddlewares
 )
