@@ -23,7 +23,7 @@
 // the share of the machine's CPU left idle while measuring (near 0: the machine is the limit).
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
 // database is created there and dropped at the end).
-import { existsSync, mkdtempSync, readFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { availableParallelism, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -272,6 +272,8 @@ const row = (cells: ReadonlyArray<string>) =>
 
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
+  // The probes' files go with the run, as the scratch database does.
+  if (probeDir !== undefined) yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(probeDir, { recursive: true })))
   yield* Console.log(
     `bench:http: ${rounds} rounds x (list, accept) x (rest, bare), ${warmupSeconds} s warm-up + ${seconds} s each, ${concurrency} concurrent keep-alive clients, LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "Info"}, node ${process.version}`
   )
