@@ -74,29 +74,10 @@ export interface VersionedTable<A extends Versioned> {
   /** The column list the row schema decodes. */
   readonly columns: Fragment
   readonly one: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<A>, Schema.SchemaError>
-  /** The columns a saved transition writes. */
-  readonly changesOf: (entity: A) => Record<string, unknown>
+  /** The columns a saved transition writes, with their new values: those that differ (PgRows.transitionChanges). */
+  readonly changes: (before: A, after: A) => Record<string, unknown>
   /** The port method, for errors. */
   readonly operation: string
-}
-
-/** A column's value as `changesOf` gives it, the same before and after (instants by their time). */
-const sameValue = (before: unknown, after: unknown): boolean =>
-  before === after || (before instanceof Date && after instanceof Date && before.getTime() === after.getTime())
-
-/**
- * The columns of `after` whose values differ from `before`'s (the version always does): a
- * transition sets only those. Writing every column sent two dozen parameters for an accept that
- * changes five, on the server and in the database alike.
- */
-const changedColumns = (
-  before: Readonly<Record<string, unknown>>,
-  after: Readonly<Record<string, unknown>>
-): Record<string, unknown> => {
-  // A loop, not entries/filter/fromEntries: this runs on every transition of every request.
-  const changed: Record<string, unknown> = {}
-  for (const column in after) if (!sameValue(before[column], after[column])) changed[column] = after[column]
-  return changed
 }
 
 /**
@@ -117,7 +98,7 @@ export const updateOn =
           FOR UPDATE`.pipe(Effect.flatMap(table.one)),
         save: (after, before) =>
           sql`
-            UPDATE ${sql(table.table)} SET ${sql.update(changedColumns(table.changesOf(before), table.changesOf(after)))}
+            UPDATE ${sql(table.table)} SET ${sql.update(table.changes(before, after))}
             WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${before.version}
             RETURNING ${table.columns}`.pipe(Effect.flatMap(table.one))
       },

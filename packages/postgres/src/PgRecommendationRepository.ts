@@ -20,7 +20,7 @@ import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { fastRecommendationRow } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
-import { chunkOf, columnsOf, firstOf, rowsOf, transitionColumns } from "./PgRows.ts"
+import { chunkOf, columnsOf, firstOf, rowsOf, transitionChanges } from "./PgRows.ts"
 
 /** A row of `recommendations` (`superseded_by_run_id` is bookkeeping of supersedeOpen, not domain). */
 export const RecommendationRow = Schema.Struct({
@@ -151,7 +151,7 @@ const insertTypes = {
 const one = firstOf(RecommendationRow, toDomain, fastRecommendationRow)
 const all = rowsOf(RecommendationRow, toDomain, fastRecommendationRow)
 const chunk = chunkOf(RecommendationRow, toDomain, fastRecommendationRow)
-const changesOf = transitionColumns(RecommendationRow, toRow)
+const changes = transitionChanges(RecommendationRow, toRow)
 const openOf = firstOf(Schema.Struct({ open: Schema.Boolean }), (row) => row.open)
 const staleOf = firstOf(Schema.Struct({ stale: Schema.Boolean }), (row) => row.stale)
 
@@ -203,7 +203,7 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
         table: "recommendations",
         columns,
         one,
-        changesOf,
+        changes,
         operation: "RecommendationRepository.update"
       }),
       // DO NOTHING without a target skips a (run_id, item_id) pair already stored (a retried batch,
