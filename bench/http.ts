@@ -10,6 +10,7 @@
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
 // BENCH_PROFILE_DIR=<dir>: every server writes a CPU profile (node --cpu-prof) under <dir>/<server name>.
 // BENCH_SCENARIOS=list or accept: only that scenario (e.g. for a profile of one path).
+// BENCH_WARMUP=<seconds> (default 2): the warm-up before each measurement.
 // BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler;
 // with BENCH_FLOOR_GUARD=1 that floor also runs the REST server's response guard and JSON log line.
 // BENCH_REST_B=<another checkout>/apps/http/src/main.ts: also that checkout's REST server, in the same rounds.
@@ -46,9 +47,13 @@ import { cpuOf, databaseCpuMs, idleMs } from "./ProcessCpu.ts"
 const seconds = Number(process.argv[2] ?? 10)
 const concurrency = Number(process.argv[3] ?? 32)
 const rounds = Number(process.argv[4] ?? 2)
-const warmupSeconds = 2
+const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 2)
 if (![seconds, concurrency, rounds].every((value) => Number.isSafeInteger(value) && value > 0)) {
   console.error(`usage: node bench/http.ts [seconds] [concurrency] [rounds], got "${process.argv.slice(2).join(" ")}"`)
+  process.exit(2)
+}
+if (!Number.isSafeInteger(warmupSeconds) || warmupSeconds < 0) {
+  console.error(`BENCH_WARMUP must be a whole number of seconds, got "${process.env.BENCH_WARMUP}"`)
   process.exit(2)
 }
 /**
