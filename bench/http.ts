@@ -17,8 +17,9 @@
 // BENCH_REST_ENV='{"NAME":"value"}': more environment for this checkout's REST server only (an A/B of a
 // setting against restB, e.g. {"LOG_LEVEL":"Warn"}).
 // BENCH_CPU_PART=user or system: the CPU columns count only that part of the processes' CPU time.
-// BENCH_ALLOCATION=1: also what each server allocated on its JS heap per request and the time its GC
-// took (bench/AllocationProbe.ts, loaded with --import): allocation is steady between runs where CPU
+// BENCH_ALLOCATION=1: also what each server allocated on its JS heap per request, the time its GC
+// took (main thread) and what its scavenges promoted to the old generation per request
+// (bench/AllocationProbe.ts, loaded with --import): allocation is steady between runs where CPU
 // time on a busy machine is not, so it tells two versions apart in one run.
 // Columns: the server's CPU per request, the database's (every postgres process of the machine) and
 // the share of the machine's CPU left idle while measuring (near 0: the machine is the limit).
@@ -92,6 +93,7 @@ const probeDir = process.env.BENCH_ALLOCATION === "1" ? mkdtempSync(join(tmpdir(
 interface HeapUse {
   readonly allocatedBytes: number
   readonly gcMs: number
+  readonly promotedBytes: number
 }
 
 /** A server's allocation and GC time so far: its probe answers SIGUSR2 with a line; null without probes. */
@@ -111,8 +113,18 @@ const heapUseOf = async (pid: number): Promise<HeapUse | null> => {
     const now = lines()
     if (now.length > before) {
       const last: unknown = JSON.parse(now[now.length - 1] ?? "null")
-      if (typeof last === "object" && last !== null && "allocatedBytes" in last && "gcMs" in last) {
-        return { allocatedBytes: Number(last.allocatedBytes), gcMs: Number(last.gcMs) }
+      if (
+        typeof last === "object" &&
+        last !== null &&
+        "allocatedBytes" in last &&
+        "gcMs" in last &&
+        "promotedBytes" in last
+      ) {
+        return {
+          allocatedBytes: Number(last.allocatedBytes),
+          gcMs: Number(last.gcMs),
+          promotedBytes: Number(last.promotedBytes)
+        }
       }
       return null
     }
@@ -176,7 +188,7 @@ interface Measured {
   readonly databaseCpuMs: number | null
   /** Idle CPU of the machine (all cores) over the measurement. */
   readonly idleMs: number | null
-  /** JS heap bytes the server allocated, and its GC time, over the measurement (BENCH_ALLOCATION=1). */
+  /** JS heap bytes the server allocated and promoted, and its GC time, over the measurement (BENCH_ALLOCATION=1). */
   readonly heap: HeapUse | null
 }
 
@@ -241,6 +253,7 @@ interface Summary {
   readonly idleShare: number | null
   readonly allocatedKbPerRequest: number | null
   readonly gcMsPerRequest: number | null
+  readonly promotedKbPerRequest: number | null
   readonly failures: number
 }
 
@@ -254,6 +267,7 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
   const idle = total((run) => run.idleMs)
   const allocated = total((run) => run.heap?.allocatedBytes ?? null)
   const gc = total((run) => run.heap?.gcMs ?? null)
+  const promoted = total((run) => run.heap?.promotedBytes ?? null)
   const failures = runs.reduce(
     (sum, run) => sum + [...run.statuses].filter(([status]) => status !== 200).reduce((n, [, count]) => n + count, 0),
     0
@@ -267,6 +281,7 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
     idleShare: idle === null ? null : idle / (elapsed * availableParallelism()),
     allocatedKbPerRequest: allocated === null ? null : allocated / 1024 / latencies.length,
     gcMsPerRequest: gc === null ? null : gc / latencies.length,
+    promotedKbPerRequest: promoted === null ? null : promoted / 1024 / latencies.length,
     failures
   }
 }
@@ -416,7 +431,8 @@ const program = Effect.gen(function* () {
               ? null
               : {
                   allocatedBytes: heapAfter.allocatedBytes - heapBefore.allocatedBytes,
-                  gcMs: heapAfter.gcMs - heapBefore.gcMs
+                  gcMs: heapAfter.gcMs - heapBefore.gcMs,
+                  promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
                 }
         }
         served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
@@ -443,7 +459,7 @@ const program = Effect.gen(function* () {
       "idle",
       "non-200",
       "ratio to bare",
-      ...(probeDir === undefined ? [] : ["alloc KB/req", "GC ms/req"])
+      ...(probeDir === undefined ? [] : ["alloc KB/req", "GC ms/req", "promoted KB/req"])
     ])
   )
   for (const scenario of scenarios) {
@@ -472,7 +488,8 @@ const program = Effect.gen(function* () {
             ? []
             : [
                 summary.allocatedKbPerRequest === null ? "n/a" : summary.allocatedKbPerRequest.toFixed(0),
-                summary.gcMsPerRequest === null ? "n/a" : summary.gcMsPerRequest.toFixed(3)
+                summary.gcMsPerRequest === null ? "n/a" : summary.gcMsPerRequest.toFixed(3),
+                summary.promotedKbPerRequest === null ? "n/a" : summary.promotedKbPerRequest.toFixed(1)
               ])
         ])
       )
