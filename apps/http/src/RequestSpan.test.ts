@@ -38,7 +38,7 @@ describe("annotateRequestSpan", () => {
   it.effect("does nothing, and does not fail, outside a span", () =>
     Effect.gen(function* () {
       const outside = yield* Effect.exit(annotateRequestSpan("req_4", { caller: "token:tok_1", workspace: "ws_1" }))
-      assert.isTrue(outside._tag === "Success")
+      assert.strictEqual(outside._tag, "Success")
     })
   )
 })
