@@ -1,21 +1,11 @@
 import { decide, minuteMs, windowStart } from "@margin/core/FixedWindow"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import * as FallbackRateBudget from "@margin/edge/FallbackRateBudget"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"
-import { isInteger, isRecord } from "./PgFastChecks.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { firstOf } from "./PgRows.ts"
-
-const CountedRow = Schema.Struct({ count: Schema.Int })
-
-/** The upsert's count: read on every request, so checked by hand first (PgRows.FastRow). */
-const countOf = firstOf(
-  CountedRow,
-  (row) => row.count,
-  (row) => (isRecord(row) && isInteger(row.count) ? { count: row.count } : undefined)
-)
+import { firstCount } from "./PgRows.ts"
 
 export interface PgRateBudgetOptions {
   readonly limit: number
@@ -42,7 +32,7 @@ export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, nev
             INSERT INTO rate_budget_windows (key, window_start, count)
             VALUES (${key}, ${toTimestamptz(start)}, 1)
             ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1
-            RETURNING count`.pipe(Effect.flatMap(countOf))
+            RETURNING count`.pipe(Effect.flatMap(firstCount))
           const counted = Option.getOrElse(returned, () => 1)
           if (counted === 1) {
             yield* sql`DELETE FROM rate_budget_windows WHERE key = ${key} AND window_start < ${toTimestamptz(start)}`

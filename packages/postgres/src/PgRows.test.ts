@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { transitionChanges } from "./PgRows.ts"
+import { Effect, Option } from "effect"
+import { firstCount, transitionChanges } from "./PgRows.ts"
 
 interface Thing {
   readonly id: string
@@ -52,4 +53,23 @@ describe("transitionChanges", () => {
     assert.deepStrictEqual(changes(decided, { ...decided, decidedAt: null }), { decided_at: null })
     assert.deepStrictEqual(changes(before, { ...before, note: "" }), { note: "" })
   })
+})
+
+describe("firstCount", () => {
+  it.effect("reads the first row's count, as a number or as a bigint, and None without a row", () =>
+    Effect.gen(function* () {
+      assert.deepStrictEqual(yield* firstCount([{ count: 3 }, { count: 9 }]), Option.some(3))
+      assert.deepStrictEqual(yield* firstCount([{ count: 5n }]), Option.some(5))
+      assert.deepStrictEqual(yield* firstCount([]), Option.none())
+    })
+  )
+
+  it.effect("refuses a count that is not an integer", () =>
+    Effect.gen(function* () {
+      for (const count of [1.5, "3", null, Number.NaN]) {
+        const exit = yield* Effect.exit(firstCount([{ count }]))
+        assert.strictEqual(exit._tag, "Failure", String(count))
+      }
+    })
+  )
 })

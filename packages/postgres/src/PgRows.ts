@@ -1,5 +1,6 @@
 import { Array as Arr, Effect, Option, Schema } from "effect"
 import { Int8 } from "./PgColumns.ts"
+import { isInteger, isRecord } from "./PgFastChecks.ts"
 
 /**
  * The schema's checks of one row written out by hand, for rows read on hot paths: the decoded row
@@ -100,7 +101,17 @@ export const chunkOf = <T, E, A>(schema: Schema.Codec<T, E>, toDomain: (row: T) 
 }
 
 const Counted = Schema.Struct({ count: Int8 })
-const firstCount = firstOf(Counted, (row) => row.count)
+
+/**
+ * The `count` column of a statement's first row (`count(*) AS count`, `… RETURNING count`), if it
+ * returned a row. A safe integer is taken as it is (FastRow: the rate budget reads one on every
+ * request); anything else, a bigint say, goes through the schema.
+ */
+export const firstCount = firstOf(
+  Counted,
+  (row) => row.count,
+  (row) => (isRecord(row) && isInteger(row.count) ? { count: row.count } : undefined)
+)
 
 /** The number a `SELECT count(*) AS count …` answers. */
 export const countOf = (rows: ReadonlyArray<unknown>): Effect.Effect<number, Schema.SchemaError> =>
