@@ -159,6 +159,23 @@ export class Recommendations extends Context.Service<
         return writeBack
       })
 
+      /** The approval's transaction: the transition and its write-back in the outbox, or the repeat's. */
+      const approveAndEnqueue = Effect.fnUntraced(function* (
+        workspaceId: WorkspaceId,
+        id: RecommendationId,
+        actor: Actor,
+        now: number
+      ) {
+        const settled = yield* decide(workspaceId, id, Machine.approve(actorLabel(actor)), actor, now)
+        if (settled._tag === "IdempotentRepeat") {
+          const existing = yield* outbox.getByRecommendation(workspaceId, id)
+          return { recommendation: settled.current, idempotent: true, writeBack: Option.getOrNull(existing) }
+        }
+        const writeBack = yield* writeBackFor(settled.after, now)
+        yield* outbox.enqueue(writeBack)
+        return { recommendation: settled.after, idempotent: false, writeBack }
+      })
+
       const approve = Effect.fnUntraced(function* (workspaceId: WorkspaceId, id: RecommendationId, actor: Actor) {
         const workspace = yield* workspaces.get(workspaceId)
         if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: workspaceId })
@@ -166,18 +183,7 @@ export class Recommendations extends Context.Service<
           return yield* new TierIneligible({ plan: workspace.value.plan })
         if (!isConnected(Option.getOrNull(yield* stores.get(workspaceId)))) return yield* new NoCommerceIntegration()
         const now = yield* Clock.currentTimeMillis
-        return yield* transactor.transaction(
-          Effect.gen(function* () {
-            const settled = yield* decide(workspaceId, id, Machine.approve(actorLabel(actor)), actor, now)
-            if (settled._tag === "IdempotentRepeat") {
-              const existing = yield* outbox.getByRecommendation(workspaceId, id)
-              return { recommendation: settled.current, idempotent: true, writeBack: Option.getOrNull(existing) }
-            }
-            const writeBack = yield* writeBackFor(settled.after, now)
-            yield* outbox.enqueue(writeBack)
-            return { recommendation: settled.after, idempotent: false, writeBack }
-          })
-        )
+        return yield* transactor.transaction(approveAndEnqueue(workspaceId, id, actor, now))
       }, spanWhenTracing("Recommendations.approve"))
 
       return Recommendations.of({

@@ -62,6 +62,14 @@ export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>
  * every expected failure becomes the `{ code, message }` a REST client would get, with the
  * request's id, answered to the agent as an `isError` result.
  */
+/** A tool's expected failure as the agent gets it: logged when it means a dependency is away, with the request's id. */
+const refused = Effect.fnUntraced(function* (failure: ApiFailure) {
+  yield* logIfUnavailable(failure)
+  const envelope: ErrorEnvelope = envelopeOf(failure)
+  const requestId = yield* CurrentRequestId
+  return yield* Effect.fail(requestId === undefined ? envelope : { ...envelope, request_id: requestId })
+})
+
 export const toolHandlers = Effect.map(
   Authenticate,
   (authenticate) =>
@@ -79,14 +87,7 @@ export const toolHandlers = Effect.map(
           return issues.length === 0 ? Effect.void : Effect.fail(new ValidationFailed({ issues }))
         }),
         Effect.flatMap((caller) => body(params, caller)),
-        Effect.catch((failure) =>
-          Effect.gen(function* () {
-            yield* logIfUnavailable(failure)
-            const envelope: ErrorEnvelope = envelopeOf(failure)
-            const requestId = yield* CurrentRequestId
-            return yield* Effect.fail(requestId === undefined ? envelope : { ...envelope, request_id: requestId })
-          })
-        )
+        Effect.catch(refused)
       )
     }
 )

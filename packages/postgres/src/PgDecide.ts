@@ -39,34 +39,45 @@ export const decideAndSave = <A extends Versioned>(
   rows: VersionedRows<A>,
   decide: (current: A) => Outcome.Outcome<A>
 ): Effect.Effect<Option.Option<Outcome.Outcome<A>>, RepositoryError> => {
-  const attempt = (remaining: number): Effect.Effect<Option.Option<Outcome.Outcome<A>>, PgFailure | RepositoryError> =>
-    Effect.gen(function* () {
-      const loaded = yield* rows.lock
-      if (Option.isNone(loaded)) return Option.none()
-      const current = loaded.value
-      const outcome = decide(current)
-      if (outcome._tag !== "Transitioned") return Option.some(outcome)
-      const after: A = {
-        ...outcome.after,
-        id: current.id,
-        workspaceId: current.workspaceId,
-        version: current.version + 1
-      }
-      const saved = yield* rows.save(after, current)
-      if (Option.isSome(saved)) return Option.some(Outcome.transitioned(current, saved.value))
-      if (remaining > 1) return yield* attempt(remaining - 1)
-      return yield* new RepositoryError({
-        operation,
-        message: `${current.id} kept changing under the update (${maxAttempts} attempts)`
-      })
-    })
+  const attempts = attempt(operation, rows, decide, maxAttempts)
   // Inside the caller's transaction the row lock and the swap need no savepoint of their own (a lost
   // swap is no SQL error, and any SQL error fails the caller's transaction anyway): SAVEPOINT and
   // RELEASE were two of the seven round trips of an accept, on a connection held meanwhile.
   return Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) =>
-    Option.isSome(open) ? attempt(maxAttempts) : sql.withTransaction(attempt(maxAttempts))
+    Option.isSome(open) ? attempts : sql.withTransaction(attempts)
   ).pipe(asRepository(operation))
 }
+
+// Combinators rather than a generator: a generator function written inside `decideAndSave` would be
+// a new closure per call, for which V8 builds a new map and prototype (docs/api.md, Performance).
+const attempt = <A extends Versioned>(
+  operation: string,
+  rows: VersionedRows<A>,
+  decide: (current: A) => Outcome.Outcome<A>,
+  remaining: number
+): Effect.Effect<Option.Option<Outcome.Outcome<A>>, PgFailure | RepositoryError> =>
+  Effect.flatMap(rows.lock, (loaded) => {
+    if (Option.isNone(loaded)) return Effect.succeedNone
+    const current = loaded.value
+    const outcome = decide(current)
+    if (outcome._tag !== "Transitioned") return Effect.succeedSome(outcome)
+    const after: A = {
+      ...outcome.after,
+      id: current.id,
+      workspaceId: current.workspaceId,
+      version: current.version + 1
+    }
+    return Effect.flatMap(rows.save(after, current), (saved) => {
+      if (Option.isSome(saved)) return Effect.succeedSome(Outcome.transitioned(current, saved.value))
+      if (remaining > 1) return attempt(operation, rows, decide, remaining - 1)
+      return Effect.fail(
+        new RepositoryError({
+          operation,
+          message: `${current.id} kept changing under the update (${maxAttempts} attempts)`
+        })
+      )
+    })
+  })
 
 /** A table whose rows carry `workspace_id`, `id` and `version`, as `updateOn` reads and writes them. */
 export interface VersionedTable<A extends Versioned> {
