@@ -9,11 +9,14 @@
  *                                            deleted user is 403), then SELECT … FOR UPDATE,
  *                                            UPDATE … AND version = expected, the audit insert, in
  *                                            one transaction.
- * Only what the benchmark sends is handled; anything else answers 404.
+ * Only what the benchmark sends is handled; anything else answers 404. It runs with the REST server's
+ * V8 setting (tuneHeapForServing: no allocation-site pretenuring), so that neither server is measured
+ * in the state that setting avoids.
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
 import { createServer, type ServerResponse } from "node:http"
 import { encodeCursor } from "@margin/core/Page"
+import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
 import * as Database from "@margin/postgres/Database"
 import { type Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
@@ -27,6 +30,7 @@ import {
   tokenColumnList
 } from "./BareWork.ts"
 
+tuneHeapForServing()
 const { url, port, host, limitPerMinute } = settings(8788)
 
 const runtime = ManagedRuntime.make(

@@ -4,12 +4,14 @@
  * client (Database.layerPostgres) — served by Effect's HttpApi on NodeHttpServer, with nothing of
  * ours in between: no middleware, no use case, no repository, no log line, no metrics. The distance
  * from the bare server to this one is what Effect's HTTP stack and fibers cost; from this one to
- * the REST server, what our layers cost.
+ * the REST server, what our layers cost. It runs with the REST server's V8 setting
+ * (tuneHeapForServing), as the bare server does.
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { encodeCursor } from "@margin/core/Page"
+import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
 import * as ResponseGuard from "@margin/http/ResponseGuard"
@@ -28,6 +30,7 @@ import {
   tokenColumnList
 } from "./BareWork.ts"
 
+tuneHeapForServing()
 const { url, port, host, limitPerMinute } = settings(8789)
 
 const Api = HttpApi.make("floor").add(

@@ -1,5 +1,6 @@
 import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { serveLean } from "@margin/edge/ServeLean"
@@ -60,6 +61,9 @@ const Logging = Layer.unwrap(
 
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-http", spanName: HttpApp.spanName })
+
+// Before any request: short-lived request objects stay young (HeapTuning).
+tuneHeapForServing()
 
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
   explainStartFailure,

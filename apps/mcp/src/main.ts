@@ -4,6 +4,7 @@ import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { answerOutsideTheApp } from "@margin/edge/AnswerOutsideTheApp"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as HealthRoutes from "@margin/edge/HealthRoutes"
+import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
@@ -62,6 +63,9 @@ const Server = Layer.unwrap(
 const Tracing = ServerTracing.layer({ serviceName: "margin-mcp" })
 
 // A start that fails (bad setting, unreachable database) says why in one line, then exits 1.
+// Before any request: short-lived request objects stay young (HeapTuning).
+tuneHeapForServing()
+
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
   explainStartFailure,
   Effect.provide(ServerProcess.loggingLayer),

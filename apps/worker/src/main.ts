@@ -1,5 +1,6 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { RunExecutor } from "@margin/core/RunExecutor"
+import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import * as ObservedPorts from "@margin/edge/ObservedPorts"
 import * as OperationsServer from "@margin/edge/OperationsServer"
 import * as ProcessExit from "@margin/edge/ProcessExit"
@@ -64,6 +65,9 @@ const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
 
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-worker" })
+
+// Before any request: short-lived request objects stay young (HeapTuning).
+tuneHeapForServing()
 
 Layer.launch(Worker.pipe(Layer.provide(Tracing))).pipe(
   explained,
