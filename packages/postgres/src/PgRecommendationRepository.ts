@@ -18,7 +18,7 @@ import {
 } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
-import { fastRecommendationRow } from "./PgRecommendationRows.ts"
+import { fastRecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
 import { chunkOf, columnsOf, firstOf, rowsOf, transitionChanges } from "./PgRows.ts"
 
@@ -182,8 +182,8 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
 
     return RecommendationRepository.of({
       get: (workspaceId, id) =>
-        sql`SELECT ${columns} FROM recommendations WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
-          Effect.flatMap(one),
+        sql`SELECT ${columns} FROM recommendations WHERE workspace_id = ${workspaceId} AND id = ${id}`.values.pipe(
+          Effect.flatMap((values) => one(values.map(recommendationRowOfValues))),
           asRepository("RecommendationRepository.get")
         ),
       list: (workspaceId, filter, page) =>
@@ -194,8 +194,8 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
             AND ${filter.runId === null ? sql.literal("TRUE") : sql`run_id = ${filter.runId}`}
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.pipe(
-          Effect.flatMap(all),
+          LIMIT ${page.limit + 1}`.values.pipe(
+          Effect.flatMap((values) => all(values.map(recommendationRowOfValues))),
           Effect.map((recommendations) => pageOf(recommendations, page.limit)),
           asRepository("RecommendationRepository.list")
         ),

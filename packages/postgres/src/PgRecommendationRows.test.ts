@@ -3,8 +3,8 @@ import { recommendationStatuses } from "@margin/core/Recommendation"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { RecommendationRow, toDomain } from "./PgRecommendationRepository.ts"
-import { fastRecommendationRow } from "./PgRecommendationRows.ts"
-import { chunkOf, firstOf, rowsOf } from "./PgRows.ts"
+import { fastRecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
+import { chunkOf, columnsOf, firstOf, rowsOf } from "./PgRows.ts"
 import { id, instant, nullable, outcome, shown, text } from "./testing/RowArbitraries.ts"
 
 const bySchema = rowsOf(RecommendationRow, toDomain)
@@ -144,5 +144,12 @@ describe("PgRecommendationRows", () => {
     assert.strictEqual(decoded?.accepted_at, 1_700_000_000_000)
     assert.strictEqual(decoded?.created_at, 1_700_000_000_000)
     assert.strictEqual(decoded?.projected_margin, null)
+  })
+
+  it("the values of SELECT <columnsOf(RecommendationRow)> make the row object, each column from its place", () => {
+    const columns = columnsOf(RecommendationRow).split(", ")
+    const row: Record<string, unknown> = recommendationRowOfValues(columns.map((_, place) => place))
+    assert.deepStrictEqual(Object.keys(row), columns)
+    columns.forEach((column, place) => assert.strictEqual(row[column], place, column))
   })
 })
