@@ -8,23 +8,39 @@ interface RouteMetrics {
   readonly limited: Metric.Counter<number> | null
 }
 
-// One set of labelled metrics per method, route and status, made once: labelling allocates.
-const cache = new Map<string, RouteMetrics>()
+// One set of labelled metrics per method, route and status, made once: labelling allocates. Keyed
+// method -> route -> status rather than by a joined string, which cost a new string to hash per request.
+const cache = new Map<string, Map<string, Map<number, RouteMetrics>>>()
 
-const metricsOf = (method: string, route: string, status: number): RouteMetrics => {
-  const key = `${method} ${route} ${status}`
-  const known = cache.get(key)
-  if (known !== undefined) return known
+const make = (method: string, route: string, status: number): RouteMetrics => {
   const labels = { method, route, status: String(status) }
-  const made: RouteMetrics = {
+  return {
     requests: Metric.withAttributes(ServiceMetrics.httpRequests, labels),
     errors: status >= 400 ? Metric.withAttributes(ServiceMetrics.httpErrors, labels) : null,
     latency: Metric.withAttributes(ServiceMetrics.httpLatency, { method, route }),
     limited: status === 429 ? Metric.withAttributes(ServiceMetrics.rateLimited, { route }) : null
   }
-  cache.set(key, made)
+}
+
+/** The value under `key`, made the first time it is asked for. */
+const child = <K, V>(parent: Map<K, V>, key: K, empty: () => V): V => {
+  const known = parent.get(key)
+  if (known !== undefined) return known
+  const made = empty()
+  parent.set(key, made)
   return made
 }
+
+const metricsOf = (method: string, route: string, status: number): RouteMetrics =>
+  child(
+    child(
+      child(cache, method, () => new Map()),
+      route,
+      () => new Map()
+    ),
+    status,
+    () => make(method, route, status)
+  )
 
 /**
  * Counts one answered request into the HTTP metrics. `route` is the route template (or
