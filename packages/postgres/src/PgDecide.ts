@@ -2,7 +2,7 @@ import { RepositoryError } from "@margin/core/Errors"
 import * as Outcome from "@margin/core/Outcome"
 import { Effect, Option, type Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import type { Fragment } from "effect/sql/Statement"
+import type { Fragment, Statement } from "effect/sql/Statement"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
@@ -85,6 +85,11 @@ export interface VersionedTable<A extends Versioned> {
   /** The column list the row schema decodes. */
   readonly columns: Fragment
   readonly one: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<A>, Schema.SchemaError>
+  /**
+   * The row `one` reads, from the driver's values of `columns` in order: given, the lock and the save
+   * read values, not the driver's row objects (see PgRecommendationRows.recommendationRowOfValues).
+   */
+  readonly rowOfValues?: (values: ReadonlyArray<unknown>) => unknown
   /** The columns a saved transition writes, with their new values: those that differ (PgRows.transitionChanges). */
   readonly changes: (before: A, after: A) => Record<string, unknown>
   /** The port method, for errors. */
@@ -98,20 +103,26 @@ export interface VersionedTable<A extends Versioned> {
  */
 export const updateOn =
   <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) =>
-  (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
-    decideAndSave(
+  (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) => {
+    const { rowOfValues } = table
+    const read = (statement: Statement<unknown>) =>
+      rowOfValues === undefined
+        ? Effect.flatMap(statement, table.one)
+        : Effect.flatMap(statement.values, (values) => table.one(values.map(rowOfValues)))
+    return decideAndSave(
       sql,
       table.operation,
       {
-        lock: sql`
+        lock: read(sql`
           SELECT ${table.columns} FROM ${sql(table.table)}
           WHERE workspace_id = ${workspaceId} AND id = ${id}
-          FOR UPDATE`.pipe(Effect.flatMap(table.one)),
+          FOR UPDATE`),
         save: (after, before) =>
-          sql`
+          read(sql`
             UPDATE ${sql(table.table)} SET ${sql.update(table.changes(before, after))}
             WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${before.version}
-            RETURNING ${table.columns}`.pipe(Effect.flatMap(table.one))
+            RETURNING ${table.columns}`)
       },
       decide
     )
+  }

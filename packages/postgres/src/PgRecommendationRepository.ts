@@ -203,6 +203,7 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
         table: "recommendations",
         columns,
         one,
+        rowOfValues: recommendationRowOfValues,
         changes,
         operation: "RecommendationRepository.update"
       }),

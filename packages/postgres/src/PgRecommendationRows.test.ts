@@ -150,6 +150,6 @@ describe("PgRecommendationRows", () => {
     const columns = columnsOf(RecommendationRow).split(", ")
     const row: Record<string, unknown> = recommendationRowOfValues(columns.map((_, place) => place))
     assert.deepStrictEqual(Object.keys(row), columns)
-    columns.forEach((column, place) => assert.strictEqual(row[column], place, column))
+    for (const [place, column] of columns.entries()) assert.strictEqual(row[column], place, column)
   })
 })
