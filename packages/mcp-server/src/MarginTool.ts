@@ -56,12 +56,6 @@ export const marginTool = <const Name extends string, P extends Schema.Top, S ex
 export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>
   Context.getOrUndefined(tool.annotations, RouteAccess)
 
-/**
- * Turns a use-case call into a tool handler: the request's caller is authorized for the tool
- * (scope, token_unusable) first, arguments holding a NUL are refused (validation_error), and
- * every expected failure becomes the `{ code, message }` a REST client would get, with the
- * request's id, answered to the agent as an `isError` result.
- */
 /** A tool's expected failure as the agent gets it: logged when it means a dependency is away, with the request's id. */
 const refused = Effect.fnUntraced(function* (failure: ApiFailure) {
   yield* logIfUnavailable(failure)
@@ -70,6 +64,12 @@ const refused = Effect.fnUntraced(function* (failure: ApiFailure) {
   return yield* Effect.fail(requestId === undefined ? envelope : { ...envelope, request_id: requestId })
 })
 
+/**
+ * Turns a use-case call into a tool handler: the request's caller is authorized for the tool
+ * (scope, token_unusable) first, arguments holding a NUL are refused (validation_error), and
+ * every expected failure becomes the `{ code, message }` a REST client would get, with the
+ * request's id, answered to the agent as an `isError` result.
+ */
 export const toolHandlers = Effect.map(
   Authenticate,
   (authenticate) =>
