@@ -67,6 +67,45 @@ export const recommendationJson = (row: Row) => {
   }
 }
 
+/** The accept's transaction body, one generator function for every call (as the REST server's are). */
+const acceptSteps = Effect.fnUntraced(function* (
+  sql: SqlClient,
+  caller: { readonly workspaceId: string; readonly tokenId: string },
+  id: string
+) {
+  const actor = `token:${caller.tokenId}`
+  const columns = sql.literal(recommendationColumnList)
+  const [current] = yield* sql<Row>`
+    SELECT ${columns} FROM recommendations
+    WHERE workspace_id = ${caller.workspaceId} AND id = ${id} FOR UPDATE`
+  if (current === undefined) return { status: 404, body: { error: { code: "not_found" } } }
+  if (current.accepted_at !== null) return { status: 200, body: { ok: true, idempotent: true } }
+  const now = new Date()
+  const [saved] = yield* sql<Row>`
+    UPDATE recommendations SET ${sql.update({
+      status: "pending_approval",
+      accepted_at: now,
+      accepted_by: actor,
+      updated_at: now,
+      version: Number(current.version) + 1
+    })}
+    WHERE workspace_id = ${caller.workspaceId} AND id = ${id} AND version = ${Number(current.version)}
+    RETURNING ${columns}`
+  if (saved === undefined) return { status: 409, body: { error: { code: "conflict" } } }
+  yield* sql`INSERT INTO audit_events ${sql.insert({
+    id: `evt_${randomBytes(12).toString("hex")}`,
+    workspace_id: caller.workspaceId,
+    actor,
+    action: "recommendation.accept",
+    resource_type: "recommendation",
+    resource_id: id,
+    before_status: String(current.status),
+    after_status: "pending_approval",
+    at: now
+  })}`
+  return { status: 200, body: { ok: true, idempotent: false, recommendation: recommendationJson(saved) } }
+})
+
 /**
  * The accept of a `new` recommendation: SELECT … FOR UPDATE, UPDATE … AND version = expected, the
  * audit insert, in one transaction; answers the status and body to send.
@@ -75,40 +114,4 @@ export const acceptInTransaction = (
   sql: SqlClient,
   caller: { readonly workspaceId: string; readonly tokenId: string },
   id: string
-) => {
-  const actor = `token:${caller.tokenId}`
-  const columns = sql.literal(recommendationColumnList)
-  return sql.withTransaction(
-    Effect.gen(function* () {
-      const [current] = yield* sql<Row>`
-        SELECT ${columns} FROM recommendations
-        WHERE workspace_id = ${caller.workspaceId} AND id = ${id} FOR UPDATE`
-      if (current === undefined) return { status: 404, body: { error: { code: "not_found" } } }
-      if (current.accepted_at !== null) return { status: 200, body: { ok: true, idempotent: true } }
-      const now = new Date()
-      const [saved] = yield* sql<Row>`
-        UPDATE recommendations SET ${sql.update({
-          status: "pending_approval",
-          accepted_at: now,
-          accepted_by: actor,
-          updated_at: now,
-          version: Number(current.version) + 1
-        })}
-        WHERE workspace_id = ${caller.workspaceId} AND id = ${id} AND version = ${Number(current.version)}
-        RETURNING ${columns}`
-      if (saved === undefined) return { status: 409, body: { error: { code: "conflict" } } }
-      yield* sql`INSERT INTO audit_events ${sql.insert({
-        id: `evt_${randomBytes(12).toString("hex")}`,
-        workspace_id: caller.workspaceId,
-        actor,
-        action: "recommendation.accept",
-        resource_type: "recommendation",
-        resource_id: id,
-        before_status: String(current.status),
-        after_status: "pending_approval",
-        at: now
-      })}`
-      return { status: 200, body: { ok: true, idempotent: false, recommendation: recommendationJson(saved) } }
-    })
-  )
-}
+) => sql.withTransaction(acceptSteps(sql, caller, id))

@@ -81,37 +81,36 @@ const Handlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
       return { workspaceId: String(token.workspace_id), tokenId: String(token.id) }
     })
 
+    // One generator function per handler for every request, as the REST server's are.
+    const list = Effect.fnUntraced(function* (limit: number) {
+      const caller = yield* authenticate(false)
+      if (typeof caller === "number") return answer(caller, { error: { code: String(caller) } })
+      const rows = yield* sql<Row>`
+        SELECT ${recommendationColumns} FROM recommendations
+        WHERE workspace_id = ${caller.workspaceId} AND TRUE AND TRUE AND TRUE
+        ORDER BY created_at DESC, id DESC
+        LIMIT ${limit + 1}`
+      const items = rows.slice(0, limit)
+      const last = items.at(-1)
+      const nextCursor =
+        rows.length > limit && last !== undefined
+          ? encodeCursor({
+              createdAt: last.created_at instanceof Date ? last.created_at.getTime() : 0,
+              id: String(last.id)
+            })
+          : null
+      return answer(200, { data: items.map(recommendationJson), next_cursor: nextCursor })
+    })
+    const accept = Effect.fnUntraced(function* (id: string) {
+      const caller = yield* authenticate(true)
+      if (typeof caller === "number") return answer(caller, { error: { code: String(caller) } })
+      const answered = yield* acceptInTransaction(sql, caller, id)
+      return answer(answered.status, answered.body)
+    })
+
     return handlers
-      .handle("list", ({ query }) =>
-        Effect.gen(function* () {
-          const caller = yield* authenticate(false)
-          if (typeof caller === "number") return answer(caller, { error: { code: String(caller) } })
-          const limit = query.limit ?? 50
-          const rows = yield* sql<Row>`
-            SELECT ${recommendationColumns} FROM recommendations
-            WHERE workspace_id = ${caller.workspaceId} AND TRUE AND TRUE AND TRUE
-            ORDER BY created_at DESC, id DESC
-            LIMIT ${limit + 1}`
-          const items = rows.slice(0, limit)
-          const last = items.at(-1)
-          const nextCursor =
-            rows.length > limit && last !== undefined
-              ? encodeCursor({
-                  createdAt: last.created_at instanceof Date ? last.created_at.getTime() : 0,
-                  id: String(last.id)
-                })
-              : null
-          return answer(200, { data: items.map(recommendationJson), next_cursor: nextCursor })
-        }).pipe(Effect.orDie)
-      )
-      .handle("accept", ({ params }) =>
-        Effect.gen(function* () {
-          const caller = yield* authenticate(true)
-          if (typeof caller === "number") return answer(caller, { error: { code: String(caller) } })
-          const answered = yield* acceptInTransaction(sql, caller, params.id)
-          return answer(answered.status, answered.body)
-        }).pipe(Effect.orDie)
-      )
+      .handle("list", ({ query }) => Effect.orDie(list(query.limit ?? 50)))
+      .handle("accept", ({ params }) => Effect.orDie(accept(params.id)))
   })
 )
 
