@@ -1,10 +1,11 @@
 /**
  * What the two baselines of `npm run bench:http` (bench/http-bare.ts, bench/http-effect.ts) share:
- * the columns they select, the hand mapping of a recommendation row to the API's JSON, and the
- * accept transaction.
+ * the columns they select, the hand mapping of a recommendation row to the API's JSON, the list page
+ * and the accept transaction.
  */
 import { randomBytes } from "node:crypto"
 import { CurrencyCode, formatMajorUnits } from "@margin/core/Money"
+import { encodeCursor } from "@margin/core/Page"
 import { ratioJson } from "@margin/edge/RatioJson"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
@@ -66,6 +67,28 @@ export const recommendationJson = (row: Row) => {
     updated_at: iso(row.updated_at)
   }
 }
+
+/** The list query of a workspace's first page, answered as the API's `{ data, next_cursor }` by hand. */
+export const listPage = (sql: SqlClient, workspaceId: string, limit: number) =>
+  Effect.map(
+    sql<Row>`
+      SELECT ${sql.literal(recommendationColumnList)} FROM recommendations
+      WHERE workspace_id = ${workspaceId} AND TRUE AND TRUE AND TRUE
+      ORDER BY created_at DESC, id DESC
+      LIMIT ${limit + 1}`,
+    (rows) => {
+      const items = rows.slice(0, limit)
+      const last = items.at(-1)
+      const nextCursor =
+        rows.length > limit && last !== undefined
+          ? encodeCursor({
+              createdAt: last.created_at instanceof Date ? last.created_at.getTime() : 0,
+              id: String(last.id)
+            })
+          : null
+      return { data: items.map(recommendationJson), next_cursor: nextCursor }
+    }
+  )
 
 /** The accept's transaction body, one generator function for every call (as the REST server's are). */
 const acceptSteps = Effect.fnUntraced(function* (

@@ -15,20 +15,12 @@
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
 import { createServer, type ServerResponse } from "node:http"
-import { encodeCursor } from "@margin/core/Page"
 import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
 import * as Database from "@margin/postgres/Database"
 import { type Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
-import {
-  acceptInTransaction,
-  type Row,
-  recommendationColumnList,
-  recommendationJson,
-  settings,
-  tokenColumnList
-} from "./BareWork.ts"
+import { acceptInTransaction, listPage, type Row, settings, tokenColumnList } from "./BareWork.ts"
 
 tuneHeapForServing()
 const { url, port, host, limitPerMinute } = settings(8788)
@@ -39,7 +31,6 @@ const runtime = ManagedRuntime.make(
 const sql = (await runtime.runPromise(SqlClient.SqlClient)).withoutTransforms()
 const run = <A, E>(effect: Effect.Effect<A, E>): Promise<A> => runtime.runPromise(effect)
 
-const recommendationColumns = sql.literal(recommendationColumnList)
 const tokenColumns = sql.literal(tokenColumnList)
 
 const send = (response: ServerResponse, status: number, body: unknown) => {
@@ -85,23 +76,7 @@ const authenticate = async (authorization: string | undefined, mutation: boolean
   return { workspaceId: String(token.workspace_id), tokenId: String(token.id) }
 }
 
-const list = async (caller: Caller, limit: number) => {
-  const rows = await run(sql<Row>`
-    SELECT ${recommendationColumns} FROM recommendations
-    WHERE workspace_id = ${caller.workspaceId} AND TRUE AND TRUE AND TRUE
-    ORDER BY created_at DESC, id DESC
-    LIMIT ${limit + 1}`)
-  const items = rows.slice(0, limit)
-  const last = items.at(-1)
-  const nextCursor =
-    rows.length > limit && last !== undefined
-      ? encodeCursor({
-          createdAt: last.created_at instanceof Date ? last.created_at.getTime() : 0,
-          id: String(last.id)
-        })
-      : null
-  return { data: items.map(recommendationJson), next_cursor: nextCursor }
-}
+const list = (caller: Caller, limit: number) => run(listPage(sql, caller.workspaceId, limit))
 
 const accept = (caller: Caller, id: string) => run(acceptInTransaction(sql, caller, id))
 

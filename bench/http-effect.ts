@@ -10,7 +10,6 @@
  */
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { encodeCursor } from "@margin/core/Page"
 import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
@@ -21,14 +20,7 @@ import { Effect, Layer, Logger, Redacted, References, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { SqlClient } from "effect/sql"
-import {
-  acceptInTransaction,
-  type Row,
-  recommendationColumnList,
-  recommendationJson,
-  settings,
-  tokenColumnList
-} from "./BareWork.ts"
+import { acceptInTransaction, listPage, type Row, settings, tokenColumnList } from "./BareWork.ts"
 
 tuneHeapForServing()
 const { url, port, host, limitPerMinute } = settings(8789)
@@ -54,7 +46,6 @@ const answer = (status: number, body: unknown) => HttpServerResponse.jsonUnsafe(
 const Handlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
-    const recommendationColumns = sql.literal(recommendationColumnList)
     const tokenColumns = sql.literal(tokenColumnList)
 
     const authenticate = Effect.fnUntraced(function* (mutation: boolean) {
@@ -85,21 +76,7 @@ const Handlers = HttpApiBuilder.group(Api, "recommendations", (handlers) =>
     const list = Effect.fnUntraced(function* (limit: number) {
       const caller = yield* authenticate(false)
       if (typeof caller === "number") return answer(caller, { error: { code: String(caller) } })
-      const rows = yield* sql<Row>`
-        SELECT ${recommendationColumns} FROM recommendations
-        WHERE workspace_id = ${caller.workspaceId} AND TRUE AND TRUE AND TRUE
-        ORDER BY created_at DESC, id DESC
-        LIMIT ${limit + 1}`
-      const items = rows.slice(0, limit)
-      const last = items.at(-1)
-      const nextCursor =
-        rows.length > limit && last !== undefined
-          ? encodeCursor({
-              createdAt: last.created_at instanceof Date ? last.created_at.getTime() : 0,
-              id: String(last.id)
-            })
-          : null
-      return answer(200, { data: items.map(recommendationJson), next_cursor: nextCursor })
+      return answer(200, yield* listPage(sql, caller.workspaceId, limit))
     })
     const accept = Effect.fnUntraced(function* (id: string) {
       const caller = yield* authenticate(true)
