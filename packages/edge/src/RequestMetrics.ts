@@ -22,25 +22,17 @@ const make = (method: string, route: string, status: number): RouteMetrics => {
   }
 }
 
-/** The value under `key`, made the first time it is asked for. */
-const child = <K, V>(parent: Map<K, V>, key: K, empty: () => V): V => {
-  const known = parent.get(key)
-  if (known !== undefined) return known
-  const made = empty()
-  parent.set(key, made)
-  return made
+/** `value`, kept under `key` in `map`: for the first lookup of a key, without a closure per lookup. */
+const remember = <K, V>(map: Map<K, V>, key: K, value: V): V => {
+  map.set(key, value)
+  return value
 }
 
-const metricsOf = (method: string, route: string, status: number): RouteMetrics =>
-  child(
-    child(
-      child(cache, method, () => new Map()),
-      route,
-      () => new Map()
-    ),
-    status,
-    () => make(method, route, status)
-  )
+const metricsOf = (method: string, route: string, status: number): RouteMetrics => {
+  const routes = cache.get(method) ?? remember(cache, method, new Map())
+  const statuses = routes.get(route) ?? remember(routes, route, new Map())
+  return statuses.get(status) ?? remember(statuses, status, make(method, route, status))
+}
 
 /**
  * Counts one answered request into the HTTP metrics. `route` is the route template (or
