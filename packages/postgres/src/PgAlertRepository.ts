@@ -11,7 +11,7 @@ import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } 
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, rowsOf, transitionChanges } from "./PgRows.ts"
+import { columnsOf, firstOf, readRows, rowsOf, transitionChanges } from "./PgRows.ts"
 
 export const AlertRow = Schema.Struct({
   id: AlertId,
@@ -132,7 +132,13 @@ export const layer: Layer.Layer<AlertRepository, never, SqlClient.SqlClient> = L
           Effect.map((alerts) => pageOf(alerts, page.limit)),
           asRepository("AlertRepository.list")
         ),
-      update: updateOn(sql, { table: "alerts", columns, one, changes, operation: "AlertRepository.update" }),
+      update: updateOn(sql, {
+        table: "alerts",
+        columns,
+        readFirst: readRows(one),
+        changes,
+        operation: "AlertRepository.update"
+      }),
       // DO NOTHING without a target: the partial unique index on (workspace_id, item_id, kind) of open
       // and snoozed alerts skips a subject that already stands (also twice in one batch), and a
       // duplicate id is skipped alike.

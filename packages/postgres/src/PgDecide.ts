@@ -1,6 +1,6 @@
 import { RepositoryError } from "@margin/core/Errors"
 import * as Outcome from "@margin/core/Outcome"
-import { Effect, Option, type Schema } from "effect"
+import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
@@ -84,12 +84,8 @@ export interface VersionedTable<A extends Versioned> {
   readonly table: "recommendations" | "alerts" | "runs"
   /** The column list the row schema decodes. */
   readonly columns: Fragment
-  readonly one: (rows: ReadonlyArray<unknown>) => Effect.Effect<Option.Option<A>, Schema.SchemaError>
-  /**
-   * The row `one` reads, from the driver's values of `columns` in order: given, the lock and the save
-   * read values, not the driver's row objects (see PgRecommendationRows.recommendationRowOfValues).
-   */
-  readonly rowOfValues?: (values: ReadonlyArray<unknown>) => unknown
+  /** The first row of a statement that selects `columns`, decoded (PgRows.readRows or readValues of firstOf). */
+  readonly readFirst: (statement: Statement<unknown>) => Effect.Effect<Option.Option<A>, PgFailure>
   /** The columns a saved transition writes, with their new values: those that differ (PgRows.transitionChanges). */
   readonly changes: (before: A, after: A) => Record<string, unknown>
   /** The port method, for errors. */
@@ -103,26 +99,20 @@ export interface VersionedTable<A extends Versioned> {
  */
 export const updateOn =
   <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) =>
-  (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) => {
-    const { rowOfValues } = table
-    const read = (statement: Statement<unknown>) =>
-      rowOfValues === undefined
-        ? Effect.flatMap(statement, table.one)
-        : Effect.flatMap(statement.values, (values) => table.one(values.map(rowOfValues)))
-    return decideAndSave(
+  (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
+    decideAndSave(
       sql,
       table.operation,
       {
-        lock: read(sql`
+        lock: table.readFirst(sql`
           SELECT ${table.columns} FROM ${sql(table.table)}
           WHERE workspace_id = ${workspaceId} AND id = ${id}
           FOR UPDATE`),
         save: (after, before) =>
-          read(sql`
+          table.readFirst(sql`
             UPDATE ${sql(table.table)} SET ${sql.update(table.changes(before, after))}
             WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${before.version}
             RETURNING ${table.columns}`)
       },
       decide
     )
-  }

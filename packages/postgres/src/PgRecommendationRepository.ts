@@ -20,7 +20,7 @@ import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { fastRecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
-import { chunkOf, columnsOf, firstOf, rowsOf, transitionChanges } from "./PgRows.ts"
+import { chunkOf, columnsOf, firstOf, readValues, rowsOf, transitionChanges } from "./PgRows.ts"
 
 /** A row of `recommendations` (`superseded_by_run_id` is bookkeeping of supersedeOpen, not domain). */
 export const RecommendationRow = Schema.Struct({
@@ -148,8 +148,9 @@ const insertTypes = {
   updated_at: "timestamptz"
 } as const satisfies Record<keyof ReturnType<typeof toRow>, string>
 
-const one = firstOf(RecommendationRow, toDomain, fastRecommendationRow)
-const all = rowsOf(RecommendationRow, toDomain, fastRecommendationRow)
+// Read from the driver's values (PgRows.readValues): these rows have two dozen columns.
+const readFirst = readValues(recommendationRowOfValues, firstOf(RecommendationRow, toDomain, fastRecommendationRow))
+const readAll = readValues(recommendationRowOfValues, rowsOf(RecommendationRow, toDomain, fastRecommendationRow))
 const chunk = chunkOf(RecommendationRow, toDomain, fastRecommendationRow)
 const changes = transitionChanges(RecommendationRow, toRow)
 const openOf = firstOf(Schema.Struct({ open: Schema.Boolean }), (row) => row.open)
@@ -182,28 +183,25 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
 
     return RecommendationRepository.of({
       get: (workspaceId, id) =>
-        sql`SELECT ${columns} FROM recommendations WHERE workspace_id = ${workspaceId} AND id = ${id}`.values.pipe(
-          Effect.flatMap((values) => one(values.map(recommendationRowOfValues))),
+        readFirst(sql`SELECT ${columns} FROM recommendations WHERE workspace_id = ${workspaceId} AND id = ${id}`).pipe(
           asRepository("RecommendationRepository.get")
         ),
       list: (workspaceId, filter, page) =>
-        sql`
+        readAll(sql`
           SELECT ${columns} FROM recommendations
           WHERE workspace_id = ${workspaceId}
             AND ${filter.status === null ? sql.literal("TRUE") : sql`status = ${filter.status}`}
             AND ${filter.runId === null ? sql.literal("TRUE") : sql`run_id = ${filter.runId}`}
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.values.pipe(
-          Effect.flatMap((values) => all(values.map(recommendationRowOfValues))),
+          LIMIT ${page.limit + 1}`).pipe(
           Effect.map((recommendations) => pageOf(recommendations, page.limit)),
           asRepository("RecommendationRepository.list")
         ),
       update: updateOn(sql, {
         table: "recommendations",
         columns,
-        one,
-        rowOfValues: recommendationRowOfValues,
+        readFirst,
         changes,
         operation: "RecommendationRepository.update"
       }),

@@ -1,4 +1,6 @@
 import { Array as Arr, Effect, Option, Schema } from "effect"
+import type { SqlError } from "effect/sql/SqlError"
+import type { Statement } from "effect/sql/Statement"
 import { Int8 } from "./PgColumns.ts"
 import { isInteger, isRecord } from "./PgFastChecks.ts"
 
@@ -47,6 +49,25 @@ export const firstOf = <T, E, A>(schema: Schema.Codec<T, E>, toDomain: (row: T) 
       : Effect.map(decode(rows[0]), (row) => Option.some(toDomain(row)))
   }
 }
+
+/** A statement's rows as `decode` (firstOf, rowsOf) decodes them. */
+export const readRows =
+  <A, E>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<A, E>) =>
+  (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> =>
+    Effect.flatMap(statement, decode)
+
+/**
+ * A statement's rows as `decode` decodes them, built by `rowOf` from the driver's values (in the
+ * statement's column order) rather than taken as the driver's row objects, which V8 makes hash
+ * tables past a dozen columns (PgRecommendationRows.recommendationRowOfValues).
+ */
+export const readValues =
+  <A, E>(
+    rowOf: (values: ReadonlyArray<unknown>) => unknown,
+    decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<A, E>
+  ) =>
+  (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> =>
+    Effect.flatMap(statement.values, (values) => decode(values.map(rowOf)))
 
 /**
  * The column list of a row schema (`id, name, …`), optionally qualified by a table alias: queries

@@ -9,7 +9,7 @@ import { Instant, Int8, NullableInstant, NullableInt8, toNullableTimestamptz, to
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
-import { columnsOf, countOf, firstOf, rowsOf, touchedAny, transitionChanges } from "./PgRows.ts"
+import { columnsOf, countOf, firstOf, readRows, rowsOf, touchedAny, transitionChanges } from "./PgRows.ts"
 
 /** A row of `runs` as the domain sees it; the lease columns (lease_owner, lease_expires_at) stay in SQL. */
 export const RunRow = Schema.Struct({
@@ -136,7 +136,13 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
           Effect.map((runs) => pageOf(runs, page.limit)),
           asRepository("RunRepository.list")
         ),
-      update: updateOn(sql, { table: "runs", columns, one, changes, operation: "RunRepository.update" }),
+      update: updateOn(sql, {
+        table: "runs",
+        columns,
+        readFirst: readRows(one),
+        changes,
+        operation: "RunRepository.update"
+      }),
       // Progress is bookkeeping, not a transition: it does not bump the version. Only a running run
       // takes it, so a worker that lost its lease cannot overwrite the counts of a finished one.
       recordProgress: (workspaceId, id, progress) =>
