@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8"
 
 /** The V8 flag `tuneHeapForServing` sets. */
-export const servingHeapFlag = "--no-allocation-site-pretenuring"
+const servingHeapFlag = "--no-allocation-site-pretenuring"
 
 /**
  * Turns off V8's allocation-site pretenuring for the rest of the process. Call it first thing in

@@ -18,14 +18,13 @@ export const agentAdmission = Effect.gen(function* () {
   const authenticate = yield* Authenticate
   const workspaces = yield* WorkspaceRepository
   // One generator function for every request (a new one per call costs V8 a map and a prototype).
-  const admit = Effect.fnUntraced(function* (credentials: Credentials) {
+  return Effect.fnUntraced(function* (credentials: Credentials) {
     const caller = yield* authenticate.identify(credentials, { sessions: false })
     const workspace = yield* workspaces.get(caller.workspaceId)
     if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: caller.workspaceId })
     if (!planLimits[workspace.value.plan].mcp) return yield* new TierIneligible({ plan: workspace.value.plan })
     return caller
-  })
-  return (credentials: Credentials): Effect.Effect<CallerShape, AdmissionRefusal> => admit(credentials)
+  }) satisfies (credentials: Credentials) => Effect.Effect<CallerShape, AdmissionRefusal>
 })
 
 /**
