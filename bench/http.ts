@@ -8,7 +8,8 @@
 // the server process (from /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
-// BENCH_PROFILE_DIR=<dir>: every server writes a CPU profile (node --cpu-prof) under <dir>/<server name>.
+// BENCH_PROFILE_DIR=<dir>: every server writes a CPU profile (node --cpu-prof) under <dir>/<server name>,
+// sampled every BENCH_PROFILE_INTERVAL microseconds (default 1000).
 // BENCH_SCENARIOS=list or accept: only that scenario (e.g. for a profile of one path).
 // BENCH_WARMUP=<seconds> (default 2): the warm-up before each measurement.
 // BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler;
@@ -301,6 +302,21 @@ const program = Effect.gen(function* () {
   const seedStarted = Date.now()
   const ids = yield* seedNewRecommendations(workspaceId, serverCount * acceptPool)
   yield* Console.log(`seeded ${ids.length} new recommendations in ${Date.now() - seedStarted} ms`)
+  // PostgreSQL's upkeep of the big tables comes between the measurements, not inside one of them:
+  // autovacuum, which the seed and the accept windows' updates and audit inserts set off, is off for
+  // those two tables, which are vacuumed and analysed before each measurement instead, and the
+  // previous window's writes are checkpointed then (a superuser's privilege; without it the
+  // checkpoints fall where they fall). Otherwise whichever server is measured while the database does
+  // that work pays for it. The small, hot rate-budget table keeps its autovacuum: its row is
+  // updated by every request, and without that upkeep its dead versions pile up within a window.
+  const sql = yield* SqlClient.SqlClient
+  const bigTables = ["recommendations", "audit_events"]
+  for (const table of bigTables) yield* sql`ALTER TABLE ${sql(table)} SET (autovacuum_enabled = false)`
+  yield* sql`VACUUM (ANALYZE)`
+  const upkeep = Effect.gen(function* () {
+    yield* sql`VACUUM (ANALYZE) ${sql.literal(bigTables.join(", "))}`
+    yield* sql`CHECKPOINT`.pipe(Effect.ignore)
+  })
 
   const env = {
     DATABASE_URL: database.url,
@@ -312,11 +328,19 @@ const program = Effect.gen(function* () {
   }
   // BENCH_PROFILE_DIR: each server writes a V8 CPU profile under it when it stops.
   const profileDir = process.env.BENCH_PROFILE_DIR
+  // BENCH_PROFILE_INTERVAL: the profiles' sampling interval in microseconds (node's default: 1000).
+  const profileInterval = process.env.BENCH_PROFILE_INTERVAL
   // BENCH_ALLOCATION: each server loads the allocation probe.
   const probe = pathToFileURL(join(import.meta.dirname, "AllocationProbe.ts")).href
   const profiled = (name: string) => {
     const options = [
-      ...(profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${join(profileDir, name)}`]),
+      ...(profileDir === undefined
+        ? []
+        : [
+            "--cpu-prof",
+            `--cpu-prof-dir=${join(profileDir, name)}`,
+            ...(profileInterval === undefined ? [] : [`--cpu-prof-interval=${profileInterval}`])
+          ]),
       ...(probeDir === undefined ? [] : [`--import=${probe}`])
     ]
     return options.length === 0
@@ -413,6 +437,7 @@ const program = Effect.gen(function* () {
       const order = round % 2 === 0 ? servers : [...servers].reverse()
       for (const server of order) {
         const target = scenario.target(server.name)
+        yield* upkeep
         const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
         served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
         const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
