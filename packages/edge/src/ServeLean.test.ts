@@ -1,7 +1,8 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Effect, Layer, Option } from "effect"
-import { HttpClient, HttpRouter, HttpServerResponse } from "effect/http"
+import { Context, Effect, FileSystem, Layer, Option, Path } from "effect"
+import { HttpClient, HttpPlatform, HttpRouter, HttpServerResponse } from "effect/http"
+import { SqlClient } from "effect/sql/SqlClient"
 import { leanRequestContext, serveLean } from "./ServeLean.ts"
 
 class BuildTimeOnly extends Context.Service<BuildTimeOnly, { readonly name: string }>()("margin/test/BuildTimeOnly") {}
@@ -19,6 +20,24 @@ describe("leanRequestContext", () => {
     const lean = leanRequestContext(full, [ReadWhileAnswering])
     assert.deepStrictEqual([...lean.mapUnsafe.keys()].sort(), [NotOurs.key, ReadWhileAnswering.key].sort())
     assert.deepStrictEqual(leanRequestContext(full, []).mapUnsafe.size, 1)
+  })
+
+  it("drops the platform's services that only the layers use, unless a route reads one while answering", () => {
+    // Only the keys matter here: nothing reads these stand-ins.
+    const full = Context.makeUnsafe<never>(
+      new Map<string, unknown>([
+        [FileSystem.FileSystem.key, "files"],
+        [Path.Path.key, "paths"],
+        [HttpPlatform.HttpPlatform.key, "file responses"],
+        [SqlClient.key, "sql"],
+        [NotOurs.key, "platform"]
+      ])
+    )
+    assert.deepStrictEqual([...leanRequestContext(full, []).mapUnsafe.keys()], [NotOurs.key])
+    assert.deepStrictEqual(
+      [...leanRequestContext(full, [SqlClient]).mapUnsafe.keys()].sort(),
+      [NotOurs.key, SqlClient.key].sort()
+    )
   })
 })
 

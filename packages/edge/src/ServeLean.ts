@@ -1,5 +1,8 @@
-import { Context, Effect, Layer, type Scope } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { PgClient } from "@effect/sql-pg/PgClient"
+import { Context, Effect, FileSystem, Layer, Path, type Scope, Stdio, Terminal } from "effect"
+import { Etag, HttpPlatform, HttpRouter, HttpServer } from "effect/http"
+import { ChildProcessSpawner } from "effect/process/ChildProcessSpawner"
+import { SqlClient } from "effect/sql/SqlClient"
 
 /** What the routes of an app layer read from a request's context (`HttpRouter.serve`'s request requirements). */
 export type RequestRequirements<R> =
@@ -10,17 +13,39 @@ export type RequestRequirements<R> =
 const ownKeyPrefix = "margin/"
 
 /**
- * The context a request starts on: the server's, less those services of ours that no route reads
- * while answering. Handlers, middlewares and use cases take the services they use when they are
- * built; a request carries the platform's (HTTP server, loggers, log level, scope...) and
- * `requestServices`.
+ * The platform's services that the server's layers use while they are built and no route reads
+ * while answering (a route that did would name it in its requirements, which `serveLean` checks):
+ * files, paths, the terminal and child processes of NodeServices, file responses, and the SQL
+ * client, which the repositories took when built. References (loggers, log level, tracer, scope)
+ * are not among them: Effect reads those from every request's context.
+ */
+const platformServicesNotReadWhileAnswering: ReadonlyArray<Context.Key<unknown, unknown>> = [
+  FileSystem.FileSystem,
+  Path.Path,
+  Stdio.Stdio,
+  Terminal.Terminal,
+  ChildProcessSpawner,
+  HttpPlatform.HttpPlatform,
+  Etag.Generator,
+  SqlClient,
+  PgClient
+]
+
+const platformKeys = new Set(platformServicesNotReadWhileAnswering.map((service) => service.key))
+
+/**
+ * The context a request starts on: the server's, less the services of ours and of the platform
+ * that no route reads while answering. Handlers, middlewares and use cases take the services they
+ * use when they are built; a request carries the platform's references (loggers, log level,
+ * tracer, scope...), the HTTP server and `requestServices`.
  *
  * Why: Effect copies a request's whole context each time it merges another into it (the handler
- * group's, the transaction's, the pool connection's finalizers: five times per accept), so its size
- * is paid per request. The server's full context holds about 50 services, this one about 15.
+ * group's, the transaction's, the pool connection's finalizers: four times per accept), so its
+ * size is paid per request. The server's full context holds about 50 services, this one 7, to
+ * which a request adds about 10 of its own.
  *
  * Only what routes read through their types survives (`serveLean` checks that at compile time);
- * an `Effect.serviceOption` of one of our services while answering finds nothing.
+ * an `Effect.serviceOption` of a dropped service while answering finds nothing.
  */
 export const leanRequestContext = <Services>(
   context: Context.Context<Services>,
@@ -29,7 +54,7 @@ export const leanRequestContext = <Services>(
   const kept = new Set(requestServices.map((service) => service.key))
   const services = new Map<string, unknown>()
   for (const [key, service] of context.mapUnsafe) {
-    if (!key.startsWith(ownKeyPrefix) || kept.has(key)) services.set(key, service)
+    if (kept.has(key) || !(key.startsWith(ownKeyPrefix) || platformKeys.has(key))) services.set(key, service)
   }
   return Context.makeUnsafe(services)
 }
