@@ -13,16 +13,16 @@ export interface RouteTable {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
+/** A declared path as a pattern without groups: its parameters match one segment each. */
+const sourceOf = (path: string): string =>
+  path
+    .split("/")
+    .map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)))
+    .join("/")
+
 // Effect's router (FindMyWay's defaults) ignores case, repeated slashes and a trailing slash:
 // `GET /api/v1/RUNS/` is served, so `DELETE /api/v1/RUNS/` must be a 405, not a 404.
-const patternOf = (path: string): RegExp =>
-  new RegExp(
-    `^${path
-      .split("/")
-      .map((segment) => (segment.startsWith(":") ? "[^/]+" : escapeRegExp(segment)))
-      .join("/")}$`,
-    "i"
-  )
+const patternOf = (path: string): RegExp => new RegExp(`^${sourceOf(path)}$`, "i")
 
 const asRouted = (path: string): string => {
   const single = path.replace(/\/{2,}/g, "/")
@@ -44,6 +44,10 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
   const routes = declared
     .map((route) => ({ method: route.method, path: route.path, pattern: patternOf(route.path) }))
     .sort((a, b) => parameters(a.path) - parameters(b.path))
+  // Every route's pattern as one alternative of one expression, in the order above, each its own
+  // group: the engine tries them as a search of the list would, first match wins, in one call per
+  // request (templateOf runs on every request, for the metrics) rather than one per route tried.
+  const anyRoute = new RegExp(`^(?:${routes.map((route) => `(${sourceOf(route.path)})`).join("|")})$`, "i")
   return {
     allowedMethods: (path) => {
       const routed = asRouted(path)
@@ -53,8 +57,12 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
       return [...methods]
     },
     templateOf: (path) => {
-      const routed = asRouted(path)
-      return routes.find((route) => route.pattern.test(routed))?.path
+      const match = anyRoute.exec(asRouted(path))
+      if (match === null) return undefined
+      for (let group = 1; group < match.length; group++) {
+        if (match[group] !== undefined) return routes[group - 1]?.path
+      }
+      return undefined
     }
   }
 }
