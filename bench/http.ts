@@ -3,9 +3,10 @@
 //   list    GET /api/v1/recommendations?limit=50, authenticated by an API token;
 //   accept  POST /api/v1/recommendations/:id/accept, each request on a distinct `new` recommendation
 //           (the transition path, never the idempotent repeat).
-// Rounds alternate the order of the servers; each measurement is a warm-up, then `seconds` of
-// `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of
-// the server process (from /proc) says more than the rate on a shared machine.
+// Rounds alternate the order of the servers; each measurement is PostgreSQL's upkeep (VACUUM of the
+// tables the requests write, CHECKPOINT), a warm-up, then `seconds` of `concurrency` keep-alive
+// clients. The figures are the sum over the rounds; the CPU per request of the server process (from
+// /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
 // BENCH_PROFILE_DIR=<dir>: every server writes a CPU profile (node --cpu-prof) under <dir>/<server name>,
