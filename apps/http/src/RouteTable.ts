@@ -22,7 +22,7 @@ const sourceOf = (path: string): string =>
 
 // Effect's router (FindMyWay's defaults) ignores case, repeated slashes and a trailing slash:
 // `GET /api/v1/RUNS/` is served, so `DELETE /api/v1/RUNS/` must be a 405, not a 404.
-const patternOf = (path: string): RegExp => new RegExp(`^${sourceOf(path)}$`, "i")
+const wholePath = (source: string): RegExp => new RegExp(`^${source}$`, "i")
 
 const asRouted = (path: string): string => {
   const single = path.replace(/\/{2,}/g, "/")
@@ -42,12 +42,17 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
   })
   const parameters = (path: string) => path.split("/").filter((segment) => segment.startsWith(":")).length
   const routes = declared
-    .map((route) => ({ method: route.method, path: route.path, pattern: patternOf(route.path) }))
+    .map((route) => {
+      const source = sourceOf(route.path)
+      return { method: route.method, path: route.path, source, pattern: wholePath(source) }
+    })
     .sort((a, b) => parameters(a.path) - parameters(b.path))
-  // Every route's pattern as one alternative of one expression, in the order above, each its own
-  // group: the engine tries them as a search of the list would, first match wins, in one call per
-  // request (templateOf runs on every request, for the metrics) rather than one per route tried.
-  const anyRoute = new RegExp(`^(?:${routes.map((route) => `(${sourceOf(route.path)})`).join("|")})$`, "i")
+  // Every declared path once (a path has a route per method), in the order above.
+  const templates = [...new Map(routes.map((route) => [route.path, route.source])).entries()]
+  // Each template's pattern as one alternative of one expression, each its own group: the engine
+  // tries them as a search of the list would, first match wins, in one call per request
+  // (templateOf runs on every request, for the metrics) rather than one per route tried.
+  const anyTemplate = wholePath(`(?:${templates.map(([, source]) => `(${source})`).join("|")})`)
   return {
     allowedMethods: (path) => {
       const routed = asRouted(path)
@@ -57,10 +62,10 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
       return [...methods]
     },
     templateOf: (path) => {
-      const match = anyRoute.exec(asRouted(path))
+      const match = anyTemplate.exec(asRouted(path))
       if (match === null) return undefined
       for (let group = 1; group < match.length; group++) {
-        if (match[group] !== undefined) return routes[group - 1]?.path
+        if (match[group] !== undefined) return templates[group - 1]?.[0]
       }
       return undefined
     }
