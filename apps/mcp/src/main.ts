@@ -62,10 +62,10 @@ const Server = Layer.unwrap(
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-mcp" })
 
-// A start that fails (bad setting, unreachable database) says why in one line, then exits 1.
 // Before any request: short-lived request objects stay young (HeapTuning).
 tuneHeapForServing()
 
+// A start that fails (bad setting, unreachable database) says why in one line, then exits 1.
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
   explainStartFailure,
   Effect.provide(ServerProcess.loggingLayer),
