@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Logger } from "effect"
+import { Effect, Logger, References } from "effect"
 import { jsonLinesLogger } from "./JsonLinesLogger.ts"
 
 /** Past the flush delay the tests give the logger. */
@@ -59,9 +59,14 @@ describe("JsonLinesLogger", () => {
         Effect.logInfo("nested").pipe(Effect.annotateLogs({ detail: { a: [1, 2] }, big: 12n })),
         Effect.logWarning("two", "parts"),
         Effect.logError("with a cause", new Error("boom")),
-        Effect.logInfo("not finite").pipe(Effect.annotateLogs({ ratio: Number.NaN }))
+        Effect.logInfo("not finite").pipe(Effect.annotateLogs({ ratio: Number.NaN })),
+        Effect.logInfo("in a span").pipe(Effect.annotateLogs({ status: 201 }), Effect.withLogSpan("work")),
+        Effect.logDebug(42),
+        Effect.logInfo("no annotations"),
+        Effect.logInfo('quoted "text"\n').pipe(Effect.annotateLogs({ "odd key": 'a "b"', empty: "" }))
       ]
       yield* Effect.forEach(logged, (log) => log, { discard: true }).pipe(
+        Effect.provideService(References.MinimumLogLevel, "Debug"),
         Effect.provide(
           Logger.layer([
             jsonLinesLogger((text) => writes.push(text), { flushAfterMs: 5 }),
