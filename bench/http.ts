@@ -23,6 +23,7 @@
 // took (main thread) and what its scavenges promoted to the old generation per request
 // (bench/AllocationProbe.ts, loaded with --import): allocation is steady between runs where CPU
 // time on a busy machine is not, so it tells two versions apart in one run.
+// BENCH_SYSCALLS=1: also the read and write system calls each server made per request (/proc/<pid>/io).
 // Columns: the server's CPU per request, the database's (every postgres process of the machine) and
 // the share of the machine's CPU left idle while measuring (near 0: the machine is the limit).
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432 (a fresh
@@ -46,6 +47,7 @@ import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
 import { Array as Arr, Clock, Console, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { cpuOf, databaseCpuMs, idleMs } from "./ProcessCpu.ts"
+import { type Syscalls, syscallsOf } from "./ProcessIo.ts"
 
 const seconds = Number(process.argv[2] ?? 10)
 const concurrency = Number(process.argv[3] ?? 32)
@@ -192,6 +194,8 @@ interface Measured {
   readonly idleMs: number | null
   /** JS heap bytes the server allocated and promoted, and its GC time, over the measurement (BENCH_ALLOCATION=1). */
   readonly heap: HeapUse | null
+  /** The server's read and write system calls over the measurement (BENCH_SYSCALLS=1). */
+  readonly syscalls: Syscalls | null
 }
 
 /** `concurrency` keep-alive clients sending `target` until `durationMs` passed or its paths ran out. */
@@ -200,7 +204,7 @@ const load = (
   token: string,
   target: Target,
   durationMs: number
-): Promise<Omit<Measured, "cpuMs" | "databaseCpuMs" | "idleMs" | "heap">> => {
+): Promise<Omit<Measured, "cpuMs" | "databaseCpuMs" | "idleMs" | "heap" | "syscalls">> => {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const latencies: Array<number> = []
   const statuses = new Map<number, number>()
@@ -256,6 +260,8 @@ interface Summary {
   readonly allocatedKbPerRequest: number | null
   readonly gcMsPerRequest: number | null
   readonly promotedKbPerRequest: number | null
+  readonly readsPerRequest: number | null
+  readonly writesPerRequest: number | null
   readonly failures: number
 }
 
@@ -270,6 +276,8 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
   const allocated = total((run) => run.heap?.allocatedBytes ?? null)
   const gc = total((run) => run.heap?.gcMs ?? null)
   const promoted = total((run) => run.heap?.promotedBytes ?? null)
+  const reads = total((run) => run.syscalls?.reads ?? null)
+  const writes = total((run) => run.syscalls?.writes ?? null)
   const failures = runs.reduce(
     (sum, run) => sum + [...run.statuses].filter(([status]) => status !== 200).reduce((n, [, count]) => n + count, 0),
     0
@@ -284,6 +292,8 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
     allocatedKbPerRequest: allocated === null ? null : allocated / 1024 / latencies.length,
     gcMsPerRequest: gc === null ? null : gc / latencies.length,
     promotedKbPerRequest: promoted === null ? null : promoted / 1024 / latencies.length,
+    readsPerRequest: reads === null ? null : reads / latencies.length,
+    writesPerRequest: writes === null ? null : writes / latencies.length,
     failures
   }
 }
@@ -291,6 +301,9 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
 const cell = (text: string, width: number) => text.padEnd(width)
 const row = (cells: ReadonlyArray<string>) =>
   cells.map((text, index) => cell(text, [10, 8, 10, 10, 10, 12, 12, 8, 10, 22, 13, 10][index] ?? 10)).join(" ")
+
+/** BENCH_SYSCALLS=1: the servers' system calls per request (bench/ProcessIo.ts). */
+const withSyscalls = process.env.BENCH_SYSCALLS === "1"
 
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
@@ -446,7 +459,9 @@ const program = Effect.gen(function* () {
         served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
         const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
         const before = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
+        const syscallsBefore = withSyscalls ? syscallsOf(server.pid) : null
         const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
+        const syscallsAfter = withSyscalls ? syscallsOf(server.pid) : null
         const after = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
         const heapAfter = yield* Effect.promise(() => heapUseOf(server.pid))
         const spent = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from)
@@ -462,6 +477,13 @@ const program = Effect.gen(function* () {
                   allocatedBytes: heapAfter.allocatedBytes - heapBefore.allocatedBytes,
                   gcMs: heapAfter.gcMs - heapBefore.gcMs,
                   promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
+                },
+          syscalls:
+            syscallsBefore === null || syscallsAfter === null
+              ? null
+              : {
+                  reads: syscallsAfter.reads - syscallsBefore.reads,
+                  writes: syscallsAfter.writes - syscallsBefore.writes
                 }
         }
         served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
@@ -488,7 +510,8 @@ const program = Effect.gen(function* () {
       "idle",
       "non-200",
       "ratio to bare",
-      ...(probeDir === undefined ? [] : ["alloc KB/req", "GC ms/req", "promoted KB/req"])
+      ...(probeDir === undefined ? [] : ["alloc KB/req", "GC ms/req", "promoted KB/req"]),
+      ...(withSyscalls ? ["reads/req", "writes/req"] : [])
     ])
   )
   for (const scenario of scenarios) {
@@ -519,7 +542,13 @@ const program = Effect.gen(function* () {
                 summary.allocatedKbPerRequest === null ? "n/a" : summary.allocatedKbPerRequest.toFixed(0),
                 summary.gcMsPerRequest === null ? "n/a" : summary.gcMsPerRequest.toFixed(3),
                 summary.promotedKbPerRequest === null ? "n/a" : summary.promotedKbPerRequest.toFixed(1)
-              ])
+              ]),
+          ...(withSyscalls
+            ? [
+                summary.readsPerRequest === null ? "n/a" : summary.readsPerRequest.toFixed(2),
+                summary.writesPerRequest === null ? "n/a" : summary.writesPerRequest.toFixed(2)
+              ]
+            : [])
         ])
       )
     }
