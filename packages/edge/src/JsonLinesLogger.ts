@@ -1,5 +1,5 @@
 import { toIso } from "@margin/core/Timestamp"
-import { Formatter, Logger, References } from "effect"
+import { Logger, References } from "effect"
 
 /** How long a line may wait for the lines after it, so that they leave in one write. */
 export const defaultFlushAfterMs = 25
@@ -26,15 +26,6 @@ const plainMessage = (message: unknown): string | undefined =>
       ? message[0]
       : undefined
 
-const levelNames = new Map<string, string>()
-const levelName = (level: string): string => {
-  const known = levelNames.get(level)
-  if (known !== undefined) return known
-  const name = level.toUpperCase()
-  levelNames.set(level, name)
-  return name
-}
-
 /**
  * Logger.formatJson's line, the same text: a line of one string with only strings, numbers, booleans
  * and nulls in its annotations, no log spans and no cause (every request's line) is written by
@@ -54,14 +45,14 @@ const formatLine = (options: Logger.Options<unknown>): string => {
   ) {
     return JSON.stringify({
       message,
-      level: levelName(options.logLevel),
+      level: options.logLevel.toUpperCase(),
       timestamp: toIso(options.date.getTime()),
       annotations,
       spans: {},
       fiberId: `#${options.fiber.id}`
     })
   }
-  return Formatter.formatJson(Logger.formatStructured.log(options))
+  return Logger.formatJson.log(options)
 }
 
 /**
