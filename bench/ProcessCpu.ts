@@ -33,7 +33,7 @@ export const cpuOf = (pids: ReadonlyArray<number>): number | null =>
   }, 0)
 
 /** A /proc file's text, or "" when its process exited meanwhile. */
-const readIfThere = (path: string): string => {
+export const readIfThere = (path: string): string => {
   try {
     return readFileSync(path, "utf8")
   } catch {

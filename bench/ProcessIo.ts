@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { readIfThere } from "./ProcessCpu.ts"
 
 export interface Syscalls {
   readonly reads: number
@@ -11,10 +11,8 @@ export interface Syscalls {
  * dear, two servers that make different numbers of them per request differ for that alone.
  */
 export const syscallsOf = (pid: number): Syscalls | null => {
-  const path = `/proc/${pid}/io`
-  if (!existsSync(path)) return null
   const fields = new Map(
-    readFileSync(path, "utf8")
+    readIfThere(`/proc/${pid}/io`)
       .split("\n")
       .map((line) => line.split(":").map((part) => part.trim()))
       .flatMap(([name, value]) => (name === undefined || value === undefined ? [] : [[name, Number(value)] as const]))

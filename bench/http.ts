@@ -458,11 +458,15 @@ const program = Effect.gen(function* () {
         const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
         served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
         const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
-        const before = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
-        const syscallsBefore = withSyscalls ? syscallsOf(server.pid) : null
+        const reading = () => ({
+          cpu: cpuOf([server.pid]),
+          database: databaseCpuMs(),
+          idle: idleMs(),
+          syscalls: withSyscalls ? syscallsOf(server.pid) : null
+        })
+        const before = reading()
         const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
-        const syscallsAfter = withSyscalls ? syscallsOf(server.pid) : null
-        const after = { cpu: cpuOf([server.pid]), database: databaseCpuMs(), idle: idleMs() }
+        const after = reading()
         const heapAfter = yield* Effect.promise(() => heapUseOf(server.pid))
         const spent = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from)
         const run: Measured = {
@@ -479,11 +483,11 @@ const program = Effect.gen(function* () {
                   promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
                 },
           syscalls:
-            syscallsBefore === null || syscallsAfter === null
+            before.syscalls === null || after.syscalls === null
               ? null
               : {
-                  reads: syscallsAfter.reads - syscallsBefore.reads,
-                  writes: syscallsAfter.writes - syscallsBefore.writes
+                  reads: after.syscalls.reads - before.syscalls.reads,
+                  writes: after.syscalls.writes - before.syscalls.writes
                 }
         }
         served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
