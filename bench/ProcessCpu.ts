@@ -20,9 +20,9 @@ const timeMs = (fields: ReadonlyArray<string>, user: number): number => {
  * once it exited. On a shared machine the CPU a request costs says more than the wall-clock rate.
  */
 export const cpuMs = (pid: number): number | null => {
-  const path = `/proc/${pid}/stat`
-  if (!existsSync(path)) return null
-  return timeMs(statFields(pid), 11)
+  // One read: a process that exits between a check and the read would otherwise count as 0 ms.
+  const fields = statFields(pid)
+  return fields.length === 0 ? null : timeMs(fields, 11)
 }
 
 /** The CPU time of several processes together; null if any is unknown. */

@@ -21,3 +21,7 @@ export const syscallsOf = (pid: number): Syscalls | null => {
   const writes = fields.get("syscw")
   return reads === undefined || writes === undefined ? null : { reads, writes }
 }
+
+/** The system calls made between two readings of one process; null when either is unknown. */
+export const syscallsBetween = (before: Syscalls | null, after: Syscalls | null): Syscalls | null =>
+  before === null || after === null ? null : { reads: after.reads - before.reads, writes: after.writes - before.writes }

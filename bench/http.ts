@@ -47,7 +47,7 @@ import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
 import { Array as Arr, Clock, Console, Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { cpuOf, databaseCpuMs, idleMs } from "./ProcessCpu.ts"
-import { type Syscalls, syscallsOf } from "./ProcessIo.ts"
+import { type Syscalls, syscallsBetween, syscallsOf } from "./ProcessIo.ts"
 
 const seconds = Number(process.argv[2] ?? 10)
 const concurrency = Number(process.argv[3] ?? 32)
@@ -305,6 +305,16 @@ const row = (cells: ReadonlyArray<string>) =>
 /** BENCH_SYSCALLS=1: the servers' system calls per request (bench/ProcessIo.ts). */
 const withSyscalls = process.env.BENCH_SYSCALLS === "1"
 
+/** What is read from /proc just before and just after a measurement of the server `pid`. */
+const readingOf = (pid: number) => ({
+  cpu: cpuOf([pid]),
+  database: databaseCpuMs(),
+  idle: idleMs(),
+  syscalls: withSyscalls ? syscallsOf(pid) : null
+})
+
+const spent = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from)
+
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
   // The probes' files go with the run, as the scratch database does.
@@ -458,17 +468,10 @@ const program = Effect.gen(function* () {
         const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
         served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
         const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
-        const reading = () => ({
-          cpu: cpuOf([server.pid]),
-          database: databaseCpuMs(),
-          idle: idleMs(),
-          syscalls: withSyscalls ? syscallsOf(server.pid) : null
-        })
-        const before = reading()
+        const before = readingOf(server.pid)
         const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
-        const after = reading()
+        const after = readingOf(server.pid)
         const heapAfter = yield* Effect.promise(() => heapUseOf(server.pid))
-        const spent = (from: number | null, to: number | null) => (from === null || to === null ? null : to - from)
         const run: Measured = {
           ...measured,
           cpuMs: spent(before.cpu, after.cpu),
@@ -482,13 +485,7 @@ const program = Effect.gen(function* () {
                   gcMs: heapAfter.gcMs - heapBefore.gcMs,
                   promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
                 },
-          syscalls:
-            before.syscalls === null || after.syscalls === null
-              ? null
-              : {
-                  reads: after.syscalls.reads - before.syscalls.reads,
-                  writes: after.syscalls.writes - before.syscalls.writes
-                }
+          syscalls: syscallsBetween(before.syscalls, after.syscalls)
         }
         served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
         const key = `${scenario.name}/${server.name}`
