@@ -1,13 +1,9 @@
 import { transportCodes } from "@margin/edge/ErrorEnvelope"
-import { CurrentRequestId, requestIdOf, withRequestId } from "@margin/edge/RequestId"
-import { RequestLog, type RequestNotes } from "@margin/edge/RequestLog"
-import { recordRequest } from "@margin/edge/RequestMetrics"
-import { pathOf } from "@margin/edge/RequestPath"
-import { Cause, Clock, Context, Effect, type Layer, References } from "effect"
+import { finishRequest, type RequestStart, requestContext, startOf } from "@margin/edge/RequestTelemetry"
+import { Cause, Context, Effect, type Layer } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type * as Types from "effect/Types"
-import { annotateRequestSpan } from "./RequestSpan.ts"
 import type { RouteTable } from "./RouteTable.ts"
 
 export interface ResponseGuardOptions {
@@ -66,99 +62,88 @@ const namesNothing = (path: string): boolean => path.includes("%00")
  */
 export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, HttpRouter.HttpRouter> => {
   const maxBodySize = ByteSize.bytes(options.maxBodyBytes)
+
+  /** The router's or a defect's answer as the envelope, 405 told from 404, challenge and Retry-After added. */
+  const answerOf = (
+    method: string,
+    path: string,
+    answered: HttpServerResponse.HttpServerResponse
+  ): HttpServerResponse.HttpServerResponse => {
+    let response = answered
+    if (response.status >= 400 && !isJson(response)) {
+      const allowed = response.status === 404 ? options.routes.allowedMethods(path) : []
+      // The router also refuses paths a route's pattern matches (an id over its length limit, a
+      // malformed escape): when the request's own method is among the allowed, no such resource.
+      response =
+        allowed.length > 0 && !allowed.includes(method)
+          ? envelope(405, `${method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
+              allow: allowed.join(", ")
+            })
+          : envelope(response.status, messages[response.status] ?? "The request failed.", kept(response.headers))
+    }
+    // RFC 9110 requires a challenge with every 401; some HTTP clients fail on a 401 without one.
+    if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
+      response = HttpServerResponse.setHeader(response, "www-authenticate", bearerChallenge)
+    }
+    // A 503 (the database or a dependency away) tells clients when to come back.
+    if (response.status === 503 && response.headers["retry-after"] === undefined) {
+      response = HttpServerResponse.setHeader(response, "retry-after", unavailableRetryAfterSeconds)
+    }
+    return response
+  }
+
+  /** What answers the request: the route, its failures and defects turned into responses (defects logged). */
+  const answering = (
+    httpEffect: Effect.Effect<
+      HttpServerResponse.HttpServerResponse,
+      Types.unhandled,
+      HttpServerRequest.HttpServerRequest
+    >,
+    start: RequestStart
+  ) =>
+    httpEffect.pipe(
+      Effect.catchCause((cause) =>
+        Effect.flatMap(HttpServerError.causeResponse(cause), ([response, reported]) =>
+          response.status >= 500 && !Cause.hasInterruptsOnly(cause)
+            ? Effect.as(
+                Effect.logError("request failed", reported).pipe(
+                  Effect.annotateLogs({ caller: start.notes.caller, workspace: start.notes.workspace })
+                ),
+                response
+              )
+            : Effect.succeed(response)
+        )
+      ),
+      // One change of context for the request (each costs a context copy): the body limit, the
+      // request's notes, and its id on every log line (authentication adds caller and workspace).
+      Effect.updateContext((context: Context.Context<HttpServerRequest.HttpServerRequest>) =>
+        Context.add(requestContext(start, context), HttpIncomingMessage.MaxBodySize, maxBodySize)
+      )
+    )
+
   return HttpRouter.middleware(
     // Handling every failure here is the point; the declared `unhandled` only satisfies the router's typing.
+    // Combinators rather than a generator: every yield is a step of the run loop, on every request.
     (
       httpEffect
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
-      Effect.gen(function* () {
-        const request = yield* HttpServerRequest.HttpServerRequest
-        const started = yield* Clock.currentTimeNanos
-        const notes: RequestNotes = RequestLog.empty()
-        const path = pathOf(request.url)
-        const requestId = requestIdOf(request.headers["x-request-id"])
-
-        const declared = Number(request.headers["content-length"] ?? "0")
+      Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+        const start = startOf(context)
+        const declared = Number(
+          Context.get(context, HttpServerRequest.HttpServerRequest).headers["content-length"] ?? "0"
+        )
         const refused =
           declared > options.maxBodyBytes
             ? envelope(413, messages[413] ?? "", { connection: "close" })
-            : namesNothing(path)
+            : namesNothing(start.path)
               ? envelope(404, messages[404] ?? "", {})
               : undefined
-        const answered: HttpServerResponse.HttpServerResponse =
-          refused !== undefined
-            ? refused
-            : yield* httpEffect.pipe(
-                Effect.catchCause((cause) =>
-                  Effect.flatMap(HttpServerError.causeResponse(cause), ([response, reported]) =>
-                    response.status >= 500 && !Cause.hasInterruptsOnly(cause)
-                      ? Effect.as(
-                          Effect.logError("request failed", reported).pipe(
-                            Effect.annotateLogs({ caller: notes.caller, workspace: notes.workspace })
-                          ),
-                          response
-                        )
-                      : Effect.succeed(response)
-                  )
-                ),
-                // One change of context for the request (each costs a context copy): the body limit, the
-                // request's notes, and its id on every log line (authentication adds caller and workspace).
-                Effect.updateContext((context: Context.Context<HttpServerRequest.HttpServerRequest>) =>
-                  context.pipe(
-                    Context.add(HttpIncomingMessage.MaxBodySize, maxBodySize),
-                    Context.add(RequestLog, notes),
-                    Context.add(CurrentRequestId, requestId),
-                    Context.add(References.CurrentLogAnnotations, {
-                      ...Context.get(context, References.CurrentLogAnnotations),
-                      request_id: requestId
-                    })
-                  )
-                )
-              )
-
-        let response = answered
-        if (response.status >= 400 && !isJson(response)) {
-          const allowed = response.status === 404 ? options.routes.allowedMethods(path) : []
-          // The router also refuses paths a route's pattern matches (an id over its length limit, a
-          // malformed escape): when the request's own method is among the allowed, no such resource.
-          response =
-            allowed.length > 0 && !allowed.includes(request.method)
-              ? envelope(405, `${request.method} is not allowed on ${path}; use ${allowed.join(", ")}.`, {
-                  allow: allowed.join(", ")
-                })
-              : envelope(response.status, messages[response.status] ?? "The request failed.", kept(response.headers))
-        }
-
-        // RFC 9110 requires a challenge with every 401; some HTTP clients fail on a 401 without one.
-        if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
-          response = HttpServerResponse.setHeader(response, "www-authenticate", bearerChallenge)
-        }
-
-        // A 503 (the database or a dependency away) tells clients when to come back.
-        if (response.status === 503 && response.headers["retry-after"] === undefined) {
-          response = HttpServerResponse.setHeader(response, "retry-after", unavailableRetryAfterSeconds)
-        }
-
-        const finished = yield* Clock.currentTimeNanos
-        yield* recordRequest(
-          request.method,
-          options.routes.templateOf(path) ?? "unmatched",
-          response.status,
-          Number(finished - started) / 1e9
-        )
-        yield* annotateRequestSpan(requestId, notes)
-        yield* Effect.logInfo("http request").pipe(
-          Effect.annotateLogs({
-            request_id: requestId,
-            method: request.method,
-            path,
-            status: response.status,
-            duration_ms: Number(finished - started) / 1e6,
-            caller: notes.caller,
-            workspace: notes.workspace
-          })
-        )
-        return withRequestId(response, requestId)
+        const route = options.routes.templateOf(start.path) ?? "unmatched"
+        return refused !== undefined
+          ? finishRequest(start, route, refused)
+          : Effect.flatMap(answering(httpEffect, start), (answered) =>
+              finishRequest(start, route, answerOf(start.method, start.path, answered))
+            )
       }),
     { global: true }
   )

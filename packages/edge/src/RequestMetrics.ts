@@ -1,4 +1,4 @@
-import { Effect, Metric } from "effect"
+import { type Context, Metric } from "effect"
 import * as ServiceMetrics from "./ServiceMetrics.ts"
 
 interface RouteMetrics {
@@ -35,17 +35,19 @@ const metricsOf = (method: string, route: string, status: number): RouteMetrics 
 }
 
 /**
- * Counts one answered request into the HTTP metrics. `route` is the route template (or
- * `unmatched`), so that ids in paths never become labels. One effect for all the updates (what
- * `Metric.update` does for each), as it runs on every request.
+ * Counts one answered request into the HTTP metrics, in place (the caller's step has the context):
+ * `route` is the route template (or `unmatched`), so that ids in paths never become labels.
  */
-export const recordRequest = (method: string, route: string, status: number, seconds: number): Effect.Effect<void> =>
-  Effect.contextWith((context) =>
-    Effect.sync(() => {
-      const metrics = metricsOf(method, route, status)
-      metrics.requests.updateUnsafe(1, context)
-      metrics.latency.updateUnsafe(seconds, context)
-      metrics.errors?.updateUnsafe(1, context)
-      metrics.limited?.updateUnsafe(1, context)
-    })
-  )
+export const recordRequestIn = (
+  context: Context.Context<never>,
+  method: string,
+  route: string,
+  status: number,
+  seconds: number
+): void => {
+  const metrics = metricsOf(method, route, status)
+  metrics.requests.updateUnsafe(1, context)
+  metrics.latency.updateUnsafe(seconds, context)
+  metrics.errors?.updateUnsafe(1, context)
+  metrics.limited?.updateUnsafe(1, context)
+}
