@@ -1,5 +1,5 @@
 import { Authenticate, budgetKey } from "@margin/edge/Authenticate"
-import { Caller } from "@margin/edge/Caller"
+import { Caller, type CallerShape } from "@margin/edge/Caller"
 import { RouteAccess } from "@margin/edge/RouteAccess"
 import { Context, Effect, Layer, References } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
@@ -39,22 +39,14 @@ export const layer = Layer.effect(
   Authentication,
   Effect.gen(function* () {
     const authenticate = yield* Authenticate
-    // Defined once: a generator function written inside `bearer` would be a new closure per request,
-    // and V8 builds a new map and prototype for each (docs/api.md, Performance).
-    const authenticated = Effect.fnUntraced(function* (
-      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, Caller>,
-      endpoint: HttpApiEndpoint.Top
-    ) {
-      const access = Context.getOrUndefined(endpoint.annotations, RouteAccess)
-      if (access === undefined) return yield* Effect.die(`endpoint ${endpoint.identifier} declares no RouteAccess`)
-      const request = yield* HttpServerRequest.HttpServerRequest
-      const caller = yield* authenticate.authenticate(
-        { authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] },
-        access
-      )
-      // The request's log notes already name the caller (Authenticate notes it once identified).
-      // One change of context (each costs a copy) for the caller and the request's log annotations.
-      return yield* Effect.updateContext(httpEffect, (context: Context.Context<never>) =>
+    // The caller and the request's log annotations in one change of context (each costs a copy);
+    // the request's log notes already name the caller (Authenticate notes it once identified).
+    // Combinators and module-level functions rather than a generator or closures built per request:
+    // each generator call is a few steps of the run loop, and V8 builds a new map and prototype for
+    // each generator function it meets (docs/api.md, Performance).
+    const withCaller =
+      (caller: CallerShape) =>
+      (context: Context.Context<never>): Context.Context<Caller> =>
         context.pipe(
           Context.add(Caller, caller),
           Context.add(References.CurrentLogAnnotations, {
@@ -63,8 +55,23 @@ export const layer = Layer.effect(
             workspace: caller.workspaceId
           })
         )
-      )
-    })
+    const authenticated = (
+      httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, Caller>,
+      endpoint: HttpApiEndpoint.Top
+    ) => {
+      const access = Context.getOrUndefined(endpoint.annotations, RouteAccess)
+      if (access === undefined) return Effect.die(`endpoint ${endpoint.identifier} declares no RouteAccess`)
+      return Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
+        const { headers } = Context.get(context, HttpServerRequest.HttpServerRequest)
+        return Effect.flatMap(
+          authenticate.authenticate(
+            { authorization: headers.authorization, workspaceHeader: headers["x-workspace-id"] },
+            access
+          ),
+          (caller) => Effect.updateContext(httpEffect, withCaller(caller))
+        )
+      })
+    }
     return Authentication.of({ bearer: (httpEffect, { endpoint }) => authenticated(httpEffect, endpoint) })
   })
 )

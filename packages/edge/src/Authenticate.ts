@@ -161,40 +161,56 @@ export class Authenticate extends Context.Service<
 
       // Untraced bodies: `authenticate` runs both halves under its one span (a span per half on
       // every REST request cost more than the half's own work); MCP calls each half traced.
-      const identifyUntraced = Effect.fnUntraced(function* (
+      // Plain functions rather than generators where they only branch: each generator call is a few
+      // steps of the run loop, and these run on every request.
+      const identifyUntraced = (
         credentials: Credentials,
         options: { readonly sessions: boolean }
-      ) {
+      ): Effect.Effect<CallerShape, IdentificationError> => {
         if (credentials.authorization === undefined || credentials.authorization.trim() === "") {
-          return yield* new Unauthorized({ reason: "missing" })
+          return Effect.fail(new Unauthorized({ reason: "missing" }))
         }
         const credential = bearerPattern.exec(credentials.authorization)?.[1]
-        if (credential === undefined) return yield* new Unauthorized({ reason: "malformed" })
+        if (credential === undefined) return Effect.fail(new Unauthorized({ reason: "malformed" }))
         const workspaceHeader = credentials.workspaceHeader?.trim() || undefined
-        const now = yield* Clock.currentTimeMillis
-        return isTokenSecret(credential)
-          ? yield* fromToken(credential, workspaceHeader, now)
-          : yield* fromSession(credential, workspaceHeader, options.sessions, now)
-      })
+        return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+          isTokenSecret(credential)
+            ? fromToken(credential, workspaceHeader, now)
+            : fromSession(credential, workspaceHeader, options.sessions, now)
+        )
+      }
 
-      const authorizeUntraced = Effect.fnUntraced(function* (caller: CallerShape, access: RouteAccessShape) {
-        if (!caller.scopes.includes(access.scope)) return yield* new InsufficientScope({ required: access.scope })
-        // A session's user was checked when it was identified; a token's issuer may be gone since.
-        if (access.mutation && caller.tokenId !== null) {
-          const issuer = yield* users.get(caller.userId)
-          if (Option.isNone(issuer) || issuer.value.deletedAt !== null) return yield* new TokenUnusable()
-        }
-      })
+      // A session's user was checked when it was identified; a token's issuer may be gone since.
+      const issuerUsable = (userId: UserId): Effect.Effect<void, TokenUnusable | RepositoryError> =>
+        Effect.flatMap(users.get(userId), (issuer) =>
+          Option.isNone(issuer) || issuer.value.deletedAt !== null ? Effect.fail(new TokenUnusable()) : Effect.void
+        )
 
+      const authorizeUntraced = (
+        caller: CallerShape,
+        access: RouteAccessShape
+      ): Effect.Effect<void, AuthorizationError> =>
+        !caller.scopes.includes(access.scope)
+          ? Effect.fail(new InsufficientScope({ required: access.scope }))
+          : access.mutation && caller.tokenId !== null
+            ? issuerUsable(caller.userId)
+            : Effect.void
+
+      const authenticateUntraced = (
+        credentials: Credentials,
+        access: RouteAccessShape
+      ): Effect.Effect<CallerShape, AuthenticationError> =>
+        Effect.flatMap(identifyUntraced(credentials, { sessions: access.session }), (caller) =>
+          Effect.as(authorizeUntraced(caller, access), caller)
+        )
+
+      const authenticateSpan = spanWhenTracing("Authenticate.authenticate")
+      const identifySpan = spanWhenTracing("Authenticate.identify")
+      const authorizeSpan = spanWhenTracing("Authenticate.authorize")
       return Authenticate.of({
-        authenticate: Effect.fnUntraced(function* (credentials, access) {
-          const caller = yield* identifyUntraced(credentials, { sessions: access.session })
-          yield* authorizeUntraced(caller, access)
-          return caller
-        }, spanWhenTracing("Authenticate.authenticate")),
-        identify: (credentials, options) =>
-          spanWhenTracing("Authenticate.identify")(identifyUntraced(credentials, options)),
-        authorize: (caller, access) => spanWhenTracing("Authenticate.authorize")(authorizeUntraced(caller, access))
+        authenticate: (credentials, access) => authenticateSpan(authenticateUntraced(credentials, access)),
+        identify: (credentials, options) => identifySpan(identifyUntraced(credentials, options)),
+        authorize: (caller, access) => authorizeSpan(authorizeUntraced(caller, access))
       })
     })
   )

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, Effect } from "effect"
 
 /**
  * What the one log line of a request says about it beyond method, path and status: filled in
@@ -14,11 +14,13 @@ export interface RequestNotes {
 export class RequestLog extends Context.Service<RequestLog, RequestNotes>()("margin/edge/RequestLog") {
   /** Notes who the request is from (and the workspace, once known); nothing outside a request. */
   static readonly note = (caller: string, workspace: string | null): Effect.Effect<void> =>
-    Effect.map(Effect.serviceOption(RequestLog), (notes) => {
-      if (Option.isSome(notes)) {
-        notes.value.caller = caller
-        if (workspace !== null) notes.value.workspace = workspace
+    Effect.contextWith((context: Context.Context<never>) => {
+      const notes = Context.getOrUndefined(context, RequestLog)
+      if (notes !== undefined) {
+        notes.caller = caller
+        if (workspace !== null) notes.workspace = workspace
       }
+      return Effect.void
     })
 
   /** Fresh notes for one request. */
