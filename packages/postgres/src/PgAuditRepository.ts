@@ -4,6 +4,7 @@ import { AuditRepository } from "@margin/core/ports/AuditRepository"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { afterCursor, pageBy } from "./PgPaging.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, rowsOf } from "./PgRows.ts"
@@ -33,18 +34,6 @@ export const toDomain = (row: AuditEventRow): AuditEvent => ({
   at: row.at
 })
 
-export const toRow = (event: AuditEvent) => ({
-  id: event.id,
-  workspace_id: event.workspaceId,
-  actor: event.actor,
-  action: event.action,
-  resource_type: event.resourceType,
-  resource_id: event.resourceId,
-  before_status: event.beforeStatus,
-  after_status: event.afterStatus,
-  at: toTimestamptz(event.at)
-})
-
 const all = rowsOf(AuditEventRow, toDomain)
 
 export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = Layer.effect(
@@ -52,9 +41,14 @@ export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = L
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(AuditEventRow))
+    // Every transition records one: compiled once, its values in the order of `columns`.
+    const fixed = fixedSql(sql)
     return AuditRepository.of({
       record: (event) =>
-        sql`INSERT INTO audit_events ${sql.insert(toRow(event))}`.pipe(
+        fixed`
+          INSERT INTO audit_events (${columns})
+          VALUES (${event.id}, ${event.workspaceId}, ${event.actor}, ${event.action}, ${event.resourceType},
+            ${event.resourceId}, ${event.beforeStatus}, ${event.afterStatus}, ${toTimestamptz(event.at)})`.pipe(
           Effect.asVoid,
           asRepository("AuditRepository.record")
         ),

@@ -3,6 +3,7 @@ import * as Outcome from "@margin/core/Outcome"
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment, Statement } from "effect/sql/Statement"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
@@ -97,22 +98,25 @@ export interface VersionedTable<A extends Versioned> {
  * with `UPDATE … SET <the changed columns> WHERE workspace_id AND id AND version = the version
  * decided on`.
  */
-export const updateOn =
-  <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) =>
-  (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
+export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) => {
+  // Built once per table: the lock's text is compiled once (fixedSql); the save's columns vary.
+  const name = sql(table.table)
+  const fixed = fixedSql(sql)
+  return (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
     decideAndSave(
       sql,
       table.operation,
       {
-        lock: table.readFirst(sql`
-          SELECT ${table.columns} FROM ${sql(table.table)}
+        lock: table.readFirst(fixed`
+          SELECT ${table.columns} FROM ${name}
           WHERE workspace_id = ${workspaceId} AND id = ${id}
           FOR UPDATE`),
         save: (after, before) =>
           table.readFirst(sql`
-            UPDATE ${sql(table.table)} SET ${sql.update(table.changes(before, after))}
+            UPDATE ${name} SET ${sql.update(table.changes(before, after))}
             WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${before.version}
             RETURNING ${table.columns}`)
       },
       decide
     )
+}

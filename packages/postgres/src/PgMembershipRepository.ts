@@ -5,6 +5,7 @@ import { Role } from "@margin/core/Role"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastMembershipRow } from "./PgCallerRows.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
 
@@ -35,9 +36,11 @@ export const layer: Layer.Layer<MembershipRepository, never, SqlClient.SqlClient
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(MembershipRow))
+    // Every token request reads its issuer's membership: compiled once.
+    const fixed = fixedSql(sql)
     return MembershipRepository.of({
       get: (workspaceId, userId) =>
-        sql`SELECT ${columns} FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`.pipe(
+        fixed`SELECT ${columns} FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`.pipe(
           Effect.flatMap(one),
           asRepository("MembershipRepository.get")
         ),

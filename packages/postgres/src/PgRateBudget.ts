@@ -4,6 +4,7 @@ import * as FallbackRateBudget from "@margin/edge/FallbackRateBudget"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { firstCount } from "./PgRows.ts"
 
@@ -23,12 +24,15 @@ export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, nev
   Layer.effect(
     RateBudget,
     Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
+      // Its rows need no name transforms (`count` is `count`).
+      const sql = (yield* SqlClient.SqlClient).withoutTransforms()
       const windowMs = options.windowMs ?? minuteMs
+      // Every authenticated request counts: compiled once.
+      const fixed = fixedSql(sql)
 
       // One generator function for every request (a new one per call costs V8 a map and a prototype).
       const count = Effect.fnUntraced(function* (key: string, start: number) {
-        const returned = yield* sql`
+        const returned = yield* fixed`
           INSERT INTO rate_budget_windows (key, window_start, count)
           VALUES (${key}, ${toTimestamptz(start)}, 1)
           ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1

@@ -6,6 +6,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastTokenRow } from "./PgCallerRows.ts"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
@@ -59,9 +60,11 @@ export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = L
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(TokenRow))
+    // Every authenticated request looks its token up: compiled once.
+    const fixed = fixedSql(sql)
     return TokenRepository.of({
       findBySecretHash: (secretHash) =>
-        sql`SELECT ${columns} FROM api_tokens WHERE secret_hash = ${secretHash}`.pipe(
+        fixed`SELECT ${columns} FROM api_tokens WHERE secret_hash = ${secretHash}`.pipe(
           Effect.flatMap(one),
           asRepository("TokenRepository.findBySecretHash")
         ),

@@ -5,6 +5,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastUserRow } from "./PgCallerRows.ts"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
@@ -41,9 +42,11 @@ export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = La
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(UserRow))
+    // Every mutation by token reads its issuer: compiled once.
+    const fixed = fixedSql(sql)
     return UserRepository.of({
       get: (id) =>
-        sql`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(
+        fixed`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(
           Effect.flatMap(one),
           asRepository("UserRepository.get")
         ),

@@ -1,0 +1,80 @@
+import type { Row } from "effect/sql/SqlConnection"
+import { type Constructor, isFragment, type Statement } from "effect/sql/Statement"
+
+/** What a call site compiled to, and the fragments it was compiled with. */
+interface Compiled {
+  readonly text: string
+  /** Per argument of the template: the fragment it was (compared by identity), undefined for a parameter. */
+  readonly fragments: ReadonlyArray<unknown>
+}
+
+const segmentTags: ReadonlySet<unknown> = new Set([
+  "Literal",
+  "Identifier",
+  "Parameter",
+  "ArrayHelper",
+  "RecordInsertHelper",
+  "RecordUpdateHelper",
+  "RecordUpdateHelperSingle",
+  "Custom"
+])
+
+/** A template argument that `sql` splices in as SQL (a fragment, an identifier, a helper), not as a parameter. */
+const isSqlPiece = (argument: unknown): boolean =>
+  isFragment(argument) ||
+  (typeof argument === "object" && argument !== null && "_tag" in argument && segmentTags.has(argument._tag))
+
+/**
+ * The call site's text when it depends on the call site alone: every argument that is not a SQL
+ * piece became exactly one parameter, in order (so no piece carried parameters of its own). Null
+ * when it does not; the site then always compiles as `sql` does.
+ */
+const compiledOf = (statement: Statement<object>, args: ReadonlyArray<unknown>): Compiled | null => {
+  const [text, binds] = statement.compile()
+  const fragments = args.map((argument) => (isSqlPiece(argument) ? argument : undefined))
+  const parameters = args.filter((argument) => !isSqlPiece(argument))
+  const oneToOne =
+    binds.length === parameters.length && binds.every((bind, index) => Object.is(bind, parameters[index]))
+  return oneToOne ? { text, fragments } : null
+}
+
+/** This call's parameters when its fragments are the compiled ones, else undefined. */
+const parametersOf = (compiled: Compiled, args: ReadonlyArray<unknown>): Array<unknown> | undefined => {
+  if (args.length !== compiled.fragments.length) return undefined
+  const parameters: Array<unknown> = []
+  for (let index = 0; index < args.length; index++) {
+    const fragment = compiled.fragments[index]
+    const argument = args[index]
+    if (fragment === undefined) {
+      if (isSqlPiece(argument)) return undefined
+      parameters.push(argument)
+    } else if (argument !== fragment) {
+      return undefined
+    }
+  }
+  return parameters
+}
+
+/**
+ * `sql`'s tagged template for the statements every request runs, compiled to text once per call
+ * site. The first call of a site compiles as `sql` does; when the text depends on the site alone
+ * (its fragments — column lists, table names — are the same objects every call, and every other
+ * argument is one parameter), later calls run `sql.unsafe(text, parameters)` with this call's
+ * parameters: no segments built and no text assembled per call (about 2 µs and a few hundred bytes
+ * for a short statement, more for a long one). A call with other fragments, or a site whose
+ * arguments do not map one to one onto its parameters, compiles as `sql` does every time. The
+ * statement is the same either way: same text, same parameters, same client.
+ */
+export const fixedSql = (sql: Constructor) => {
+  const compiled = new WeakMap<TemplateStringsArray, Compiled | null>()
+  return <A extends object = Row>(strings: TemplateStringsArray, ...args: Array<unknown>): Statement<A> => {
+    const known = compiled.get(strings)
+    if (known === undefined) {
+      const statement = sql<A>(strings, ...args)
+      compiled.set(strings, compiledOf(statement, args))
+      return statement
+    }
+    const parameters = known === null ? undefined : parametersOf(known, args)
+    return parameters === undefined || known === null ? sql<A>(strings, ...args) : sql.unsafe<A>(known.text, parameters)
+  }
+}
