@@ -1,13 +1,15 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import { seedApprovalWorkspace } from "../src/testing/ApprovalWorld.ts"
 import { startMcpServer } from "../src/testing/ChildProcesses.ts"
+import { startCollector } from "../src/testing/FakeCollector.ts"
 import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /**
  * The MCP server alone (`npm run start:mcp`) gives every request an id as the REST server does:
  * the caller's `x-request-id` (or a fresh one) in the answer's header, in a tool's error result,
- * and on the request's log line (with the caller and workspace); and counts its requests in the HTTP metrics by path.
+ * on the request's log line and its server span (with the caller and workspace); and counts its
+ * requests in the HTTP metrics by path.
  */
 
 const post = (url: URL, token: string, body: unknown, headers: Readonly<Record<string, string>> = {}) =>
@@ -27,12 +29,19 @@ const post = (url: URL, token: string, body: unknown, headers: Readonly<Record<s
 
 describe("request ids in the MCP server process", () => {
   it.live(
-    "header, tool error result and log line carry the caller's x-request-id; /mcp requests are counted",
+    "header, tool error result, log line and server span carry the caller's x-request-id; /mcp requests are counted",
     () =>
       Effect.gen(function* () {
         const database = yield* ScratchDatabase.ScratchDatabase
         const { token } = yield* seedApprovalWorkspace()
-        const mcp = yield* startMcpServer("mcp", { DATABASE_URL: database.url, RUN_WORKER_CONCURRENCY: "0" })
+        const collector = yield* startCollector
+        const mcp = yield* startMcpServer("mcp", {
+          DATABASE_URL: database.url,
+          RUN_WORKER_CONCURRENCY: "0",
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+          OTEL_BSP_SCHEDULE_DELAY: "100"
+        })
         const initialized = yield* post(mcp.mcpUrl, token, {
           jsonrpc: "2.0",
           id: 1,
@@ -66,6 +75,21 @@ describe("request ids in the MCP server process", () => {
             ) ?? ""
         assert.match(line, /"caller":"token:tok_[0-9a-z]+"/, "the line names the caller as the REST server's do")
         assert.match(line, /"workspace":"ws_[0-9a-z]+"/)
+        const serverSpan = collector.spans.pipe(
+          Effect.map((spans) => spans.find((span) => span.kind === 2 && span.attributes.request_id === "agent-call-9"))
+        )
+        yield* mcp.waitUntil(
+          Effect.map(serverSpan, (span) => span !== undefined),
+          "the tool call's server span",
+          Duration.seconds(30)
+        )
+        const span = yield* serverSpan
+        assert.match(
+          String(span?.attributes.caller),
+          /^token:tok_[0-9a-z]+$/,
+          "the span names the caller as the line does"
+        )
+        assert.match(String(span?.attributes.workspace), /^ws_[0-9a-z]+$/)
         const metrics = yield* Effect.promise(() => fetch(`${mcp.baseUrl}/metrics`).then((response) => response.text()))
         assert.match(metrics, /margin_http_requests_total\{[^}]*route="\/mcp"[^}]*\} [1-9]/, metrics)
       }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer)),
