@@ -41,9 +41,8 @@ export const layer = Layer.effect(
     const authenticate = yield* Authenticate
     // The caller and the request's log annotations in one change of context (each costs a copy);
     // the request's log notes already name the caller (Authenticate notes it once identified).
-    // Combinators and module-level functions rather than a generator or closures built per request:
-    // each generator call is a few steps of the run loop, and V8 builds a new map and prototype for
-    // each generator function it meets (docs/api.md, Performance).
+    // Combinators rather than a generator: each generator call is a few steps of the run loop, on
+    // every request.
     const withCaller =
       (caller: CallerShape) =>
       (context: Context.Context<never>): Context.Context<Caller> =>
