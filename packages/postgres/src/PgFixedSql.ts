@@ -63,7 +63,9 @@ const parametersOf = (compiled: Compiled, args: ReadonlyArray<unknown>): Array<u
  * parameters: no segments built and no text assembled per call (about 2 µs and a few hundred bytes
  * for a short statement, more for a long one). A call with other fragments, or a site whose
  * arguments do not map one to one onto its parameters, compiles as `sql` does every time. The
- * statement is the same either way: same text, same parameters, same client.
+ * statement is the same either way: same text, same parameters, same client. Meant for a client
+ * without name transforms (`sql.withoutTransforms()`, as every repository's is): the text keeps
+ * identifiers as they were compiled the first time, whichever way the statement is then run.
  */
 export const fixedSql = (sql: Constructor) => {
   const compiled = new WeakMap<TemplateStringsArray, Compiled | null>()
