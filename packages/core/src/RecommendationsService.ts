@@ -123,8 +123,8 @@ export class Recommendations extends Context.Service<
         command: Machine.RecommendationCommand,
         actor: Actor
       ): Effect.Effect<RecommendationMutation, CommandError> =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) =>
-          transactor.transaction(decide(workspaceId, id, command, actor, now)).pipe(
+        Effect.clockWith((clock) =>
+          transactor.transaction(decide(workspaceId, id, command, actor, clock.currentTimeMillisUnsafe())).pipe(
             Effect.map((settled) => {
               const { value, idempotent } = settledValue(settled)
               return { recommendation: value, idempotent }

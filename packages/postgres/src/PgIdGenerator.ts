@@ -1,7 +1,7 @@
 import { randomFillSync } from "node:crypto"
 import { idPrefixes } from "@margin/core/Ids"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
-import { Clock, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 
 /**
  * Ids like `rec_01jh8x2k7d3q9v6m4t1c5b0a8z`: the prefix of the kind, then a ULID-like 26 characters
@@ -84,12 +84,11 @@ export const layer: Layer.Layer<IdGenerator> = Layer.sync(IdGenerator, () => {
   const fresh = randomSource()
   let last: Stamp | null = null
   return IdGenerator.of({
+    // One step, run when the effect runs (`Clock.currentTimeMillis`, a flatMap and a sync are four).
     next: (kind) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) =>
-        Effect.sync(() => {
-          last = nextStamp(last, now, fresh())
-          return formatId(idPrefixes[kind], last)
-        })
-      )
+      Effect.clockWith((clock) => {
+        last = nextStamp(last, clock.currentTimeMillisUnsafe(), fresh())
+        return Effect.succeed(formatId(idPrefixes[kind], last))
+      })
   })
 })
