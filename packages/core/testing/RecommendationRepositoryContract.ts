@@ -135,6 +135,30 @@ export const recommendationRepositoryContract = <E>(
       })
     )
 
+    it.effect("update saves the same kind of transition on several recommendations, each as decided", () =>
+      Effect.gen(function* () {
+        // An adapter may reuse what it prepared for a set of changed columns: every save must still
+        // write its own values.
+        const repository = yield* RecommendationRepository
+        const { workspace, run, items } = yield* scene(3)
+        for (const [index, item] of items.entries()) {
+          const recommendation = yield* seedRecommendation(run, item)
+          const now = fixtureNow + (index + 1) * minuteMs
+          const outcome = yield* expectSome(
+            yield* repository.update(workspace.id, recommendation.id, accept(now)),
+            "an outcome"
+          )
+          const stored = yield* expectSome(yield* repository.get(workspace.id, recommendation.id), "the recommendation")
+          assert.strictEqual(stored.status, "pending_approval")
+          assert.strictEqual(stored.acceptedAt, now)
+          assert.strictEqual(stored.updatedAt, now)
+          assert.strictEqual(stored.version, recommendation.version + 1)
+          assert.strictEqual(stored.sku, item.sku)
+          assert.deepStrictEqual(Outcome.current(outcome), stored, "the outcome carries the saved row")
+        }
+      })
+    )
+
     it.effect("update saves nothing for a repeat or a conflict", () =>
       Effect.gen(function* () {
         const repository = yield* RecommendationRepository

@@ -3,7 +3,7 @@ import * as Outcome from "@margin/core/Outcome"
 import { Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment, Statement } from "effect/sql/Statement"
-import { fixedSql } from "./PgFixedSql.ts"
+import { fixedSql, isSqlPiece, textOf } from "./PgFixedSql.ts"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
@@ -99,9 +99,27 @@ export interface VersionedTable<A extends Versioned> {
  * decided on`.
  */
 export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) => {
-  // Built once per table: the lock's text is compiled once (fixedSql); the save's columns vary.
+  // Built once per table: the lock's text is compiled once (fixedSql), the save's once per set of
+  // changed columns (a table's transitions change a handful of sets).
   const name = sql(table.table)
   const fixed = fixedSql(sql)
+  const saveTexts = new Map<string, string | null>()
+
+  const save = (workspaceId: string, id: string, changes: Record<string, unknown>, version: number) => {
+    const columns = Object.keys(changes).join(",")
+    const values = Object.values(changes)
+    const known = saveTexts.get(columns)
+    // `sql.update` writes an undefined value as null.
+    const parameters = [...values.map((value) => (value === undefined ? null : value)), workspaceId, id, version]
+    if (known !== undefined && known !== null && !values.some(isSqlPiece)) return sql.unsafe(known, parameters)
+    const statement = sql`
+      UPDATE ${name} SET ${sql.update(changes)}
+      WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${version}
+      RETURNING ${table.columns}`
+    if (known === undefined) saveTexts.set(columns, textOf(statement, parameters))
+    return statement
+  }
+
   return (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
     decideAndSave(
       sql,
@@ -111,11 +129,7 @@ export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTa
           SELECT ${table.columns} FROM ${name}
           WHERE workspace_id = ${workspaceId} AND id = ${id}
           FOR UPDATE`),
-        save: (after, before) =>
-          table.readFirst(sql`
-            UPDATE ${name} SET ${sql.update(table.changes(before, after))}
-            WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${before.version}
-            RETURNING ${table.columns}`)
+        save: (after, before) => table.readFirst(save(workspaceId, id, table.changes(before, after), before.version))
       },
       decide
     )

@@ -2,7 +2,7 @@ import { makeCompiler } from "@effect/sql-pg/PgClient"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Statement from "effect/sql/Statement"
-import { fixedSql } from "./PgFixedSql.ts"
+import { fixedSql, textOf } from "./PgFixedSql.ts"
 
 // Compiling needs no connection: the acquirer is never run here.
 const sql = Statement.make(Effect.die("no connection in this test"), makeCompiler(), [], undefined)
@@ -99,5 +99,16 @@ describe("fixedSql", () => {
       "UPDATE api_tokens SET last_used_at = $1 WHERE id = ANY($2)",
       [null, ["b", "c"]]
     ])
+  })
+
+  it("textOf: the text only when the parameters are exactly the given ones, in order", () => {
+    const statement = sql`UPDATE runs SET ${sql.update({ status: "done", finished_at: null })} WHERE id = ${"run_1"}`
+    assert.strictEqual(
+      textOf(statement, ["done", null, "run_1"]),
+      'UPDATE runs SET "status" = $1, "finished_at" = $2 WHERE id = $3'
+    )
+    assert.isNull(textOf(statement, ["done", "run_1"]))
+    assert.isNull(textOf(statement, [null, "done", "run_1"]))
+    assert.isNull(textOf(sql`SELECT ${sql.literal("1")} WHERE ${sql`a = ${1}`}`, []))
   })
 })

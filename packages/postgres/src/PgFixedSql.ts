@@ -20,9 +20,20 @@ const segmentTags: ReadonlySet<unknown> = new Set([
 ])
 
 /** A template argument that `sql` splices in as SQL (a fragment, an identifier, a helper), not as a parameter. */
-const isSqlPiece = (argument: unknown): boolean =>
+export const isSqlPiece = (argument: unknown): boolean =>
   isFragment(argument) ||
   (typeof argument === "object" && argument !== null && "_tag" in argument && segmentTags.has(argument._tag))
+
+/**
+ * The statement's text when its parameters are exactly `parameters`, in order (so `sql.unsafe` of
+ * the text with another call's parameters is that call's statement); null when they are not.
+ */
+export const textOf = (statement: Statement<object>, parameters: ReadonlyArray<unknown>): string | null => {
+  const [text, binds] = statement.compile()
+  const oneToOne =
+    binds.length === parameters.length && binds.every((bind, index) => Object.is(bind, parameters[index]))
+  return oneToOne ? text : null
+}
 
 /**
  * The call site's text when it depends on the call site alone: every argument that is not a SQL
@@ -30,12 +41,13 @@ const isSqlPiece = (argument: unknown): boolean =>
  * when it does not; the site then always compiles as `sql` does.
  */
 const compiledOf = (statement: Statement<object>, args: ReadonlyArray<unknown>): Compiled | null => {
-  const [text, binds] = statement.compile()
-  const fragments = args.map((argument) => (isSqlPiece(argument) ? argument : undefined))
-  const parameters = args.filter((argument) => !isSqlPiece(argument))
-  const oneToOne =
-    binds.length === parameters.length && binds.every((bind, index) => Object.is(bind, parameters[index]))
-  return oneToOne ? { text, fragments } : null
+  const text = textOf(
+    statement,
+    args.filter((argument) => !isSqlPiece(argument))
+  )
+  return text === null
+    ? null
+    : { text, fragments: args.map((argument) => (isSqlPiece(argument) ? argument : undefined)) }
 }
 
 /** This call's parameters when its fragments are the compiled ones, else undefined. */
