@@ -186,6 +186,10 @@ export class Recommendations extends Context.Service<
         return yield* transactor.transaction(approveAndEnqueue(workspaceId, id, actor, now))
       }, spanWhenTracing("Recommendations.approve"))
 
+      const acceptSpan = spanWhenTracing("Recommendations.accept")
+      const dismissSpan = spanWhenTracing("Recommendations.dismiss")
+      const rejectSpan = spanWhenTracing("Recommendations.reject")
+
       return Recommendations.of({
         list: Effect.fnUntraced(function* (workspaceId, filter, page) {
           return yield* recommendations.list(workspaceId, filter, page)
@@ -201,16 +205,14 @@ export class Recommendations extends Context.Service<
           const writeBack = yield* outbox.getByRecommendation(workspaceId, id)
           return { recommendation: found.value, writeBack: Option.getOrNull(writeBack) }
         }, spanWhenTracing("Recommendations.getDetail")),
-        accept: Effect.fnUntraced(function* (workspaceId, id, actor) {
-          return yield* mutate(workspaceId, id, Machine.accept(actorLabel(actor)), actor)
-        }, spanWhenTracing("Recommendations.accept")),
-        dismiss: Effect.fnUntraced(function* (workspaceId, id, actor) {
-          return yield* mutate(workspaceId, id, Machine.dismiss(actorLabel(actor)), actor)
-        }, spanWhenTracing("Recommendations.dismiss")),
+        // Plain functions: a generator around one effect is only more steps of the run loop.
+        accept: (workspaceId, id, actor) =>
+          acceptSpan(mutate(workspaceId, id, Machine.accept(actorLabel(actor)), actor)),
+        dismiss: (workspaceId, id, actor) =>
+          dismissSpan(mutate(workspaceId, id, Machine.dismiss(actorLabel(actor)), actor)),
         approve,
-        reject: Effect.fnUntraced(function* (workspaceId, id, actor, reason) {
-          return yield* mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor)
-        }, spanWhenTracing("Recommendations.reject"))
+        reject: (workspaceId, id, actor, reason) =>
+          rejectSpan(mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor))
       })
     })
   ).pipe(Layer.provide(AuditTrail.layer))

@@ -30,19 +30,26 @@ export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, nev
       // Every authenticated request counts: compiled once.
       const fixed = fixedSql(sql)
 
-      // One generator function for every request (a new one per call costs V8 a map and a prototype).
-      const count = Effect.fnUntraced(function* (key: string, start: number) {
-        const returned = yield* fixed`
+      // Combinators rather than a generator: every request runs this. A key's first count in a
+      // window also deletes its older windows.
+      const count = (key: string, start: number) =>
+        fixed`
           INSERT INTO rate_budget_windows (key, window_start, count)
           VALUES (${key}, ${toTimestamptz(start)}, 1)
           ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1
-          RETURNING count`.pipe(Effect.flatMap(firstCount))
-        const counted = Option.getOrElse(returned, () => 1)
-        if (counted === 1) {
-          yield* sql`DELETE FROM rate_budget_windows WHERE key = ${key} AND window_start < ${toTimestamptz(start)}`
-        }
-        return counted
-      }, asRepository("RateBudget.consume"))
+          RETURNING count`.pipe(
+          Effect.flatMap(firstCount),
+          Effect.flatMap((returned) => {
+            const counted = Option.getOrElse(returned, () => 1)
+            return counted === 1
+              ? Effect.as(
+                  sql`DELETE FROM rate_budget_windows WHERE key = ${key} AND window_start < ${toTimestamptz(start)}`,
+                  counted
+                )
+              : Effect.succeed(counted)
+          }),
+          asRepository("RateBudget.consume")
+        )
 
       return yield* FallbackRateBudget.make({
         store: "postgres",
