@@ -1,7 +1,8 @@
 import { Authenticate, budgetKey } from "@margin/edge/Authenticate"
 import { Caller, type CallerShape } from "@margin/edge/Caller"
+import { withLogAnnotations } from "@margin/edge/LogAnnotations"
 import { RouteAccess } from "@margin/edge/RouteAccess"
-import { Context, Effect, Layer, References } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import type * as Types from "effect/Types"
@@ -46,14 +47,10 @@ export const layer = Layer.effect(
     const withCaller =
       (caller: CallerShape) =>
       (context: Context.Context<never>): Context.Context<Caller> =>
-        context.pipe(
-          Context.add(Caller, caller),
-          Context.add(References.CurrentLogAnnotations, {
-            ...Context.get(context, References.CurrentLogAnnotations),
-            caller: budgetKey(caller),
-            workspace: caller.workspaceId
-          })
-        )
+        withLogAnnotations(Context.add(context, Caller, caller), {
+          caller: budgetKey(caller),
+          workspace: caller.workspaceId
+        })
     const authenticated = (
       httpEffect: Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, Caller>,
       endpoint: HttpApiEndpoint.Top

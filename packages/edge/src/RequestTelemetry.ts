@@ -1,5 +1,6 @@
-import { Clock, Context, Effect, References, Tracer } from "effect"
+import { Clock, Context, Effect, Tracer } from "effect"
 import { HttpRouter, HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { withLogAnnotations } from "./LogAnnotations.ts"
 import { CurrentRequestId, requestIdOf, withRequestId } from "./RequestId.ts"
 import { RequestLog, type RequestNotes } from "./RequestLog.ts"
 import { recordRequestIn } from "./RequestMetrics.ts"
@@ -34,13 +35,9 @@ export const startOf = (context: Context.Context<HttpServerRequest.HttpServerReq
  * each change of context costs a copy.
  */
 export const requestContext = <R>(start: RequestStart, context: Context.Context<R>): Context.Context<R> =>
-  context.pipe(
-    Context.add(RequestLog, start.notes),
-    Context.add(CurrentRequestId, start.requestId),
-    Context.add(References.CurrentLogAnnotations, {
-      ...Context.get(context, References.CurrentLogAnnotations),
-      request_id: start.requestId
-    })
+  withLogAnnotations(
+    context.pipe(Context.add(RequestLog, start.notes), Context.add(CurrentRequestId, start.requestId)),
+    { request_id: start.requestId }
   )
 
 /**

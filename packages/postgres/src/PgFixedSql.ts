@@ -88,7 +88,8 @@ export const fixedSql = (sql: Constructor) => {
       compiled.set(strings, compiledOf(statement, args))
       return statement
     }
-    const parameters = known === null ? undefined : parametersOf(known, args)
-    return parameters === undefined || known === null ? sql<A>(strings, ...args) : sql.unsafe<A>(known.text, parameters)
+    if (known === null) return sql<A>(strings, ...args)
+    const parameters = parametersOf(known, args)
+    return parameters === undefined ? sql<A>(strings, ...args) : sql.unsafe<A>(known.text, parameters)
   }
 }
