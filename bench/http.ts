@@ -3,14 +3,16 @@
 //   list    GET /api/v1/recommendations?limit=50, authenticated by an API token;
 //   accept  POST /api/v1/recommendations/:id/accept, each request on a distinct `new` recommendation
 //           (the transition path, never the idempotent repeat).
-// Rounds alternate the order of the servers; each measurement is PostgreSQL's upkeep (VACUUM of the
-// tables the requests write, CHECKPOINT), a warm-up, then `seconds` of `concurrency` keep-alive
-// clients. The figures are the sum over the rounds; the CPU per request of the server process (from
+// Each round starts new server processes (a process is fast or slow for its whole life, so the rounds
+// average several draws) and alternates the order of the servers; each measurement is PostgreSQL's
+// upkeep (VACUUM of the tables the requests write, CHECKPOINT), a warm-up, then `seconds` of
+// `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of the server process (from
 // /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
-// BENCH_PROFILE_DIR=<dir>: every server writes a CPU profile (node --cpu-prof) under <dir>/<server name>,
-// sampled every BENCH_PROFILE_INTERVAL microseconds (default 1000).
+// BENCH_PROFILE_DIR=<dir>: every server process writes a CPU profile (node --cpu-prof) under
+// <dir>/<server name> (one file per round), sampled every BENCH_PROFILE_INTERVAL microseconds
+// (default 1000).
 // BENCH_SCENARIOS=list or accept: only that scenario (e.g. for a profile of one path).
 // BENCH_WARMUP=<seconds> (default 2): the warm-up before each measurement.
 // BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler;
@@ -374,69 +376,75 @@ const program = Effect.gen(function* () {
       ? env
       : { ...env, NODE_OPTIONS: options.join(" "), ...(probeDir === undefined ? {} : { BENCH_PROBE_DIR: probeDir }) }
   }
-  const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv })
-  const barePort = yield* freePort
-  const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
-    ...profiled("bare"),
-    PORT: String(barePort),
-    HOST: "127.0.0.1"
-  })
-  yield* bare.waitForOutput(/listening/)
-  /** A server on its own port, ready once `ready` holds. */
-  const startExtra = (name: string, path: string, ready: (child: Child, port: number) => Effect.Effect<void>) =>
-    Effect.gen(function* () {
-      const port = yield* freePort
-      const child = yield* spawnNode(name, path, { ...profiled(name), PORT: String(port), HOST: "127.0.0.1" })
-      yield* ready(child, port)
-      return { name, port, child }
+  /**
+   * The servers of one round, each a new process: a process is fast or slow for its whole life
+   * (docs/api.md, Performance, session 12), so each round draws again and the sums over the rounds
+   * average the draws rather than repeat one.
+   */
+  const startServers = Effect.gen(function* () {
+    const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv })
+    const barePort = yield* freePort
+    const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
+      ...profiled("bare"),
+      PORT: String(barePort),
+      HOST: "127.0.0.1"
     })
-  const extras = [
-    ...(withFloor
-      ? [
-          yield* startExtra("effect", join(import.meta.dirname, "http-effect.ts"), (child) =>
-            child.waitForOutput(/listening/)
-          )
-        ]
-      : []),
-    ...(otherRest === undefined
-      ? []
-      : [
-          yield* startExtra("restB", otherRest, (child, port) =>
-            child.waitUntil(
-              Effect.promise(() =>
-                fetch(`http://127.0.0.1:${port}/readyz`).then(
-                  (response) => response.status === 200,
-                  () => false
-                )
-              ),
-              "restB ready",
-              "90 seconds"
+    yield* bare.waitForOutput(/listening/)
+    /** A server on its own port, ready once `ready` holds. */
+    const startExtra = (name: string, path: string, ready: (child: Child, port: number) => Effect.Effect<void>) =>
+      Effect.gen(function* () {
+        const port = yield* freePort
+        const child = yield* spawnNode(name, path, { ...profiled(name), PORT: String(port), HOST: "127.0.0.1" })
+        yield* ready(child, port)
+        return { name, port, child }
+      })
+    const extras = [
+      ...(withFloor
+        ? [
+            yield* startExtra("effect", join(import.meta.dirname, "http-effect.ts"), (child) =>
+              child.waitForOutput(/listening/)
             )
-          )
-        ])
-  ]
-  const servers = [
-    { name: "rest", port: Number(new URL(rest.baseUrl).port), pid: rest.pid, pool: ids.slice(0, acceptPool) },
-    { name: "bare", port: barePort, pid: bare.pid, pool: ids.slice(acceptPool, 2 * acceptPool) },
-    ...extras.map((extra, index) => ({
-      name: extra.name,
-      port: extra.port,
-      pid: extra.child.pid,
-      pool: ids.slice((2 + index) * acceptPool, (3 + index) * acceptPool)
-    }))
-  ]
-  // Same work, same answer: the first list page of both servers must be the same JSON.
-  const pages = yield* Effect.forEach(servers, (server) =>
-    Effect.promise(() =>
-      fetch(`http://127.0.0.1:${server.port}/api/v1/recommendations?limit=50`, {
-        headers: { authorization: `Bearer ${token}` }
-      }).then((response) => response.json())
+          ]
+        : []),
+      ...(otherRest === undefined
+        ? []
+        : [
+            yield* startExtra("restB", otherRest, (child, port) =>
+              child.waitUntil(
+                Effect.promise(() =>
+                  fetch(`http://127.0.0.1:${port}/readyz`).then(
+                    (response) => response.status === 200,
+                    () => false
+                  )
+                ),
+                "restB ready",
+                "90 seconds"
+              )
+            )
+          ])
+    ]
+    const servers = [
+      { name: "rest", port: Number(new URL(rest.baseUrl).port), pid: rest.pid, child: rest },
+      { name: "bare", port: barePort, pid: bare.pid, child: bare },
+      ...extras.map((extra) => ({ name: extra.name, port: extra.port, pid: extra.child.pid, child: extra.child }))
+    ]
+    // Same work, same answer: the first list page of both servers must be the same JSON.
+    const pages = yield* Effect.forEach(servers, (server) =>
+      Effect.promise(() =>
+        fetch(`http://127.0.0.1:${server.port}/api/v1/recommendations?limit=50`, {
+          headers: { authorization: `Bearer ${token}` }
+        }).then((response) => response.json())
+      )
     )
+    if (!isDeepStrictEqual(pages[0], pages[1])) {
+      return yield* Effect.die(`the servers answer different lists: ${JSON.stringify(pages).slice(0, 2000)}`)
+    }
+    return servers
+  })
+  const serverNames = ["rest", "bare", ...(withFloor ? ["effect"] : []), ...(otherRest === undefined ? [] : ["restB"])]
+  const pools = new Map<string, Array<string>>(
+    serverNames.map((name, index) => [name, ids.slice(index * acceptPool, (index + 1) * acceptPool)])
   )
-  if (!isDeepStrictEqual(pages[0], pages[1])) {
-    return yield* Effect.die(`the servers answer different lists: ${JSON.stringify(pages).slice(0, 2000)}`)
-  }
-  const pools = new Map<string, Array<string>>(servers.map((server) => [server.name, [...server.pool]]))
   const allScenarios = [
     {
       name: "list",
@@ -460,42 +468,52 @@ const program = Effect.gen(function* () {
   /** Requests each server answered, warm-ups included: what a CPU profile's totals divide by. */
   const served = new Map<string, number>()
   for (let round = 0; round < rounds; round++) {
-    for (const scenario of scenarios) {
-      const order = round % 2 === 0 ? servers : [...servers].reverse()
-      for (const server of order) {
-        const target = scenario.target(server.name)
-        yield* upkeep
-        const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
-        served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
-        const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
-        const before = readingOf(server.pid)
-        const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
-        const after = readingOf(server.pid)
-        const heapAfter = yield* Effect.promise(() => heapUseOf(server.pid))
-        const run: Measured = {
-          ...measured,
-          cpuMs: spent(before.cpu, after.cpu),
-          databaseCpuMs: spent(before.database, after.database),
-          idleMs: spent(before.idle, after.idle),
-          heap:
-            heapBefore === null || heapAfter === null
-              ? null
-              : {
-                  allocatedBytes: heapAfter.allocatedBytes - heapBefore.allocatedBytes,
-                  gcMs: heapAfter.gcMs - heapBefore.gcMs,
-                  promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
-                },
-          syscalls: syscallsBetween(before.syscalls, after.syscalls)
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        const servers = yield* startServers
+        for (const scenario of scenarios) {
+          const order = round % 2 === 0 ? servers : [...servers].reverse()
+          for (const server of order) {
+            const target = scenario.target(server.name)
+            yield* upkeep
+            const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
+            served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
+            const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
+            const before = readingOf(server.pid)
+            const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
+            const after = readingOf(server.pid)
+            const heapAfter = yield* Effect.promise(() => heapUseOf(server.pid))
+            const run: Measured = {
+              ...measured,
+              cpuMs: spent(before.cpu, after.cpu),
+              databaseCpuMs: spent(before.database, after.database),
+              idleMs: spent(before.idle, after.idle),
+              heap:
+                heapBefore === null || heapAfter === null
+                  ? null
+                  : {
+                      allocatedBytes: heapAfter.allocatedBytes - heapBefore.allocatedBytes,
+                      gcMs: heapAfter.gcMs - heapBefore.gcMs,
+                      promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
+                    },
+              syscalls: syscallsBetween(before.syscalls, after.syscalls)
+            }
+            served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
+            const key = `${scenario.name}/${server.name}`
+            results.set(key, [...(results.get(key) ?? []), run])
+            const summary = summarize([run])
+            yield* Console.log(
+              `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...run.statuses])}` : ""}`
+            )
+          }
         }
-        served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
-        const key = `${scenario.name}/${server.name}`
-        results.set(key, [...(results.get(key) ?? []), run])
-        const summary = summarize([run])
-        yield* Console.log(
-          `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...run.statuses])}` : ""}`
-        )
-      }
-    }
+        // SIGTERM, so that each process writes its CPU profile (BENCH_PROFILE_DIR) before the next round.
+        yield* Effect.forEach(servers, (server) => server.child.terminate(), {
+          concurrency: "unbounded",
+          discard: true
+        })
+      })
+    )
   }
 
   yield* Console.log("")
@@ -517,7 +535,7 @@ const program = Effect.gen(function* () {
   )
   for (const scenario of scenarios) {
     const summaries = new Map<string, Summary>(
-      servers.map((server) => [server.name, summarize(results.get(`${scenario.name}/${server.name}`) ?? [])])
+      serverNames.map((name) => [name, summarize(results.get(`${scenario.name}/${name}`) ?? [])])
     )
     const bareSummary = summaries.get("bare")
     for (const [name, summary] of summaries) {
@@ -558,10 +576,6 @@ const program = Effect.gen(function* () {
   if (profileDir !== undefined) {
     yield* Console.log(`requests answered, warm-ups included (profiles): ${JSON.stringify(Object.fromEntries(served))}`)
   }
-  yield* Effect.forEach([rest, bare, ...extras.map((extra) => extra.child)], (child) => child.terminate(), {
-    concurrency: "unbounded",
-    discard: true
-  })
 }).pipe(Effect.scoped, Effect.provide(ScratchDatabase.layer))
 
 NodeRuntime.runMain(program)
