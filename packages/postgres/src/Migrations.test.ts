@@ -74,19 +74,6 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
     })
   )
 
-  it.effect("keeps the rate budget's counters out of the write-ahead log, and only them", () =>
-    Effect.gen(function* () {
-      const sql = yield* SqlClient.SqlClient
-      const unlogged = yield* sql<{ readonly relname: string }>`
-        SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname = current_schema() AND c.relkind = 'r' AND c.relpersistence = 'u'`
-      assert.deepStrictEqual(
-        unlogged.map((row) => row.relname),
-        ["rate_budget_windows"]
-      )
-    })
-  )
-
   it.effect("rejects a status outside its CHECK", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient

@@ -15,7 +15,6 @@ import catalogWriteIndexes from "./migrations/0007_catalog_write_indexes.ts"
 import runRowsAscendingIndexes from "./migrations/0008_run_rows_ascending_indexes.ts"
 import runRowsItemKeys from "./migrations/0009_run_rows_item_keys.ts"
 import deprecationNoticeClaims from "./migrations/0010_deprecation_notice_claims.ts"
-import rateBudgetUnlogged from "./migrations/0011_rate_budget_unlogged.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -32,8 +31,7 @@ export const loader = PgMigrator.fromRecord({
   "0007_catalog_write_indexes": catalogWriteIndexes,
   "0008_run_rows_ascending_indexes": runRowsAscendingIndexes,
   "0009_run_rows_item_keys": runRowsItemKeys,
-  "0010_deprecation_notice_claims": deprecationNoticeClaims,
-  "0011_rate_budget_unlogged": rateBudgetUnlogged
+  "0010_deprecation_notice_claims": deprecationNoticeClaims
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

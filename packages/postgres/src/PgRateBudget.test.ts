@@ -30,4 +30,20 @@ layer(budget(5), { timeout: "2 minutes" })(`PgRateBudget (${backend})`, (it) => 
       )
     })
   )
+
+  it.effect("counts the same on the table made unlogged (the operator's option in docs/operations.md)", () =>
+    Effect.gen(function* () {
+      const rate = yield* RateBudget
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`ALTER TABLE rate_budget_windows SET UNLOGGED`
+      const key = `token:${crypto.randomUUID()}`
+      const now = 1_736_942_400_000
+      const decisions = yield* Effect.forEach([0, 1, 2, 3, 4, 5], (n) => rate.consume(key, now + n))
+      yield* sql`ALTER TABLE rate_budget_windows SET LOGGED`
+      assert.deepStrictEqual(
+        decisions.map((decision) => decision._tag),
+        ["Allowed", "Allowed", "Allowed", "Allowed", "Allowed", "Limited"]
+      )
+    })
+  )
 })
