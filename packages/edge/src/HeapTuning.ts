@@ -14,7 +14,7 @@ const servingHeapFlag = "--no-allocation-site-pretenuring"
  * allocation places to the old generation, where every later request's copies wait for a full
  * collection. Which places, and whether at all, varies from run to run: in bench:http one server
  * in three (ours or the bare baseline alike) ran in that state, promoting 40-150 KB per list
- * request instead of under 1 KB, at twice the GC time (docs/api.md, Performance). Off, short-lived
+ * request instead of under 1 KB, at twice the GC time (docs/performance-log.md, session 8). Off, short-lived
  * request objects stay in the young generation, where collecting them costs nothing.
  *
  * The flag is read at each collection, so setting it once the process runs takes effect

@@ -10,7 +10,7 @@ import type { UserRow } from "./PgUserRepository.ts"
  * The rows every authenticated request reads (the token by its secret's hash, the caller's
  * membership, for a mutation the token's issuer), decoded by their schemas' checks written out
  * (PgRows.FastRow): through the schemas they were about a tenth of our own work per accept beyond
- * the framework floor (docs/api.md, Performance). PgCallerRows.test.ts holds each to its schema.
+ * the framework floor (docs/performance-log.md). PgCallerRows.test.ts holds each to its schema.
  */
 
 const isTokenId = stringOf(TokenId)
