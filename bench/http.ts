@@ -6,8 +6,8 @@
 // Each round starts new server processes (a process is fast or slow for its whole life, so the rounds
 // average several draws) and alternates the order of the servers; each measurement is PostgreSQL's
 // upkeep (VACUUM of the tables the requests write, CHECKPOINT), a warm-up, then `seconds` of
-// `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of the server process (from
-// /proc) says more than the rate on a shared machine.
+// `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of
+// the server process (from /proc) says more than the rate on a shared machine.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
 // BENCH_PROFILE_DIR=<dir>: every server process writes a CPU profile (node --cpu-prof) under
