@@ -36,6 +36,9 @@ layer(budget(5), { timeout: "2 minutes" })(`PgRateBudget (${backend})`, (it) => 
       const rate = yield* RateBudget
       const sql = yield* SqlClient.SqlClient
       yield* sql`ALTER TABLE rate_budget_windows SET UNLOGGED`
+      const [table] = yield* sql<{ readonly relpersistence: string }>`
+        SELECT relpersistence FROM pg_class WHERE oid = 'rate_budget_windows'::regclass`
+      assert.strictEqual(table?.relpersistence, "u")
       const key = `token:${crypto.randomUUID()}`
       const now = 1_736_942_400_000
       const decisions = yield* Effect.forEach([0, 1, 2, 3, 4, 5], (n) => rate.consume(key, now + n))
