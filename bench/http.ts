@@ -139,7 +139,8 @@ const heapUseOf = async (pid: number): Promise<HeapUse | null> => {
   return null
 }
 
-const serverCount = 2 + (withFloor ? 1 : 0) + (otherRest === undefined ? 0 : 1)
+/** The servers of every round, in the order `startServers` starts them; each has its own accept pool. */
+const serverNames = ["rest", "bare", ...(withFloor ? ["effect"] : []), ...(otherRest === undefined ? [] : ["restB"])]
 
 /** `new` recommendations of one run, one per catalog item, inserted through the PostgreSQL adapters. */
 const seedNewRecommendations = Effect.fnUntraced(function* (workspaceId: WorkspaceId, count: number) {
@@ -326,7 +327,7 @@ const program = Effect.gen(function* () {
   )
   const { workspaceId, token } = yield* seedApprovalWorkspace()
   const seedStarted = Date.now()
-  const ids = yield* seedNewRecommendations(workspaceId, serverCount * acceptPool)
+  const ids = yield* seedNewRecommendations(workspaceId, serverNames.length * acceptPool)
   yield* Console.log(`seeded ${ids.length} new recommendations in ${Date.now() - seedStarted} ms`)
   // PostgreSQL's upkeep comes between the measurements, not inside one of them, and every server
   // starts on tables in the same state:
@@ -424,9 +425,9 @@ const program = Effect.gen(function* () {
           ])
     ]
     const servers = [
-      { name: "rest", port: Number(new URL(rest.baseUrl).port), pid: rest.pid, child: rest },
-      { name: "bare", port: barePort, pid: bare.pid, child: bare },
-      ...extras.map((extra) => ({ name: extra.name, port: extra.port, pid: extra.child.pid, child: extra.child }))
+      { name: "rest", port: Number(new URL(rest.baseUrl).port), child: rest },
+      { name: "bare", port: barePort, child: bare },
+      ...extras
     ]
     // Same work, same answer: the first list page of both servers must be the same JSON.
     const pages = yield* Effect.forEach(servers, (server) =>
@@ -441,7 +442,6 @@ const program = Effect.gen(function* () {
     }
     return servers
   })
-  const serverNames = ["rest", "bare", ...(withFloor ? ["effect"] : []), ...(otherRest === undefined ? [] : ["restB"])]
   const pools = new Map<string, Array<string>>(
     serverNames.map((name, index) => [name, ids.slice(index * acceptPool, (index + 1) * acceptPool)])
   )
@@ -478,11 +478,11 @@ const program = Effect.gen(function* () {
             yield* upkeep
             const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
             served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
-            const heapBefore = yield* Effect.promise(() => heapUseOf(server.pid))
-            const before = readingOf(server.pid)
+            const heapBefore = yield* Effect.promise(() => heapUseOf(server.child.pid))
+            const before = readingOf(server.child.pid)
             const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
-            const after = readingOf(server.pid)
-            const heapAfter = yield* Effect.promise(() => heapUseOf(server.pid))
+            const after = readingOf(server.child.pid)
+            const heapAfter = yield* Effect.promise(() => heapUseOf(server.child.pid))
             const run: Measured = {
               ...measured,
               cpuMs: spent(before.cpu, after.cpu),
