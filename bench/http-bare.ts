@@ -10,19 +10,19 @@
  *                                            UPDATE … AND version = expected, the audit insert, in
  *                                            one transaction.
  * Only what the benchmark sends is handled; anything else answers 404. It runs with the REST server's
- * V8 setting (tuneHeapForServing: no allocation-site pretenuring), so that neither server is measured
- * in the state that setting avoids.
+ * V8 settings (tuneV8ForServing: no allocation-site pretenuring, TurboFan sooner), so that neither
+ * server is measured in a state those settings avoid.
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
 import { createServer, type ServerResponse } from "node:http"
-import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
+import { tuneV8ForServing } from "@margin/edge/V8Tuning"
 import * as Database from "@margin/postgres/Database"
 import { type Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { acceptInTransaction, listPage, type Row, settings, tokenColumnList } from "./BareWork.ts"
 
-tuneHeapForServing()
+tuneV8ForServing()
 const { url, port, host, limitPerMinute } = settings(8788)
 
 const runtime = ManagedRuntime.make(

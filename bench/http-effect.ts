@@ -4,15 +4,15 @@
  * client (Database.layerPostgres) — served by Effect's HttpApi on NodeHttpServer, with nothing of
  * ours in between: no middleware, no use case, no repository, no log line, no metrics. The distance
  * from the bare server to this one is what Effect's HTTP stack and fibers cost; from this one to
- * the REST server, what our layers cost. It runs with the REST server's V8 setting
- * (tuneHeapForServing), as the bare server does.
+ * the REST server, what our layers cost. It runs with the REST server's V8 settings
+ * (tuneV8ForServing), as the bare server does.
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
-import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import { hashTokenSecret } from "@margin/edge/TokenSecret"
+import { tuneV8ForServing } from "@margin/edge/V8Tuning"
 import * as ResponseGuard from "@margin/http/ResponseGuard"
 import { routeTable } from "@margin/http/RouteTable"
 import * as Database from "@margin/postgres/Database"
@@ -22,7 +22,7 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/h
 import { SqlClient } from "effect/sql"
 import { acceptInTransaction, listPage, type Row, settings, tokenColumnList } from "./BareWork.ts"
 
-tuneHeapForServing()
+tuneV8ForServing()
 const { url, port, host, limitPerMinute } = settings(8789)
 
 const Api = HttpApi.make("floor").add(

@@ -1,6 +1,5 @@
 import { NodeHttpServer, NodeRuntime, NodeServices } from "@effect/platform-node"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
-import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import { stdoutJsonLogger } from "@margin/edge/JsonLinesLogger"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { serveLean } from "@margin/edge/ServeLean"
@@ -9,6 +8,7 @@ import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
 import { UseCasesLayer } from "@margin/edge/UseCases"
+import { tuneV8ForServing } from "@margin/edge/V8Tuning"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
 import { mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
@@ -62,8 +62,8 @@ const Logging = Layer.unwrap(
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-http", spanName: HttpApp.spanName })
 
-// Before any request: short-lived request objects stay young (HeapTuning).
-tuneHeapForServing()
+// Before any request: request objects stay young, request code reaches TurboFan early (V8Tuning).
+tuneV8ForServing()
 
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
   explainStartFailure,

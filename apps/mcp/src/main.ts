@@ -4,7 +4,6 @@ import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { answerOutsideTheApp } from "@margin/edge/AnswerOutsideTheApp"
 import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as HealthRoutes from "@margin/edge/HealthRoutes"
-import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
@@ -13,6 +12,7 @@ import { serveLean } from "@margin/edge/ServeLean"
 import * as ServerProcess from "@margin/edge/ServerProcess"
 import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
+import { tuneV8ForServing } from "@margin/edge/V8Tuning"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings, mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
 import * as ProtectedResource from "@margin/mcp-server/ProtectedResource"
@@ -62,8 +62,8 @@ const Server = Layer.unwrap(
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-mcp" })
 
-// Before any request: short-lived request objects stay young (HeapTuning).
-tuneHeapForServing()
+// Before any request: request objects stay young, request code reaches TurboFan early (V8Tuning).
+tuneV8ForServing()
 
 // A start that fails (bad setting, unreachable database) says why in one line, then exits 1.
 Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(

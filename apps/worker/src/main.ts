@@ -1,11 +1,11 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { RunExecutor } from "@margin/core/RunExecutor"
-import { tuneHeapForServing } from "@margin/edge/HeapTuning"
 import * as ObservedPorts from "@margin/edge/ObservedPorts"
 import * as OperationsServer from "@margin/edge/OperationsServer"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import { Readiness } from "@margin/edge/Readiness"
 import * as ServerTracing from "@margin/edge/Tracing"
+import { tuneV8ForServing } from "@margin/edge/V8Tuning"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import * as Jobs from "@margin/jobs/Jobs"
 import * as Database from "@margin/postgres/Database"
@@ -66,8 +66,8 @@ const explained = <A, E, R>(program: Effect.Effect<A, E, R>) =>
 /** Spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set (docs/operations.md, Tracing). */
 const Tracing = ServerTracing.layer({ serviceName: "margin-worker" })
 
-// Before any request: short-lived request objects stay young (HeapTuning).
-tuneHeapForServing()
+// Before any request: request objects stay young, request code reaches TurboFan early (V8Tuning).
+tuneV8ForServing()
 
 Layer.launch(Worker.pipe(Layer.provide(Tracing))).pipe(
   explained,
