@@ -382,27 +382,23 @@ const program = Effect.gen(function* () {
    * (docs/performance-log.md, session 12), so each round draws again and the sums over the rounds
    * average the draws rather than repeat one.
    */
+  /** A server on its own port, ready once `ready` holds. */
+  const startNode = (name: string, path: string, ready: (child: Child, port: number) => Effect.Effect<void>) =>
+    Effect.gen(function* () {
+      const port = yield* freePort
+      const child = yield* spawnNode(name, path, { ...profiled(name), PORT: String(port), HOST: "127.0.0.1" })
+      yield* ready(child, port)
+      return { name, port, child }
+    })
   const startServers = Effect.gen(function* () {
     const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv })
-    const barePort = yield* freePort
-    const bare = yield* spawnNode("bare", join(import.meta.dirname, "http-bare.ts"), {
-      ...profiled("bare"),
-      PORT: String(barePort),
-      HOST: "127.0.0.1"
-    })
-    yield* bare.waitForOutput(/listening/)
-    /** A server on its own port, ready once `ready` holds. */
-    const startExtra = (name: string, path: string, ready: (child: Child, port: number) => Effect.Effect<void>) =>
-      Effect.gen(function* () {
-        const port = yield* freePort
-        const child = yield* spawnNode(name, path, { ...profiled(name), PORT: String(port), HOST: "127.0.0.1" })
-        yield* ready(child, port)
-        return { name, port, child }
-      })
+    const bare = yield* startNode("bare", join(import.meta.dirname, "http-bare.ts"), (child) =>
+      child.waitForOutput(/listening/)
+    )
     const extras = [
       ...(withFloor
         ? [
-            yield* startExtra("effect", join(import.meta.dirname, "http-effect.ts"), (child) =>
+            yield* startNode("effect", join(import.meta.dirname, "http-effect.ts"), (child) =>
               child.waitForOutput(/listening/)
             )
           ]
@@ -410,7 +406,7 @@ const program = Effect.gen(function* () {
       ...(otherRest === undefined
         ? []
         : [
-            yield* startExtra("restB", otherRest, (child, port) =>
+            yield* startNode("restB", otherRest, (child, port) =>
               child.waitUntil(
                 Effect.promise(() =>
                   fetch(`http://127.0.0.1:${port}/readyz`).then(
@@ -424,11 +420,7 @@ const program = Effect.gen(function* () {
             )
           ])
     ]
-    const servers = [
-      { name: "rest", port: Number(new URL(rest.baseUrl).port), child: rest },
-      { name: "bare", port: barePort, child: bare },
-      ...extras
-    ]
+    const servers = [{ name: "rest", port: Number(new URL(rest.baseUrl).port), child: rest }, bare, ...extras]
     // Same work, same answer: the first list page of both servers must be the same JSON.
     const pages = yield* Effect.forEach(servers, (server) =>
       Effect.promise(() =>
@@ -464,6 +456,35 @@ const program = Effect.gen(function* () {
   const only = process.env.BENCH_SCENARIOS?.split(",")
   const scenarios = allScenarios.filter((scenario) => only === undefined || only.includes(scenario.name))
 
+  /** One measurement of `server`: PostgreSQL's upkeep, the warm-up, then the measured load. */
+  const measure = (server: { readonly port: number; readonly child: Child }, target: Target) =>
+    Effect.gen(function* () {
+      const pid = server.child.pid
+      yield* upkeep
+      const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
+      const heapBefore = yield* Effect.promise(() => heapUseOf(pid))
+      const before = readingOf(pid)
+      const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
+      const after = readingOf(pid)
+      const heapAfter = yield* Effect.promise(() => heapUseOf(pid))
+      const run: Measured = {
+        ...measured,
+        cpuMs: spent(before.cpu, after.cpu),
+        databaseCpuMs: spent(before.database, after.database),
+        idleMs: spent(before.idle, after.idle),
+        heap:
+          heapBefore === null || heapAfter === null
+            ? null
+            : {
+                allocatedBytes: heapAfter.allocatedBytes - heapBefore.allocatedBytes,
+                gcMs: heapAfter.gcMs - heapBefore.gcMs,
+                promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
+              },
+        syscalls: syscallsBetween(before.syscalls, after.syscalls)
+      }
+      return { warmupRequests: warmup.latencies.length, run }
+    })
+
   const results = new Map<string, Array<Measured>>()
   /** Requests each server answered, warm-ups included: what a CPU profile's totals divide by. */
   const served = new Map<string, number>()
@@ -474,31 +495,8 @@ const program = Effect.gen(function* () {
         for (const scenario of scenarios) {
           const order = round % 2 === 0 ? servers : [...servers].reverse()
           for (const server of order) {
-            const target = scenario.target(server.name)
-            yield* upkeep
-            const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
-            served.set(server.name, (served.get(server.name) ?? 0) + warmup.latencies.length)
-            const heapBefore = yield* Effect.promise(() => heapUseOf(server.child.pid))
-            const before = readingOf(server.child.pid)
-            const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
-            const after = readingOf(server.child.pid)
-            const heapAfter = yield* Effect.promise(() => heapUseOf(server.child.pid))
-            const run: Measured = {
-              ...measured,
-              cpuMs: spent(before.cpu, after.cpu),
-              databaseCpuMs: spent(before.database, after.database),
-              idleMs: spent(before.idle, after.idle),
-              heap:
-                heapBefore === null || heapAfter === null
-                  ? null
-                  : {
-                      allocatedBytes: heapAfter.allocatedBytes - heapBefore.allocatedBytes,
-                      gcMs: heapAfter.gcMs - heapBefore.gcMs,
-                      promotedBytes: heapAfter.promotedBytes - heapBefore.promotedBytes
-                    },
-              syscalls: syscallsBetween(before.syscalls, after.syscalls)
-            }
-            served.set(server.name, (served.get(server.name) ?? 0) + measured.latencies.length)
+            const { warmupRequests, run } = yield* measure(server, scenario.target(server.name))
+            served.set(server.name, (served.get(server.name) ?? 0) + warmupRequests + run.latencies.length)
             const key = `${scenario.name}/${server.name}`
             results.set(key, [...(results.get(key) ?? []), run])
             const summary = summarize([run])

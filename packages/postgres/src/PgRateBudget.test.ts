@@ -35,14 +35,20 @@ layer(budget(5), { timeout: "2 minutes" })(`PgRateBudget (${backend})`, (it) => 
     Effect.gen(function* () {
       const rate = yield* RateBudget
       const sql = yield* SqlClient.SqlClient
-      yield* sql`ALTER TABLE rate_budget_windows SET UNLOGGED`
-      const [table] = yield* sql<{ readonly relpersistence: string }>`
-        SELECT relpersistence FROM pg_class WHERE oid = 'rate_budget_windows'::regclass`
-      assert.strictEqual(table?.relpersistence, "u")
       const key = `token:${crypto.randomUUID()}`
       const now = 1_736_942_400_000
-      const decisions = yield* Effect.forEach([0, 1, 2, 3, 4, 5], (n) => rate.consume(key, now + n))
-      yield* sql`ALTER TABLE rate_budget_windows SET LOGGED`
+      // Logged again however the middle ends, so that the other tests of the layer see the default table.
+      const [persistence, decisions] = yield* Effect.acquireUseRelease(
+        sql`ALTER TABLE rate_budget_windows SET UNLOGGED`,
+        () =>
+          Effect.all([
+            sql<{ readonly relpersistence: string }>`
+              SELECT relpersistence FROM pg_class WHERE oid = 'rate_budget_windows'::regclass`,
+            Effect.forEach([0, 1, 2, 3, 4, 5], (n) => rate.consume(key, now + n))
+          ]),
+        () => Effect.orDie(sql`ALTER TABLE rate_budget_windows SET LOGGED`)
+      )
+      assert.strictEqual(persistence[0]?.relpersistence, "u")
       assert.deepStrictEqual(
         decisions.map((decision) => decision._tag),
         ["Allowed", "Allowed", "Allowed", "Allowed", "Allowed", "Limited"]
