@@ -32,7 +32,7 @@ import {
   TierIneligibleError,
   TransitionConflictError
 } from "./ApiErrors.ts"
-import { Authentication } from "./Authentication.ts"
+import { Authentication, withBearerScheme } from "./Authentication.ts"
 import { operation } from "./Operation.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
@@ -270,6 +270,8 @@ export class Api extends HttpApi.make("margin")
   .add(WorkspaceGroup)
   .add(SystemGroup)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
+  // Authentication declares no HttpApiSecurity (Authentication.ts): the scheme is described here.
+  .annotate(OpenApi.Transform, withBearerScheme)
   .annotateMerge(
     OpenApi.annotations({
       title: "Margin Recommendation Service API",

@@ -1,6 +1,6 @@
 import { type Deprecation, DeprecationsInvalid } from "@margin/core/Deprecation"
 import { pathOf } from "@margin/edge/RequestPath"
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer, Predicate } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import type { RouteTable } from "./RouteTable.ts"
@@ -56,22 +56,19 @@ export const resolve = <Id extends string, Groups extends HttpApiGroup.Constrain
   )
 }
 
-const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
-  typeof value === "object" && value !== null && !Array.isArray(value)
-
 /** Marks the deprecated operations of a generated OpenAPI document `deprecated: true`. */
 const markDeprecated =
   (operationIds: ReadonlySet<string>) =>
   (spec: Record<string, unknown>): Record<string, unknown> => {
-    const paths = isRecord(spec.paths) ? spec.paths : {}
+    const paths = Predicate.isReadonlyObject(spec.paths) ? spec.paths : {}
     const marked = Object.fromEntries(
       Object.entries(paths).map(([path, item]) => [
         path,
-        isRecord(item)
+        Predicate.isReadonlyObject(item)
           ? Object.fromEntries(
               Object.entries(item).map(([method, operation]) => [
                 method,
-                isRecord(operation) && operationIds.has(String(operation.operationId))
+                Predicate.isReadonlyObject(operation) && operationIds.has(String(operation.operationId))
                   ? { ...operation, deprecated: true }
                   : operation
               ])
@@ -86,10 +83,13 @@ const markDeprecated =
 export const documented = <Id extends string, Groups extends HttpApiGroup.Constraint>(
   api: HttpApi.HttpApi<Id, Groups>,
   deprecated: ReadonlyArray<Deprecated>
-): HttpApi.HttpApi<Id, Groups> =>
-  deprecated.length === 0
-    ? api
-    : api.annotate(OpenApi.Transform, markDeprecated(new Set(deprecated.map((d) => d.operationId))))
+): HttpApi.HttpApi<Id, Groups> => {
+  if (deprecated.length === 0) return api
+  const mark = markDeprecated(new Set(deprecated.map((d) => d.operationId)))
+  // After the API's own transform (the bearer scheme), which this annotation would otherwise replace.
+  const before = Context.getOrUndefined(api.annotations, OpenApi.Transform)
+  return api.annotate(OpenApi.Transform, before === undefined ? mark : (spec) => mark(before(spec)))
+}
 
 /**
  * Adds the deprecation headers to every response of a deprecated route, whatever its status. Global

@@ -32,6 +32,11 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
         assert.property(responses, "429", entry.name)
         assert.property(record(record(responses["429"]).headers), "retry-after")
       }
+      // Authentication reads the header itself (no HttpApiSecurity); the document still names the scheme.
+      assert.deepStrictEqual(record(record(document.components).securitySchemes), {
+        bearer: { type: "http", scheme: "Bearer" }
+      })
+      assert.deepStrictEqual(record(record(paths["/healthz"]).get).security, [])
       assert.property(paths, "/healthz")
       assert.property(paths, "/readyz")
     })

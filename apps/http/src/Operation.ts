@@ -1,6 +1,7 @@
 import { RouteAccess, type RouteAccessShape } from "@margin/edge/RouteAccess"
 import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
+import { bearerSecurity } from "./Authentication.ts"
 
 /**
  * The annotations of one /api/v1 operation: what it asks of the caller (enforced by
@@ -11,6 +12,7 @@ export const operation = (access: RouteAccessShape, description: string): Contex
   Context.merge(
     Context.make(RouteAccess, access),
     OpenApi.annotations({
+      transform: bearerSecurity,
       description: [
         description,
         `Scope: \`${access.scope}\`.`,
