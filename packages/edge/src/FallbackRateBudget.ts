@@ -62,16 +62,12 @@ export const make = <E extends { readonly message: string }>(
         options.consume(key, now).pipe(
           Effect.matchEffect({
             onFailure: (error) => fellBack(key, now, error),
-            onSuccess: (decision) =>
-              Effect.suspend(() => {
-                // Kept for an outage: the store's count (at least the limit when it refused).
-                windows.raise(
-                  key,
-                  now,
-                  decision._tag === "Allowed" ? options.limit - decision.remaining : options.limit
-                )
-                return degraded ? Effect.as(recovered, decision) : Effect.succeed(decision)
-              })
+            // A continuation, run when the store has answered: no Effect.suspend needed around it.
+            onSuccess: (decision) => {
+              // Kept for an outage: the store's count (at least the limit when it refused).
+              windows.raise(key, now, decision._tag === "Allowed" ? options.limit - decision.remaining : options.limit)
+              return degraded ? Effect.as(recovered, decision) : Effect.succeed(decision)
+            }
           })
         )
     })

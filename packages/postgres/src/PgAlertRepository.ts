@@ -10,7 +10,7 @@ import { insertSkippingConflicts } from "./PgBatchInsert.ts"
 import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, readRows, rowsOf, transitionChanges } from "./PgRows.ts"
 
 export const AlertRow = Schema.Struct({
@@ -115,8 +115,7 @@ export const layer: Layer.Layer<AlertRepository, never, SqlClient.SqlClient> = L
     return AlertRepository.of({
       get: (workspaceId, id) =>
         sql`SELECT ${columns} FROM alerts WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
-          Effect.flatMap(one),
-          asRepository("AlertRepository.get")
+          asRepositoryWith("AlertRepository.get", one)
         ),
       list: (workspaceId, filter, page, now) =>
         sql`

@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
 import { afterCursor, pageBy } from "./PgPaging.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, rowsOf } from "./PgRows.ts"
 
 export const AuditEventRow = Schema.Struct({
@@ -49,8 +49,7 @@ export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = L
           INSERT INTO audit_events (${columns})
           VALUES (${event.id}, ${event.workspaceId}, ${event.actor}, ${event.action}, ${event.resourceType},
             ${event.resourceId}, ${event.beforeStatus}, ${event.afterStatus}, ${toTimestamptz(event.at)})`.pipe(
-          Effect.asVoid,
-          asRepository("AuditRepository.record")
+          asRepositoryWith("AuditRepository.record", () => Effect.void)
         ),
       // Events page by (at, id), newest first.
       list: (workspaceId, page) =>

@@ -14,7 +14,7 @@ import type { Fragment } from "effect/sql/Statement"
 import { clientOptions } from "./ClientOptions.ts"
 import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
 import { afterCursor } from "./PgPaging.ts"
-import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryStream, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, countOf, firstOf, rowsOf } from "./PgRows.ts"
 import { fastRunItems } from "./PgRunItems.ts"
 
@@ -317,8 +317,7 @@ export const layerWith = ({
       return CatalogRepository.of({
         get: (workspaceId, id) =>
           sql`SELECT ${columns} FROM catalog_items WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
-            Effect.flatMap(one),
-            asRepository("CatalogRepository.get")
+            asRepositoryWith("CatalogRepository.get", one)
           ),
         list: (workspaceId, filter, page) =>
           sql`
@@ -334,8 +333,7 @@ export const layerWith = ({
           ),
         count: (workspaceId) =>
           sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId}`.pipe(
-            Effect.flatMap(countOf),
-            asRepository("CatalogRepository.count")
+            asRepositoryWith("CatalogRepository.count", countOf)
           ),
         upsertMany,
         streamForRun: (workspaceId, tags, chunkSize) =>
@@ -349,8 +347,7 @@ export const layerWith = ({
           ),
         countForRun: (workspaceId, tags) =>
           sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId} AND ${inScope(tags)}`.pipe(
-            Effect.flatMap(countOf),
-            asRepository("CatalogRepository.countForRun")
+            asRepositoryWith("CatalogRepository.countForRun", countOf)
           ),
         markAnalysed: (workspaceId, snapshot) =>
           snapshot.length === 0
@@ -360,16 +357,14 @@ export const layerWith = ({
               FROM jsonb_to_recordset(${JSON.stringify(snapshot)}::jsonb) AS s(id text, cost bigint)
               WHERE catalog_items.workspace_id = ${workspaceId} AND catalog_items.id = s.id
                 AND catalog_items.analysed_cost IS DISTINCT FROM s.cost`.pipe(
-                Effect.asVoid,
-                asRepository("CatalogRepository.markAnalysed")
+                asRepositoryWith("CatalogRepository.markAnalysed", () => Effect.void)
               ),
         setPrice: (workspaceId, id, price, now) =>
           sql`
           UPDATE catalog_items
           SET price = ${price}, price_history = ${priceHistoryAfter(price)}, updated_at = ${toTimestamptz(now)}
           WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
-            Effect.asVoid,
-            asRepository("CatalogRepository.setPrice")
+            asRepositoryWith("CatalogRepository.setPrice", () => Effect.void)
           )
       })
     })

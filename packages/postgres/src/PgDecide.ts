@@ -1,6 +1,6 @@
 import { RepositoryError } from "@margin/core/Errors"
 import * as Outcome from "@margin/core/Outcome"
-import { Effect, Option } from "effect"
+import { Context, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import { fixedSql, isSqlPiece, textOf } from "./PgFixedSql.ts"
@@ -44,8 +44,8 @@ export const decideAndSave = <A extends Versioned>(
   // Inside the caller's transaction the row lock and the swap need no savepoint of their own (a lost
   // swap is no SQL error, and any SQL error fails the caller's transaction anyway): SAVEPOINT and
   // RELEASE were two of the seven round trips of an accept, on a connection held meanwhile.
-  return Effect.flatMap(Effect.serviceOption(sql.transactionService), (open) =>
-    Option.isSome(open) ? attempts : sql.withTransaction(attempts)
+  return Effect.contextWith((context: Context.Context<never>) =>
+    Context.getOrUndefined(context, sql.transactionService) === undefined ? sql.withTransaction(attempts) : attempts
   ).pipe(asRepository(operation))
 }
 

@@ -4,7 +4,7 @@ import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRep
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `deletion_requests`: a user's, across workspaces, so it has no workspace_id. */
@@ -47,11 +47,10 @@ export const layer: Layer.Layer<DeletionRequestRepository, never, SqlClient.SqlC
           SELECT ${columns} FROM deletion_requests
           WHERE user_id = ${userId} AND state IN ('pending', 'blocked')
           ORDER BY scheduled_at DESC, id DESC
-          LIMIT 1`.pipe(Effect.flatMap(one), asRepository("DeletionRequestRepository.activeFor")),
+          LIMIT 1`.pipe(asRepositoryWith("DeletionRequestRepository.activeFor", one)),
       insert: (request) =>
         sql`INSERT INTO deletion_requests ${sql.insert(toRow(request))}`.pipe(
-          Effect.asVoid,
-          asRepository("DeletionRequestRepository.insert")
+          asRepositoryWith("DeletionRequestRepository.insert", () => Effect.void)
         ),
       setState: (userId, state) =>
         sql`

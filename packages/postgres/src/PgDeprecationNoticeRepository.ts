@@ -5,7 +5,7 @@ import { Role } from "@margin/core/Role"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NullableInstant, toTimestamptz } from "./PgColumns.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { rowsOf } from "./PgRows.ts"
 
 /** An owner or admin of a workspace, joined with their user, their workspace and their notice if any. */
@@ -66,10 +66,7 @@ export const layer: Layer.Layer<DeprecationNoticeRepository, never, SqlClient.Sq
           LEFT JOIN deprecation_notices n
             ON n.operation = ${operation} AND n.workspace_id = m.workspace_id AND n.user_id = m.user_id
           WHERE m.role IN ('owner', 'admin') AND u.deleted_at IS NULL
-          ORDER BY m.workspace_id, m.user_id`.pipe(
-          Effect.flatMap(all),
-          asRepository("DeprecationNoticeRepository.recipients")
-        ),
+          ORDER BY m.workspace_id, m.user_id`.pipe(asRepositoryWith("DeprecationNoticeRepository.recipients", all)),
       // One statement, so that of two runs at once exactly one gets the row: ON CONFLICT DO UPDATE
       // locks the row and checks its WHERE against the latest committed claim.
       claim: (claim) =>
@@ -101,14 +98,13 @@ export const layer: Layer.Layer<DeprecationNoticeRepository, never, SqlClient.Sq
             SET email = EXCLUDED.email, notified_at = EXCLUDED.notified_at, transport = EXCLUDED.transport,
                 claimed_until = NULL
             WHERE deprecation_notices.notified_at IS NULL`.pipe(
-          Effect.asVoid,
-          asRepository("DeprecationNoticeRepository.record")
+          asRepositoryWith("DeprecationNoticeRepository.record", () => Effect.void)
         ),
       release: (operation, workspaceId, userId) =>
         sql`
           DELETE FROM deprecation_notices
           WHERE operation = ${operation} AND workspace_id = ${workspaceId} AND user_id = ${userId}
-            AND notified_at IS NULL`.pipe(Effect.asVoid, asRepository("DeprecationNoticeRepository.release"))
+            AND notified_at IS NULL`.pipe(asRepositoryWith("DeprecationNoticeRepository.release", () => Effect.void))
     })
   })
 )

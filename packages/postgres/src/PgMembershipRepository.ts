@@ -6,7 +6,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastMembershipRow } from "./PgCallerRows.ts"
 import { fixedSql } from "./PgFixedSql.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
 
 export const MembershipRow = Schema.Struct({
@@ -41,27 +41,24 @@ export const layer: Layer.Layer<MembershipRepository, never, SqlClient.SqlClient
     return MembershipRepository.of({
       get: (workspaceId, userId) =>
         fixed`SELECT ${columns} FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`.pipe(
-          Effect.flatMap(one),
-          asRepository("MembershipRepository.get")
+          asRepositoryWith("MembershipRepository.get", one)
         ),
       listForUser: (userId) =>
         sql`SELECT ${columns} FROM memberships WHERE user_id = ${userId} ORDER BY workspace_id`.pipe(
-          Effect.flatMap(all),
-          asRepository("MembershipRepository.listForUser")
+          asRepositoryWith("MembershipRepository.listForUser", all)
         ),
       upsert: (membership) =>
         sql`
           INSERT INTO memberships ${sql.insert(toRow(membership))}
           ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role`.pipe(
-          Effect.asVoid,
-          asRepository("MembershipRepository.upsert")
+          asRepositoryWith("MembershipRepository.upsert", () => Effect.void)
         ),
       // The port's contract: only owners and admins (they receive deprecation notices).
       listForWorkspace: (workspaceId) =>
         sql`
           SELECT ${columns} FROM memberships
           WHERE workspace_id = ${workspaceId} AND role IN ('admin', 'owner')
-          ORDER BY user_id`.pipe(Effect.flatMap(all), asRepository("MembershipRepository.listForWorkspace"))
+          ORDER BY user_id`.pipe(asRepositoryWith("MembershipRepository.listForWorkspace", all))
     })
   })
 )

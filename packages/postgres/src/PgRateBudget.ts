@@ -5,7 +5,7 @@ import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepositoryWith } from "./PgRepositoryError.ts"
 import { firstCount } from "./PgRows.ts"
 
 export interface PgRateBudgetOptions {
@@ -30,34 +30,34 @@ export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, nev
       // Every authenticated request counts: compiled once.
       const fixed = fixedSql(sql)
 
-      // Combinators rather than a generator: every request runs this. A key's first count in a
-      // window also deletes its older windows.
-      const count = (key: string, start: number) =>
-        fixed`
+      // Combinators rather than a generator, and one continuation: every request runs this. A key's
+      // first count in a window also deletes its older windows.
+      const consume = (key: string, now: number) => {
+        const start = windowStart(now, windowMs)
+        return fixed`
           INSERT INTO rate_budget_windows (key, window_start, count)
           VALUES (${key}, ${toTimestamptz(start)}, 1)
           ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1
           RETURNING count`.pipe(
-          Effect.flatMap(firstCount),
-          Effect.flatMap((returned) => {
-            const counted = Option.getOrElse(returned, () => 1)
-            return counted === 1
-              ? Effect.as(
-                  sql`DELETE FROM rate_budget_windows WHERE key = ${key} AND window_start < ${toTimestamptz(start)}`,
-                  counted
-                )
-              : Effect.succeed(counted)
-          }),
-          asRepository("RateBudget.consume")
+          asRepositoryWith("RateBudget.consume", (rows) =>
+            Effect.flatMapEager(firstCount(rows), (returned) => {
+              const counted = Option.getOrElse(returned, () => 1)
+              const decision = decide(counted, options.limit, start, windowMs, now)
+              return counted === 1
+                ? Effect.as(
+                    sql`DELETE FROM rate_budget_windows WHERE key = ${key} AND window_start < ${toTimestamptz(start)}`,
+                    decision
+                  )
+                : Effect.succeed(decision)
+            })
+          )
         )
+      }
 
       return yield* FallbackRateBudget.make({
         store: "postgres",
         limit: options.limit,
-        consume: (key, now) => {
-          const start = windowStart(now, windowMs)
-          return Effect.map(count(key, start), (counted) => decide(counted, options.limit, start, windowMs, now))
-        }
+        consume
       })
     })
   )

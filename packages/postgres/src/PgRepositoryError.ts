@@ -1,5 +1,5 @@
 import { RepositoryError } from "@margin/core/Errors"
-import { Effect, type Schema, Stream } from "effect"
+import { Cause, Effect, type Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 
 /**
@@ -25,6 +25,25 @@ export const asRepository =
   (operation: string) =>
   <A, R>(effect: Effect.Effect<A, PgFailure | RepositoryError, R>): Effect.Effect<A, RepositoryError, R> =>
     Effect.mapError(effect, naming(operation))
+
+/**
+ * `Effect.flatMap(then)` then `asRepository(operation)` on a repository method's statement, in one
+ * continuation of the run loop instead of two: the statement's rows go to `then` (decoding them, say),
+ * and a failure of either is named `operation`. Repository calls run several times per request, and
+ * each continuation is two steps of the run loop.
+ */
+export const asRepositoryWith = <A, B>(
+  operation: string,
+  then: (value: A) => Effect.Effect<B, PgFailure | RepositoryError>
+) => {
+  const name = naming(operation)
+  return <R>(statement: Effect.Effect<A, PgFailure, R>): Effect.Effect<B, RepositoryError, R> =>
+    Effect.matchCauseEffect(statement, {
+      onFailure: (cause) => Effect.failCause(Cause.map(cause, name)),
+      // A decoded row is a succeeded effect already, left as it is.
+      onSuccess: (value) => Effect.mapErrorEager(then(value), name)
+    })
+}
 
 /** The same for a stream. */
 export const asRepositoryStream =

@@ -8,7 +8,7 @@ import { SqlClient } from "effect/sql"
 import { Instant, Int8, NullableInstant, NullableInt8, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
-import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith, type PgFailure } from "./PgRepositoryError.ts"
 import { columnsOf, countOf, firstOf, readRows, rowsOf, touchedAny, transitionChanges } from "./PgRows.ts"
 
 /** A row of `runs` as the domain sees it; the lease columns (lease_owner, lease_expires_at) stay in SQL. */
@@ -116,14 +116,14 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
 
     return RunRepository.of({
       insert: (run) =>
-        sql`INSERT INTO runs ${sql.insert(toRow(run))}`.pipe(Effect.asVoid, asRepository("RunRepository.insert")),
+        sql`INSERT INTO runs ${sql.insert(toRow(run))}`.pipe(
+          asRepositoryWith("RunRepository.insert", () => Effect.void)
+        ),
       get: (workspaceId, id) =>
         sql`SELECT ${columns} FROM runs WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
-          Effect.flatMap(one),
-          asRepository("RunRepository.get")
+          asRepositoryWith("RunRepository.get", one)
         ),
-      find: (id) =>
-        sql`SELECT ${columns} FROM runs WHERE id = ${id}`.pipe(Effect.flatMap(one), asRepository("RunRepository.find")),
+      find: (id) => sql`SELECT ${columns} FROM runs WHERE id = ${id}`.pipe(asRepositoryWith("RunRepository.find", one)),
       list: (workspaceId, filter, page) =>
         sql`
           SELECT ${columns} FROM runs
@@ -153,19 +153,16 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
             recommendations_count = ${progress.recommendationsCount},
             alerts_count = ${progress.alertsCount}
           WHERE workspace_id = ${workspaceId} AND id = ${id} AND status = 'running'`.pipe(
-          Effect.asVoid,
-          asRepository("RunRepository.recordProgress")
+          asRepositoryWith("RunRepository.recordProgress", () => Effect.void)
         ),
       countCreatedSince: (workspaceId, since) =>
         sql`SELECT count(*) AS count FROM runs WHERE workspace_id = ${workspaceId} AND created_at >= ${toTimestamptz(since)}`.pipe(
-          Effect.flatMap(countOf),
-          asRepository("RunRepository.countCreatedSince")
+          asRepositoryWith("RunRepository.countCreatedSince", countOf)
         ),
       claimNext: (owner, now, leaseUntil) =>
         claim(owner, now, leaseUntil).pipe(
           Effect.retry({ while: isLostHoldRace, times: maxHoldRaces }),
-          Effect.flatMap(one),
-          asRepository("RunRepository.claimNext")
+          asRepositoryWith("RunRepository.claimNext", one)
         ),
       heartbeat: (id, owner, leaseUntil) =>
         sql`

@@ -5,7 +5,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CredentialCipher } from "./CredentialCipher.ts"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `store_connections` as core sees it: the sealed credentials are never selected here. */
@@ -48,8 +48,7 @@ export const layer: Layer.Layer<StoreConnectionRepository, never, SqlClient.SqlC
       return StoreConnectionRepository.of({
         get: (workspaceId) =>
           sql`SELECT ${columns} FROM store_connections WHERE workspace_id = ${workspaceId}`.pipe(
-            Effect.flatMap(one),
-            asRepository("StoreConnectionRepository.get")
+            asRepositoryWith("StoreConnectionRepository.get", one)
           ),
         // One connection per workspace: reconnecting replaces platform, shop and credentials.
         connect: (connection, credentials) =>

@@ -4,7 +4,7 @@ import type { SupportSession } from "@margin/core/SupportSession"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf } from "./PgRows.ts"
 
 /** A row of `support_sessions` as core sees it: the session's secrets are never selected here. */
@@ -51,11 +51,10 @@ export const layer: Layer.Layer<SupportSessionRepository, never, SqlClient.SqlCl
           WHERE workspace_id = ${workspaceId} AND closed_at IS NULL
             AND started_at <= ${toTimestamptz(now)} AND expires_at > ${toTimestamptz(now)}
           ORDER BY started_at DESC, id DESC
-          LIMIT 1`.pipe(Effect.flatMap(one), asRepository("SupportSessionRepository.activeFor")),
+          LIMIT 1`.pipe(asRepositoryWith("SupportSessionRepository.activeFor", one)),
       open: (session) =>
         sql`INSERT INTO support_sessions ${sql.insert(toRow(session))}`.pipe(
-          Effect.asVoid,
-          asRepository("SupportSessionRepository.open")
+          asRepositoryWith("SupportSessionRepository.open", () => Effect.void)
         ),
       // Open = not closed and not yet expired; an expired session has ended on its own.
       close: (workspaceId, now) =>

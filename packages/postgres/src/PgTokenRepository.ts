@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql"
 import { fastTokenRow } from "./PgCallerRows.ts"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `api_tokens` as read: everything but the secret's hash, which only lookups use. */
@@ -65,18 +65,13 @@ export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = L
     return TokenRepository.of({
       findBySecretHash: (secretHash) =>
         fixed`SELECT ${columns} FROM api_tokens WHERE secret_hash = ${secretHash}`.pipe(
-          Effect.flatMap(one),
-          asRepository("TokenRepository.findBySecretHash")
+          asRepositoryWith("TokenRepository.findBySecretHash", one)
         ),
       get: (id) =>
-        sql`SELECT ${columns} FROM api_tokens WHERE id = ${id}`.pipe(
-          Effect.flatMap(one),
-          asRepository("TokenRepository.get")
-        ),
+        sql`SELECT ${columns} FROM api_tokens WHERE id = ${id}`.pipe(asRepositoryWith("TokenRepository.get", one)),
       insert: (token, secretHash) =>
         sql`INSERT INTO api_tokens ${sql.insert(toRow(token, secretHash))}`.pipe(
-          Effect.asVoid,
-          asRepository("TokenRepository.insert")
+          asRepositoryWith("TokenRepository.insert", () => Effect.void)
         ),
       // True only for the call that revokes: a second one keeps the first instant.
       revoke: (id, at) =>
@@ -86,8 +81,7 @@ export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = L
         ),
       touch: (id, at) =>
         sql`UPDATE api_tokens SET last_used_at = ${toTimestamptz(at)} WHERE id = ${id}`.pipe(
-          Effect.asVoid,
-          asRepository("TokenRepository.touch")
+          asRepositoryWith("TokenRepository.touch", () => Effect.void)
         )
     })
   })

@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql"
 import { fastUserRow } from "./PgCallerRows.ts"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `users`, the one table without a workspace. */
@@ -46,18 +46,16 @@ export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = La
     const fixed = fixedSql(sql)
     return UserRepository.of({
       get: (id) =>
-        fixed`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(
-          Effect.flatMap(one),
-          asRepository("UserRepository.get")
-        ),
+        fixed`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(asRepositoryWith("UserRepository.get", one)),
       // E-mail addresses compare without regard to case, as mail systems treat them (the unique index is on lower(email)).
       findByEmail: (email) =>
         sql`SELECT ${columns} FROM users WHERE lower(email) = lower(${email})`.pipe(
-          Effect.flatMap(one),
-          asRepository("UserRepository.findByEmail")
+          asRepositoryWith("UserRepository.findByEmail", one)
         ),
       insert: (user) =>
-        sql`INSERT INTO users ${sql.insert(toRow(user))}`.pipe(Effect.asVoid, asRepository("UserRepository.insert")),
+        sql`INSERT INTO users ${sql.insert(toRow(user))}`.pipe(
+          asRepositoryWith("UserRepository.insert", () => Effect.void)
+        ),
       // True only for the call that deletes: a second one keeps the first instant.
       markDeleted: (id, at) =>
         sql`UPDATE users SET deleted_at = ${toTimestamptz(at)} WHERE id = ${id} AND deleted_at IS NULL RETURNING id`.pipe(

@@ -6,7 +6,7 @@ import { LifecycleState, type Workspace } from "@margin/core/Workspace"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Float, Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `workspaces`: the pricing policy is flattened into columns. */
@@ -76,14 +76,10 @@ export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient>
 
     return WorkspaceRepository.of({
       get: (id) =>
-        sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`.pipe(
-          Effect.flatMap(one),
-          asRepository("WorkspaceRepository.get")
-        ),
+        sql`SELECT ${columns} FROM workspaces WHERE id = ${id}`.pipe(asRepositoryWith("WorkspaceRepository.get", one)),
       insert: (workspace) =>
         sql`INSERT INTO workspaces ${sql.insert(toRow(workspace))}`.pipe(
-          Effect.asVoid,
-          asRepository("WorkspaceRepository.insert")
+          asRepositoryWith("WorkspaceRepository.insert", () => Effect.void)
         ),
       setPlan: (id, plan) => set("WorkspaceRepository.setPlan", id, { plan }),
       setLifecycleState: (id, state) => set("WorkspaceRepository.setLifecycleState", id, { lifecycle_state: state }),
@@ -91,8 +87,7 @@ export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient>
       // Names are not unique: the oldest workspace of that name is the one seeding created first.
       findByName: (name) =>
         sql`SELECT ${columns} FROM workspaces WHERE name = ${name} ORDER BY created_at, id LIMIT 1`.pipe(
-          Effect.flatMap(one),
-          asRepository("WorkspaceRepository.findByName")
+          asRepositoryWith("WorkspaceRepository.findByName", one)
         )
     })
   })

@@ -6,7 +6,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
-import { asRepository } from "./PgRepositoryError.ts"
+import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
 /** The jsonb `payload` of an outbox row: what the store is asked to do. */
@@ -151,13 +151,14 @@ export const layer: Layer.Layer<WriteBackOutbox, never, SqlClient.SqlClient> = L
       enqueue: (writeBack) =>
         sql`
           INSERT INTO write_backs ${sql.insert(toRow(writeBack))}
-          ON CONFLICT (recommendation_id) DO NOTHING`.pipe(Effect.asVoid, asRepository("WriteBackOutbox.enqueue")),
+          ON CONFLICT (recommendation_id) DO NOTHING`.pipe(
+          asRepositoryWith("WriteBackOutbox.enqueue", () => Effect.void)
+        ),
       getByRecommendation: (workspaceId, recommendationId) =>
         sql`
           SELECT ${columns} FROM write_backs
           WHERE workspace_id = ${workspaceId} AND recommendation_id = ${recommendationId}`.pipe(
-          Effect.flatMap(one),
-          asRepository("WriteBackOutbox.getByRecommendation")
+          asRepositoryWith("WriteBackOutbox.getByRecommendation", one)
         ),
       claimDue: (owner, now, leaseUntil, limit) =>
         claimWhere(isDue(now), limit, owner, leaseUntil).pipe(asRepository("WriteBackOutbox.claimDue")),
