@@ -65,20 +65,25 @@ export class AuditTrail extends Context.Service<
         subject: TransitionSubject<A>,
         found: Option.Option<Outcome<A>>
       ): Effect.Effect<Settled<A>, CommandError> =>
-        Effect.tap(settle(subject.resourceType, subject.resourceId, found), (settled) => {
-          if (settled._tag === "IdempotentRepeat") return Effect.void
-          const statusOf = subject.statusOf ?? ((entity: A) => entity.status)
-          return record({
-            workspaceId: subject.workspaceId,
-            actor: subject.actor,
-            action: subject.action,
-            resourceType: subject.resourceType,
-            resourceId: subject.resourceId,
-            beforeStatus: statusOf(settled.before),
-            afterStatus: statusOf(settled.after),
-            at: subject.at
-          })
-        })
+        // `settle` answers at once (an exit), so flatMapEager runs on it without a step of the run loop.
+        Effect.flatMapEager(
+          settle(subject.resourceType, subject.resourceId, found),
+          (settled): Effect.Effect<Settled<A>, RepositoryError> => {
+            if (settled._tag === "IdempotentRepeat") return Effect.succeed(settled)
+            const statusOf = subject.statusOf ?? ((entity: A) => entity.status)
+            const event = record({
+              workspaceId: subject.workspaceId,
+              actor: subject.actor,
+              action: subject.action,
+              resourceType: subject.resourceType,
+              resourceId: subject.resourceId,
+              beforeStatus: statusOf(settled.before),
+              afterStatus: statusOf(settled.after),
+              at: subject.at
+            })
+            return Effect.as(event, settled)
+          }
+        )
 
       return AuditTrail.of({ record, transition })
     })

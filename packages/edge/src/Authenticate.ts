@@ -1,9 +1,8 @@
 import { type ApiToken, tokenState } from "@margin/core/ApiToken"
 import type { RepositoryError } from "@margin/core/Errors"
-import type { UserId, WorkspaceId } from "@margin/core/Ids"
 import type { Membership } from "@margin/core/Membership"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { RateBudget } from "@margin/core/ports/RateBudget"
+import { type BudgetDecision, RateBudget } from "@margin/core/ports/RateBudget"
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import { spanWhenTracing } from "@margin/core/SpanWhenTracing"
@@ -70,22 +69,17 @@ export class Authenticate extends Context.Service<
       const budget = yield* RateBudget
       const sessions = yield* SessionVerifier
 
-      const spend = (key: string, now: number): Effect.Effect<void, RateLimited> =>
-        Effect.flatMap(budget.consume(key, now), (decision) =>
-          decision._tag === "Allowed"
-            ? Effect.void
-            : Effect.fail(new RateLimited({ retryAfterSeconds: decision.retryAfterSeconds }))
-        )
+      // Read in the generators rather than through a flatMap of its own: a step less per request.
+      const refusal = (decision: BudgetDecision): RateLimited | undefined =>
+        decision._tag === "Allowed" ? undefined : new RateLimited({ retryAfterSeconds: decision.retryAfterSeconds })
+
+      const touchDue = (token: ApiToken, now: number): boolean =>
+        token.lastUsedAt === null || now - token.lastUsedAt >= touchIntervalMs
 
       const touch = (token: ApiToken, now: number): Effect.Effect<void> =>
-        token.lastUsedAt !== null && now - token.lastUsedAt < touchIntervalMs
-          ? Effect.void
-          : tokens
-              .touch(token.id, now)
-              .pipe(Effect.catch((error) => Effect.logWarning("token last_used_at not recorded", error.message)))
-
-      const roleIn = (workspaceId: WorkspaceId, userId: UserId) =>
-        Effect.map(memberships.get(workspaceId, userId), (found) => Option.getOrNull(Option.map(found, (m) => m.role)))
+        tokens
+          .touch(token.id, now)
+          .pipe(Effect.catch((error) => Effect.logWarning("token last_used_at not recorded", error.message)))
 
       const fromToken = Effect.fnUntraced(function* (secret: string, workspaceHeader: string | undefined, now: number) {
         const found = yield* tokens.findBySecretHash(hashTokenSecret(secret))
@@ -96,19 +90,21 @@ export class Authenticate extends Context.Service<
         yield* RequestLog.note(key, token.workspaceId)
         const state = tokenState(token, now)
         if (state !== "usable") return yield* new Unauthorized({ reason: state })
-        yield* spend(key, now)
+        const refused = refusal(yield* budget.consume(key, now))
+        if (refused !== undefined) return yield* refused
         if (workspaceHeader !== undefined && workspaceHeader !== token.workspaceId) {
           return yield* new WorkspaceForbidden({ reason: "token_bound_elsewhere" })
         }
-        const role = yield* roleIn(token.workspaceId, token.issuedBy)
-        yield* touch(token, now)
+        const membership = yield* memberships.get(token.workspaceId, token.issuedBy)
+        // Only when due (at most once a minute per token): a yield is a step of the run loop even when idle.
+        if (touchDue(token, now)) yield* touch(token, now)
         const caller: CallerShape = {
           workspaceId: token.workspaceId,
           credential: "token",
           tokenId: token.id,
           userId: token.issuedBy,
           scopes: token.scopes,
-          role
+          role: Option.isSome(membership) ? membership.value.role : null
         }
         return caller
       })
@@ -145,7 +141,8 @@ export class Authenticate extends Context.Service<
         if (!sessionsAllowed) return yield* new Unauthorized({ reason: "session_not_allowed" })
         const key = budgetKey({ tokenId: null, userId: user.value.id })
         yield* RequestLog.note(key, null)
-        yield* spend(key, now)
+        const refused = refusal(yield* budget.consume(key, now))
+        if (refused !== undefined) return yield* refused
         const membership = yield* chooseWorkspace(yield* memberships.listForUser(user.value.id), workspaceHeader)
         yield* RequestLog.note(key, membership.workspaceId)
         const caller: CallerShape = {
@@ -183,27 +180,30 @@ export class Authenticate extends Context.Service<
       }
 
       // A session's user was checked when it was identified; a token's issuer may be gone since.
-      const issuerUsable = (userId: UserId): Effect.Effect<void, TokenUnusable | RepositoryError> =>
-        Effect.flatMap(users.get(userId), (issuer) =>
-          Option.isNone(issuer) || issuer.value.deletedAt !== null ? Effect.fail(new TokenUnusable()) : Effect.void
+      // Both answer the caller, so that `authenticate` needs no step of its own to return it.
+      const issuerUsable = (caller: CallerShape): Effect.Effect<CallerShape, TokenUnusable | RepositoryError> =>
+        Effect.flatMap(users.get(caller.userId), (issuer) =>
+          Option.isNone(issuer) || issuer.value.deletedAt !== null
+            ? Effect.fail(new TokenUnusable())
+            : Effect.succeed(caller)
         )
 
-      const authorizeUntraced = (
+      const authorized = (
         caller: CallerShape,
         access: RouteAccessShape
-      ): Effect.Effect<void, AuthorizationError> =>
+      ): Effect.Effect<CallerShape, AuthorizationError> =>
         !caller.scopes.includes(access.scope)
           ? Effect.fail(new InsufficientScope({ required: access.scope }))
           : access.mutation && caller.tokenId !== null
-            ? issuerUsable(caller.userId)
-            : Effect.void
+            ? issuerUsable(caller)
+            : Effect.succeed(caller)
 
       const authenticateUntraced = (
         credentials: Credentials,
         access: RouteAccessShape
       ): Effect.Effect<CallerShape, AuthenticationError> =>
         Effect.flatMap(identifyUntraced(credentials, { sessions: access.session }), (caller) =>
-          Effect.as(authorizeUntraced(caller, access), caller)
+          authorized(caller, access)
         )
 
       const authenticateSpan = spanWhenTracing("Authenticate.authenticate")
@@ -212,7 +212,7 @@ export class Authenticate extends Context.Service<
       return Authenticate.of({
         authenticate: (credentials, access) => authenticateSpan(authenticateUntraced(credentials, access)),
         identify: (credentials, options) => identifySpan(identifyUntraced(credentials, options)),
-        authorize: (caller, access) => authorizeSpan(authorizeUntraced(caller, access))
+        authorize: (caller, access) => authorizeSpan(Effect.asVoid(authorized(caller, access)))
       })
     })
   )
