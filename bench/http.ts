@@ -4,10 +4,13 @@
 //   accept  POST /api/v1/recommendations/:id/accept, each request on a distinct `new` recommendation
 //           (the transition path, never the idempotent repeat).
 // Each round starts new server processes (a process is fast or slow for its whole life, so the rounds
-// average several draws) and alternates the order of the servers; each measurement is PostgreSQL's
-// upkeep (VACUUM of the tables the requests write, CHECKPOINT), a warm-up, then `seconds` of
-// `concurrency` keep-alive clients. The figures are the sum over the rounds; the CPU per request of
-// the server process (from /proc) says more than the rate on a shared machine.
+// average several draws) and alternates the order of the servers. Per scenario each server is warmed
+// up, then its `seconds` are measured in BENCH_SLICES slices (default 5: 2 s each), the servers taking
+// turns a slice at a time, the order reversed every slice, so that the machine's drift in speed falls
+// on all of them alike; each slice is PostgreSQL's upkeep (VACUUM of the tables the requests write,
+// CHECKPOINT), then `concurrency` keep-alive clients. The figures are the sum over the slices and
+// rounds; the CPU per request of the server process (from /proc) says more than the rate on a shared
+// machine. BENCH_SLICES=1 measures each server's seconds in one piece, as before session 15.
 // Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
 // BENCH_PROFILE_DIR=<dir>: every server process writes a CPU profile (node --cpu-prof) under
@@ -55,8 +58,14 @@ const seconds = Number(process.argv[2] ?? 10)
 const concurrency = Number(process.argv[3] ?? 32)
 const rounds = Number(process.argv[4] ?? 2)
 const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 2)
+/** BENCH_SLICES: each server's `seconds` of a round are measured in this many slices, taken in turn. */
+const slices = Number(process.env.BENCH_SLICES ?? 5)
 if (![seconds, concurrency, rounds].every((value) => Number.isSafeInteger(value) && value > 0)) {
   console.error(`usage: node bench/http.ts [seconds] [concurrency] [rounds], got "${process.argv.slice(2).join(" ")}"`)
+  process.exit(2)
+}
+if (!Number.isSafeInteger(slices) || slices < 1) {
+  console.error(`BENCH_SLICES must be a whole number above 0, got "${process.env.BENCH_SLICES}"`)
   process.exit(2)
 }
 if (!Number.isSafeInteger(warmupSeconds) || warmupSeconds < 0) {
@@ -268,6 +277,14 @@ interface Summary {
   readonly failures: number
 }
 
+/** How many answers of each status the runs had, together. */
+const statusesOf = (runs: ReadonlyArray<Measured>): Map<number, number> => {
+  const statuses = new Map<number, number>()
+  for (const run of runs)
+    for (const [status, count] of run.statuses) statuses.set(status, (statuses.get(status) ?? 0) + count)
+  return statuses
+}
+
 const summarize = (runs: ReadonlyArray<Measured>): Summary => {
   const latencies = runs.flatMap((run) => run.latencies).sort((a, b) => a - b)
   const elapsed = runs.reduce((sum, run) => sum + run.elapsedMs, 0)
@@ -323,7 +340,7 @@ const program = Effect.gen(function* () {
   // The probes' files go with the run, as the scratch database does.
   if (probeDir !== undefined) yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(probeDir, { recursive: true })))
   yield* Console.log(
-    `bench:http: ${rounds} rounds x (list, accept) x (rest, bare), ${warmupSeconds} s warm-up + ${seconds} s each, ${concurrency} concurrent keep-alive clients, LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "Info"}, node ${process.version}`
+    `bench:http: ${rounds} rounds x (list, accept) x (rest, bare), ${warmupSeconds} s warm-up + ${seconds} s each in ${slices} slices taken in turn, ${concurrency} concurrent keep-alive clients, LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "Info"}, node ${process.version}`
   )
   const { workspaceId, token } = yield* seedApprovalWorkspace()
   const seedStarted = Date.now()
@@ -456,15 +473,21 @@ const program = Effect.gen(function* () {
   const only = process.env.BENCH_SCENARIOS?.split(",")
   const scenarios = allScenarios.filter((scenario) => only === undefined || only.includes(scenario.name))
 
-  /** One measurement of `server`: PostgreSQL's upkeep, the warm-up, then the measured load. */
-  const measure = (server: { readonly port: number; readonly child: Child }, target: Target) =>
+  /** The warm-up of `server` before its first slice of a scenario: the requests it answered. */
+  const warm = (server: { readonly port: number }, target: Target) =>
+    Effect.map(
+      Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000)),
+      (warmup) => warmup.latencies.length
+    )
+
+  /** One slice of the measurement of `server`: PostgreSQL's upkeep, then `durationMs` of measured load. */
+  const measure = (server: { readonly port: number; readonly child: Child }, target: Target, durationMs: number) =>
     Effect.gen(function* () {
       const pid = server.child.pid
       yield* upkeep
-      const warmup = yield* Effect.promise(() => load(server.port, token, target, warmupSeconds * 1000))
       const heapBefore = yield* Effect.promise(() => heapUseOf(pid))
       const before = readingOf(pid)
-      const measured = yield* Effect.promise(() => load(server.port, token, target, seconds * 1000))
+      const measured = yield* Effect.promise(() => load(server.port, token, target, durationMs))
       const after = readingOf(pid)
       const heapAfter = yield* Effect.promise(() => heapUseOf(pid))
       const run: Measured = {
@@ -482,7 +505,7 @@ const program = Effect.gen(function* () {
               },
         syscalls: syscallsBetween(before.syscalls, after.syscalls)
       }
-      return { warmupRequests: warmup.latencies.length, run }
+      return run
     })
 
   const results = new Map<string, Array<Measured>>()
@@ -495,13 +518,27 @@ const program = Effect.gen(function* () {
         for (const scenario of scenarios) {
           const order = round % 2 === 0 ? servers : [...servers].reverse()
           for (const server of order) {
-            const { warmupRequests, run } = yield* measure(server, scenario.target(server.name))
-            served.set(server.name, (served.get(server.name) ?? 0) + warmupRequests + run.latencies.length)
+            const warmupRequests = yield* warm(server, scenario.target(server.name))
+            served.set(server.name, (served.get(server.name) ?? 0) + warmupRequests)
+          }
+          // The servers take turns, a slice each, the order reversed every slice: whatever the
+          // machine does meanwhile (its speed drifts by tens of percent within a minute) falls on
+          // all of them alike rather than on whichever was measured then.
+          const slicesOf = new Map<string, Array<Measured>>()
+          for (let slice = 0; slice < slices; slice++) {
+            for (const server of slice % 2 === 0 ? order : [...order].reverse()) {
+              const run = yield* measure(server, scenario.target(server.name), (seconds * 1000) / slices)
+              served.set(server.name, (served.get(server.name) ?? 0) + run.latencies.length)
+              slicesOf.set(server.name, [...(slicesOf.get(server.name) ?? []), run])
+            }
+          }
+          for (const server of order) {
+            const runs = slicesOf.get(server.name) ?? []
             const key = `${scenario.name}/${server.name}`
-            results.set(key, [...(results.get(key) ?? []), run])
-            const summary = summarize([run])
+            results.set(key, [...(results.get(key) ?? []), ...runs])
+            const summary = summarize(runs)
             yield* Console.log(
-              `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...run.statuses])}` : ""}`
+              `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...statusesOf(runs)])}` : ""}`
             )
           }
         }
