@@ -275,6 +275,8 @@ interface Summary {
   readonly readsPerRequest: number | null
   readonly writesPerRequest: number | null
   readonly failures: number
+  /** How many answers of each status, all of the runs together. */
+  readonly statuses: ReadonlyMap<number, number>
 }
 
 /** How many answers of each status the runs had, together. */
@@ -298,10 +300,8 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
   const promoted = total((run) => run.heap?.promotedBytes ?? null)
   const reads = total((run) => run.syscalls?.reads ?? null)
   const writes = total((run) => run.syscalls?.writes ?? null)
-  const failures = runs.reduce(
-    (sum, run) => sum + [...run.statuses].filter(([status]) => status !== 200).reduce((n, [, count]) => n + count, 0),
-    0
-  )
+  const statuses = statusesOf(runs)
+  const failures = [...statuses].reduce((sum, [status, count]) => (status === 200 ? sum : sum + count), 0)
   return {
     rate: (latencies.length * 1000) / elapsed,
     p50: percentile(latencies, 50),
@@ -314,7 +314,8 @@ const summarize = (runs: ReadonlyArray<Measured>): Summary => {
     promotedKbPerRequest: promoted === null ? null : promoted / 1024 / latencies.length,
     readsPerRequest: reads === null ? null : reads / latencies.length,
     writesPerRequest: writes === null ? null : writes / latencies.length,
-    failures
+    failures,
+    statuses
   }
 }
 
@@ -394,11 +395,6 @@ const program = Effect.gen(function* () {
       ? env
       : { ...env, NODE_OPTIONS: options.join(" "), ...(probeDir === undefined ? {} : { BENCH_PROBE_DIR: probeDir }) }
   }
-  /**
-   * The servers of one round, each a new process: a process is fast or slow for its whole life
-   * (docs/performance-log.md, session 12), so each round draws again and the sums over the rounds
-   * average the draws rather than repeat one.
-   */
   /** A server on its own port, ready once `ready` holds. */
   const startNode = (name: string, path: string, ready: (child: Child, port: number) => Effect.Effect<void>) =>
     Effect.gen(function* () {
@@ -407,6 +403,11 @@ const program = Effect.gen(function* () {
       yield* ready(child, port)
       return { name, port, child }
     })
+  /**
+   * The servers of one round, each a new process: a process is fast or slow for its whole life
+   * (docs/performance-log.md, session 12), so each round draws again and the sums over the rounds
+   * average the draws rather than repeat one.
+   */
   const startServers = Effect.gen(function* () {
     const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv })
     const bare = yield* startNode("bare", join(import.meta.dirname, "http-bare.ts"), (child) =>
@@ -541,7 +542,7 @@ const program = Effect.gen(function* () {
             results.set(key, [...(results.get(key) ?? []), ...runs])
             const summary = summarize(runs)
             yield* Console.log(
-              `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...statusesOf(runs)])}` : ""}`
+              `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...summary.statuses])}` : ""}`
             )
           }
         }
