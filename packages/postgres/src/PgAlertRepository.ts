@@ -11,7 +11,7 @@ import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } 
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, readRows, rowsOf, transitionChanges } from "./PgRows.ts"
+import { columnsOf, firstOf, rowsOf, transitionChanges } from "./PgRows.ts"
 
 export const AlertRow = Schema.Struct({
   id: AlertId,
@@ -134,7 +134,7 @@ export const layer: Layer.Layer<AlertRepository, never, SqlClient.SqlClient> = L
       update: updateOn(sql, {
         table: "alerts",
         columns,
-        readFirst: readRows(one),
+        first: { reads: "rows", decode: one },
         changes,
         operation: "AlertRepository.update"
       }),

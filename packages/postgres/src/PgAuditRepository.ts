@@ -4,10 +4,11 @@ import { AuditRepository } from "@margin/core/ports/AuditRepository"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
-import { fixedSql } from "./PgFixedSql.ts"
+import { fixedTextOf } from "./PgFixedSql.ts"
 import { afterCursor, pageBy } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, rowsOf } from "./PgRows.ts"
+import { transactionLane } from "./PgTransactionLane.ts"
 
 export const AuditEventRow = Schema.Struct({
   id: AuditEventId,
@@ -41,16 +42,30 @@ export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = L
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(AuditEventRow))
-    // Every transition records one: compiled once, its values in the order of `columns`.
-    const fixed = fixedSql(sql)
+    // Every transition records one, inside its transaction (PgTransactionLane): compiled once, its
+    // values in the order of `columns`.
+    const lane = transactionLane(sql)
+    const insert = (values: ReadonlyArray<unknown>) =>
+      sql`INSERT INTO audit_events (${columns}) VALUES (${values[0]}, ${values[1]}, ${values[2]}, ${values[3]},
+        ${values[4]}, ${values[5]}, ${values[6]}, ${values[7]}, ${values[8]})`
+    const insertText = fixedTextOf(9, insert)
     return AuditRepository.of({
-      record: (event) =>
-        fixed`
-          INSERT INTO audit_events (${columns})
-          VALUES (${event.id}, ${event.workspaceId}, ${event.actor}, ${event.action}, ${event.resourceType},
-            ${event.resourceId}, ${event.beforeStatus}, ${event.afterStatus}, ${toTimestamptz(event.at)})`.pipe(
+      record: (event) => {
+        const values = [
+          event.id,
+          event.workspaceId,
+          event.actor,
+          event.action,
+          event.resourceType,
+          event.resourceId,
+          event.beforeStatus,
+          event.afterStatus,
+          toTimestamptz(event.at)
+        ]
+        return (insertText === null ? insert(values) : lane.rows(insertText, values)).pipe(
           asRepositoryWith("AuditRepository.record", () => Effect.void)
-        ),
+        )
+      },
       // Events page by (at, id), newest first.
       list: (workspaceId, page) =>
         sql`

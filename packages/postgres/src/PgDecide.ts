@@ -2,9 +2,11 @@ import { RepositoryError } from "@margin/core/Errors"
 import * as Outcome from "@margin/core/Outcome"
 import { Context, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import type { Row } from "effect/sql/SqlConnection"
 import type { Fragment, Statement } from "effect/sql/Statement"
-import { fixedSql, isSqlPiece, textOf } from "./PgFixedSql.ts"
+import { fixedTextOf, isSqlPiece, textOf } from "./PgFixedSql.ts"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
+import { transactionLane } from "./PgTransactionLane.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
 export interface Versioned {
@@ -80,13 +82,27 @@ const attempt = <A extends Versioned>(
     })
   })
 
+/**
+ * The first row of a statement that selects a table's columns, decoded: from the driver's row
+ * objects (PgRows.firstOf) or from its values (PgRows.fromValues of firstOf, for wide rows).
+ */
+export type FirstRow<A> =
+  | {
+      readonly reads: "rows"
+      readonly decode: (rows: ReadonlyArray<Row>) => Effect.Effect<Option.Option<A>, PgFailure>
+    }
+  | {
+      readonly reads: "values"
+      readonly decode: (values: ReadonlyArray<ReadonlyArray<unknown>>) => Effect.Effect<Option.Option<A>, PgFailure>
+    }
+
 /** A table whose rows carry `workspace_id`, `id` and `version`, as `updateOn` reads and writes them. */
 export interface VersionedTable<A extends Versioned> {
   readonly table: "recommendations" | "alerts" | "runs"
   /** The column list the row schema decodes. */
   readonly columns: Fragment
-  /** The first row of a statement that selects `columns`, decoded (PgRows.readRows or readValues of firstOf). */
-  readonly readFirst: (statement: Statement<unknown>) => Effect.Effect<Option.Option<A>, PgFailure>
+  /** How the locked and the saved row come back and decode. */
+  readonly first: FirstRow<A>
   /** The columns a saved transition writes, with their new values: those that differ (PgRows.transitionChanges). */
   readonly changes: (before: A, after: A) => Record<string, unknown>
   /** The port method, for errors. */
@@ -96,13 +112,26 @@ export interface VersionedTable<A extends Versioned> {
 /**
  * The port's `update(workspaceId, id, decide)` on `table`: the row locked with FOR UPDATE, saved
  * with `UPDATE … SET <the changed columns> WHERE workspace_id AND id AND version = the version
- * decided on`.
+ * decided on`. Both run inside the transaction `decideAndSave` opens or joins, on its connection
+ * (PgTransactionLane).
  */
 export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) => {
-  // Built once per table: the lock's text is compiled once (fixedSql), the save's once per set of
-  // changed columns (a table's transitions change a handful of sets).
+  // Built once per table: the lock's text here, the save's once per set of changed columns (a
+  // table's transitions change a handful of sets).
   const name = sql(table.table)
-  const fixed = fixedSql(sql)
+  const lane = transactionLane(sql)
+  const first = table.first
+  const run = (text: string, parameters: ReadonlyArray<unknown>) =>
+    first.reads === "values"
+      ? Effect.flatMap(lane.values(text, parameters), first.decode)
+      : Effect.flatMap(lane.rows(text, parameters), first.decode)
+  const read = (statement: Statement<Row>) =>
+    first.reads === "values" ? Effect.flatMap(statement.values, first.decode) : Effect.flatMap(statement, first.decode)
+  const lockStatement = (workspaceId: unknown, id: unknown) =>
+    sql`SELECT ${table.columns} FROM ${name} WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`
+  const lockText = fixedTextOf(2, ([workspaceId, id]) => lockStatement(workspaceId, id))
+  const lock = (workspaceId: string, id: string) =>
+    lockText === null ? read(lockStatement(workspaceId, id)) : run(lockText, [workspaceId, id])
   const saveTexts = new Map<string, string | null>()
 
   const save = (workspaceId: string, id: string, changes: Record<string, unknown>, version: number) => {
@@ -111,13 +140,13 @@ export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTa
     const known = saveTexts.get(columns)
     // `sql.update` writes an undefined value as null.
     const parameters = [...values.map((value) => (value === undefined ? null : value)), workspaceId, id, version]
-    if (known !== undefined && known !== null && !values.some(isSqlPiece)) return sql.unsafe(known, parameters)
+    if (known !== undefined && known !== null && !values.some(isSqlPiece)) return run(known, parameters)
     const statement = sql`
       UPDATE ${name} SET ${sql.update(changes)}
       WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${version}
       RETURNING ${table.columns}`
     if (known === undefined) saveTexts.set(columns, textOf(statement, parameters))
-    return statement
+    return read(statement)
   }
 
   return (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
@@ -125,11 +154,8 @@ export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTa
       sql,
       table.operation,
       {
-        lock: table.readFirst(fixed`
-          SELECT ${table.columns} FROM ${name}
-          WHERE workspace_id = ${workspaceId} AND id = ${id}
-          FOR UPDATE`),
-        save: (after, before) => table.readFirst(save(workspaceId, id, table.changes(before, after), before.version))
+        lock: lock(workspaceId, id),
+        save: (after, before) => save(workspaceId, id, table.changes(before, after), before.version)
       },
       decide
     )

@@ -36,6 +36,19 @@ export const textOf = (statement: Statement<object>, parameters: ReadonlyArray<u
 }
 
 /**
+ * The text of the statement `build` makes of `arity` parameters, compiled once (for
+ * PgTransactionLane): null when that statement's parameters are not exactly the ones given, in
+ * order (a fragment of it carried parameters of its own), and the caller then builds it per call.
+ */
+export const fixedTextOf = (
+  arity: number,
+  build: (parameters: ReadonlyArray<unknown>) => Statement<object>
+): string | null => {
+  const markers = Array.from({ length: arity }, (_, index) => `$parameter${index}`)
+  return textOf(build(markers), markers)
+}
+
+/**
  * The call site's text when it depends on the call site alone: every argument that is not a SQL
  * piece became exactly one parameter, in order (so no piece carried parameters of its own). Null
  * when it does not; the site then always compiles as `sql` does.

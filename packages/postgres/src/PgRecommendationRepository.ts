@@ -20,7 +20,7 @@ import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { fastRecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
-import { chunkOf, columnsOf, firstOf, readValues, rowsOf, transitionChanges } from "./PgRows.ts"
+import { chunkOf, columnsOf, firstOf, fromValues, readValues, rowsOf, transitionChanges } from "./PgRows.ts"
 
 /** A row of `recommendations` (`superseded_by_run_id` is bookkeeping of supersedeOpen, not domain). */
 export const RecommendationRow = Schema.Struct({
@@ -149,7 +149,8 @@ const insertTypes = {
 } as const satisfies Record<keyof ReturnType<typeof toRow>, string>
 
 // Read from the driver's values (PgRows.readValues): these rows have two dozen columns.
-const readFirst = readValues(recommendationRowOfValues, firstOf(RecommendationRow, toDomain, fastRecommendationRow))
+const first = firstOf(RecommendationRow, toDomain, fastRecommendationRow)
+const readFirst = readValues(recommendationRowOfValues, first)
 const readAll = readValues(recommendationRowOfValues, rowsOf(RecommendationRow, toDomain, fastRecommendationRow))
 const chunk = chunkOf(RecommendationRow, toDomain, fastRecommendationRow)
 const changes = transitionChanges(RecommendationRow, toRow)
@@ -201,7 +202,7 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
       update: updateOn(sql, {
         table: "recommendations",
         columns,
-        readFirst,
+        first: { reads: "values", decode: fromValues(recommendationRowOfValues, first) },
         changes,
         operation: "RecommendationRepository.update"
       }),

@@ -50,24 +50,27 @@ export const firstOf = <T, E, A>(schema: Schema.Codec<T, E>, toDomain: (row: T) 
   }
 }
 
-/** A statement's rows as `decode` (firstOf, rowsOf) decodes them. */
-export const readRows =
-  <A, E>(decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<A, E>) =>
-  (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> =>
-    Effect.flatMap(statement, decode)
-
 /**
- * A statement's rows as `decode` decodes them, built by `rowOf` from the driver's values (in the
- * statement's column order) rather than taken as the driver's row objects, which V8 makes hash
- * tables past a dozen columns (PgRecommendationRows.recommendationRowOfValues).
+ * Rows given as the driver's values (in the statement's column order) as `decode` decodes them, each
+ * built by `rowOf` first: the driver's row objects are hash tables to V8 past a dozen columns
+ * (PgRecommendationRows.recommendationRowOfValues).
  */
-export const readValues =
+export const fromValues =
   <A, E>(
     rowOf: (values: ReadonlyArray<unknown>) => unknown,
     decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<A, E>
   ) =>
-  (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> =>
-    Effect.flatMap(statement.values, (values) => decode(values.map(rowOf)))
+  (values: ReadonlyArray<ReadonlyArray<unknown>>): Effect.Effect<A, E> =>
+    decode(values.map(rowOf))
+
+/** A statement's rows as `decode` decodes them, read as the driver's values (see `fromValues`). */
+export const readValues = <A, E>(
+  rowOf: (values: ReadonlyArray<unknown>) => unknown,
+  decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<A, E>
+) => {
+  const fromRows = fromValues(rowOf, decode)
+  return (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> => Effect.flatMap(statement.values, fromRows)
+}
 
 /**
  * The column list of a row schema (`id, name, …`), optionally qualified by a table alias: queries

@@ -9,7 +9,7 @@ import { Instant, Int8, NullableInstant, NullableInt8, toNullableTimestamptz, to
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith, type PgFailure } from "./PgRepositoryError.ts"
-import { columnsOf, countOf, firstOf, readRows, rowsOf, touchedAny, transitionChanges } from "./PgRows.ts"
+import { columnsOf, countOf, firstOf, rowsOf, touchedAny, transitionChanges } from "./PgRows.ts"
 
 /** A row of `runs` as the domain sees it; the lease columns (lease_owner, lease_expires_at) stay in SQL. */
 export const RunRow = Schema.Struct({
@@ -139,7 +139,7 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
       update: updateOn(sql, {
         table: "runs",
         columns,
-        readFirst: readRows(one),
+        first: { reads: "rows", decode: one },
         changes,
         operation: "RunRepository.update"
       }),
