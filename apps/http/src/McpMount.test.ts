@@ -103,6 +103,37 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
         assert.match(refused, /rate_limited/)
       }).pipe(Effect.scoped)
     )
+
+    it.effect("a JSON-RPC batch counts one per message; one the budget cannot cover is refused whole", () =>
+      Effect.gen(function* () {
+        const { owner } = yield* aWorkspaceWithOwner()
+        yield* awayFromWindowEdge
+        // Batches are a 2025-03-26 feature: initialize and initialized are 2 of the 60.
+        const initialized = yield* mcpPost(owner.token, {
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "batch", version: "1" } }
+        })
+        assert.strictEqual(initialized.status, 200, initialized.text)
+        const session = { "mcp-session-id": initialized.headers["mcp-session-id"] ?? "" }
+        yield* mcpPost(owner.token, { jsonrpc: "2.0", method: "notifications/initialized" }, session)
+        const batchOf = (size: number, from: number) =>
+          Array.from({ length: size }, (_, index) => ({
+            jsonrpc: "2.0",
+            id: from + index,
+            method: "tools/call",
+            params: { name: "list_runs", arguments: { limit: 1 } }
+          }))
+        const ten = yield* mcpPost(owner.token, batchOf(10, 1), session)
+        assert.strictEqual(ten.status, 200, ten.text)
+        assert.strictEqual((ten.text.match(/"jsonrpc"/g) ?? []).length, 10, ten.text)
+        // 12 spent: a batch of 100 cannot be covered by the 48 left, and none of it runs.
+        const hundred = expectError(yield* mcpPost(owner.token, batchOf(100, 11), session), 429, "rate_limited")
+        assert.isString(hundred.message)
+        expectError(yield* call("GET", "/api/v1/runs", { token: owner.token }), 429, "rate_limited")
+      })
+    )
   }
 )
 

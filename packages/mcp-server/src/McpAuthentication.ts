@@ -2,6 +2,7 @@ import { Caller } from "@margin/edge/Caller"
 import { Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
+import { batchCharge } from "./BatchCharge.ts"
 import { McpSettings } from "./McpSettings.ts"
 import { originForbidden } from "./OriginForbidden.ts"
 import { metadataUrl, originOf } from "./ProtectedResource.ts"
@@ -13,12 +14,14 @@ const json = (status: number, body: object, headers: Record<string, string> = {}
  * In front of every /mcp request, before the MCP server reads it: the Origin (403, DNS
  * rebinding), then the API token as REST checks it (401 with WWW-Authenticate naming the RFC 9728
  * metadata, 429 with Retry-After on the token's one budget, 403 workspace), then the plan (403
- * tier_ineligible: MCP needs Max or Enterprise). Scopes are checked per tool, not here: a token
+ * tier_ineligible: MCP needs Max or Enterprise), then the rest of a JSON-RPC batch's budget
+ * (`batchCharge`: one unit per message). Scopes are checked per tool, not here: a token
  * sees the tools its scopes allow. Session JWTs are for first-party apps and are refused (401).
  */
 export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
   Effect.gen(function* () {
     const admit = yield* agentAdmission
+    const charge = yield* batchCharge
     const settings = yield* McpSettings
 
     const refusal = (failure: AdmissionRefusal, request: HttpServerRequest.HttpServerRequest) => {
@@ -43,6 +46,8 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
           admit({ authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] })
         )
         if (Result.isFailure(admitted)) return refusal(admitted.failure, request)
+        const overBudget = yield* charge(request, admitted.success)
+        if (overBudget !== undefined) return refusal(overBudget, request)
         return yield* Effect.provideService(httpEffect, Caller, admitted.success)
       })
   })
