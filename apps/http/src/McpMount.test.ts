@@ -26,6 +26,21 @@ const mcpPost = (token: string, body: unknown, headers: Readonly<Record<string, 
     headers: { accept: "application/json, text/event-stream", "content-type": "application/json", ...headers }
   })
 
+/** A raw session (initialize, then the initialized notification) at `protocolVersion`: its header. */
+const session = (token: string, protocolVersion: string) =>
+  Effect.gen(function* () {
+    const initialized = yield* mcpPost(token, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: "test", version: "1" } }
+    })
+    assert.strictEqual(initialized.status, 200, initialized.text)
+    const header = { "mcp-session-id": initialized.headers["mcp-session-id"] ?? "" }
+    yield* mcpPost(token, { jsonrpc: "2.0", method: "notifications/initialized" }, header)
+    return header
+  })
+
 layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "30 seconds" })(
   "MCP in the REST process",
   (it) => {
@@ -45,15 +60,7 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
     it.effect("a tool's error result carries the request's id, as REST error bodies do", () =>
       Effect.gen(function* () {
         const { owner } = yield* aWorkspaceWithOwner()
-        const initialized = yield* mcpPost(owner.token, {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } }
-        })
-        assert.strictEqual(initialized.status, 200, initialized.text)
-        const session = { "mcp-session-id": initialized.headers["mcp-session-id"] ?? "" }
-        yield* mcpPost(owner.token, { jsonrpc: "2.0", method: "notifications/initialized" }, session)
+        const header = yield* session(owner.token, "2025-06-18")
         const answer = yield* mcpPost(
           owner.token,
           {
@@ -62,7 +69,7 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
             method: "tools/call",
             params: { name: "get_recommendation", arguments: { recommendation_id: "rec_missing" } }
           },
-          { ...session, "x-request-id": "agent-call-7" }
+          { ...header, "x-request-id": "agent-call-7" }
         )
         assert.strictEqual(answer.headers["x-request-id"], "agent-call-7")
         assert.include(answer.text, '"isError":true', answer.text)
@@ -109,15 +116,7 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
         const { owner } = yield* aWorkspaceWithOwner()
         yield* awayFromWindowEdge
         // Batches are a 2025-03-26 feature: initialize and initialized are 2 of the 60.
-        const initialized = yield* mcpPost(owner.token, {
-          jsonrpc: "2.0",
-          id: 0,
-          method: "initialize",
-          params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "batch", version: "1" } }
-        })
-        assert.strictEqual(initialized.status, 200, initialized.text)
-        const session = { "mcp-session-id": initialized.headers["mcp-session-id"] ?? "" }
-        yield* mcpPost(owner.token, { jsonrpc: "2.0", method: "notifications/initialized" }, session)
+        const header = yield* session(owner.token, "2025-03-26")
         const batchOf = (size: number, from: number) =>
           Array.from({ length: size }, (_, index) => ({
             jsonrpc: "2.0",
@@ -125,11 +124,11 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
             method: "tools/call",
             params: { name: "list_runs", arguments: { limit: 1 } }
           }))
-        const ten = yield* mcpPost(owner.token, batchOf(10, 1), session)
+        const ten = yield* mcpPost(owner.token, batchOf(10, 1), header)
         assert.strictEqual(ten.status, 200, ten.text)
         assert.strictEqual((ten.text.match(/"jsonrpc"/g) ?? []).length, 10, ten.text)
         // 12 spent: a batch of 100 cannot be covered by the 48 left, and none of it runs.
-        const hundred = expectError(yield* mcpPost(owner.token, batchOf(100, 11), session), 429, "rate_limited")
+        const hundred = expectError(yield* mcpPost(owner.token, batchOf(100, 11), header), 429, "rate_limited")
         assert.isString(hundred.message)
         expectError(yield* call("GET", "/api/v1/runs", { token: owner.token }), 429, "rate_limited")
       })
