@@ -375,6 +375,9 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
       assert.strictEqual(field(field(status, "lifecycle"), "plan"), "enterprise")
       assert.isNull(field(status, "support_access"))
       assert.isNull(field(status, "account_deletion"))
+      // Unknown argument fields are ignored, as for every tool (docs/mcp.md) and as REST ignores them.
+      const withUnknown = ok(yield* agent.call("get_workspace_status", { unknown_field: 1 }))
+      assert.deepStrictEqual(withUnknown, status)
     }).pipe(Effect.scoped)
   )
 

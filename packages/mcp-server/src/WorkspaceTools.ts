@@ -1,8 +1,8 @@
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
 import { readAccess } from "@margin/edge/RouteAccess"
 import { WorkspaceStatusJson, workspaceStatusJson } from "@margin/edge/WorkspaceStatusJson"
-import { Effect } from "effect"
-import { Tool, Toolkit } from "effect/ai"
+import { Effect, Schema } from "effect"
+import { Toolkit } from "effect/ai"
 import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
 
 export const GetWorkspaceStatus = marginTool("get_workspace_status", {
@@ -11,7 +11,8 @@ export const GetWorkspaceStatus = marginTool("get_workspace_status", {
     "The workspace's lifecycle and plan, this month's usage against the plan's limits, an open support session against the workspace, and the token issuer's own pending account deletion.",
   access: readAccess("workspace:read"),
   hints: reads,
-  parameters: Tool.EmptyParams,
+  // Not Tool.EmptyParams, which refuses any field: unknown fields are ignored, as for every tool.
+  parameters: Schema.Record(Schema.String, Schema.Unknown),
   success: WorkspaceStatusJson
 })
 
