@@ -138,19 +138,19 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
     }).pipe(Effect.scoped)
   )
 
-  it.effect("a tool whose scope the token lacks is hidden from tools/list and refused if called", () =>
+  it.effect("a tool whose scope the token lacks is hidden from tools/list; a call is insufficient_scope", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()
       const reader = yield* issueToken(workspace, owner.user, { scopes: ["runs:read", "alerts:read"] })
       const agent = yield* connect(reader.secret)
       assert.deepStrictEqual(yield* namesOf(agent), ["list_runs", "get_run", "list_alerts", "get_alert"])
-      const refused = yield* Effect.flip(
-        Effect.tryPromise({
-          try: () => agent.client.callTool({ name: "trigger_run", arguments: {} }),
-          catch: (error) => String(error)
-        })
+      const refused = failed(yield* agent.call("trigger_run", { subset_tags: [] }), "insufficient_scope")
+      assert.strictEqual(field(refused, "required"), "runs:trigger")
+      const accept = failed(
+        yield* agent.call("accept_recommendation", { recommendation_id: "rec_x" }),
+        "insufficient_scope"
       )
-      assert.match(refused, /trigger_run/)
+      assert.strictEqual(field(accept, "required"), "recommendations:write")
       const none = yield* issueToken(workspace, owner.user, { scopes: [] })
       assert.deepStrictEqual(yield* namesOf(yield* connect(none.secret)), [])
     }).pipe(Effect.scoped)

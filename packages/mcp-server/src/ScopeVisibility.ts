@@ -4,12 +4,16 @@ import { McpServer } from "effect/ai"
 import { toolAccess } from "./MarginToolkit.ts"
 
 /**
- * A token sees only the tools its scopes allow: the others are left out of tools/list and a call
- * to one fails as if it did not exist. (Each handler checks the scope again, with token_unusable.)
+ * A token lists only the tools its scopes allow. A call to another one still reaches its handler,
+ * which refuses it as REST refuses the route (`toolHandlers`: insufficient_scope naming the
+ * `required` scope, token_unusable): spec section 5, rule 3, over MCP too. Hiding the tool from the
+ * call as well would answer "Tool not found", which tells the agent nothing it can act on.
  */
-export const ScopeVisibility = McpServer.visibility(({ target }) =>
-  Effect.map(Caller, (caller) => {
-    const access = toolAccess.get(target)
-    return access !== undefined && caller.scopes.includes(access.scope)
-  })
+export const ScopeVisibility = McpServer.visibility(({ method, target }) =>
+  method === "tools/call"
+    ? Effect.succeed(true)
+    : Effect.map(Caller, (caller) => {
+        const access = toolAccess.get(target)
+        return access !== undefined && caller.scopes.includes(access.scope)
+      })
 )
