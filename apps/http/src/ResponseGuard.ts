@@ -85,6 +85,11 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
     if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
       response = HttpServerResponse.setHeader(response, "www-authenticate", bearerChallenge)
     }
+    // A body over the limit is left unread, so the connection cannot carry another request:
+    // announced (refused up front, below) or streamed (refused while reading), it is closed.
+    if (response.status === 413 && response.headers.connection === undefined) {
+      response = HttpServerResponse.setHeader(response, "connection", "close")
+    }
     // A 503 (the database or a dependency away) tells clients when to come back.
     if (response.status === 503 && response.headers["retry-after"] === undefined) {
       response = HttpServerResponse.setHeader(response, "retry-after", unavailableRetryAfterSeconds)
