@@ -572,15 +572,25 @@ const program = Effect.gen(function* () {
       ...(withSyscalls ? ["reads/req", "writes/req"] : [])
     ])
   )
+  // The verdict on the unrounded ratios: a 0.897x would read 0.90x at two decimals.
+  const verdicts: Array<string> = []
   for (const scenario of scenarios) {
     const summaries = new Map<string, Summary>(
       serverNames.map((name) => [name, summarize(results.get(`${scenario.name}/${name}`) ?? [])])
     )
     const bareSummary = summaries.get("bare")
+    const restSummary = summaries.get("rest")
+    if (bareSummary !== undefined && restSummary !== undefined) {
+      const rate = restSummary.rate / bareSummary.rate
+      const p99 = restSummary.p99 / bareSummary.p99
+      verdicts.push(
+        `${scenario.name}: rate ${rate.toFixed(3)}x (${rate >= 0.9 ? "met" : "not met"}), p99 ${p99.toFixed(3)}x (${p99 <= 1.5 ? "met" : "not met"})`
+      )
+    }
     for (const [name, summary] of summaries) {
       const ratio =
         name !== "bare" && bareSummary !== undefined
-          ? `${(summary.rate / bareSummary.rate).toFixed(2)}x req/s, ${(summary.p99 / bareSummary.p99).toFixed(2)}x p99`
+          ? `${(summary.rate / bareSummary.rate).toFixed(3)}x req/s, ${(summary.p99 / bareSummary.p99).toFixed(2)}x p99`
           : ""
       yield* Console.log(
         row([
@@ -612,6 +622,7 @@ const program = Effect.gen(function* () {
     }
   }
   yield* Console.log("target: rest >= 0.9x the bare req/s, p99 <= 1.5x the bare p99")
+  for (const verdict of verdicts) yield* Console.log(verdict)
   if (profileDir !== undefined) {
     yield* Console.log(`requests answered, warm-ups included (profiles): ${JSON.stringify(Object.fromEntries(served))}`)
   }
