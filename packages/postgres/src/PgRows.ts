@@ -68,8 +68,8 @@ export const readValues = <A, E>(
   rowOf: (values: ReadonlyArray<unknown>) => unknown,
   decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<A, E>
 ) => {
-  const fromRows = fromValues(rowOf, decode)
-  return (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> => Effect.flatMap(statement.values, fromRows)
+  const decodeValues = fromValues(rowOf, decode)
+  return (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> => Effect.flatMap(statement.values, decodeValues)
 }
 
 /**
