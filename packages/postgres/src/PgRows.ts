@@ -69,7 +69,8 @@ export const readValues = <A, E>(
   decode: (rows: ReadonlyArray<unknown>) => Effect.Effect<A, E>
 ) => {
   const decodeValues = fromValues(rowOf, decode)
-  return (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> => Effect.flatMap(statement.values, decodeValues)
+  return (statement: Statement<unknown>): Effect.Effect<A, E | SqlError> =>
+    Effect.flatMap(statement.values, decodeValues)
 }
 
 /**
