@@ -213,11 +213,9 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
 
       const pending = yield* seedRecommendation(workspace, { status: "pending_approval" })
       const reject = `/api/v1/recommendations/${pending.id}/reject`
-      expectError(
-        yield* call("POST", reject, { token: owner.token, body: { reason: "x".repeat(1_100_000) } }),
-        413,
-        "payload_too_large"
-      )
+      const announced = yield* call("POST", reject, { token: owner.token, body: { reason: "x".repeat(1_100_000) } })
+      expectError(announced, 413, "payload_too_large")
+      assert.strictEqual(announced.headers.connection, "close")
       const streamed = yield* postChunked(reject, owner.token, JSON.stringify({ reason: "x".repeat(1_100_000) }))
       expectError(streamed, 413, "payload_too_large")
       // Its unread rest would be taken for the next request: the connection is closed, as for an announced one.

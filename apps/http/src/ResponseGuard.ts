@@ -30,9 +30,16 @@ const codeOf = (status: number): string => transport[status] ?? (status >= 500 ?
 const isJson = (response: HttpServerResponse.HttpServerResponse): boolean =>
   (response.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")
 
-/** An error answer with the envelope, keeping the headers it had (Allow, Retry-After...). */
+/**
+ * An error answer with the envelope, keeping the headers it had (Allow, Retry-After...). A 413
+ * closes the connection: the body over the limit is left unread, announced (refused up front) or
+ * streamed (refused while reading), and its rest would be read as the next request.
+ */
 const envelope = (status: number, message: string, headers: Record<string, string>) =>
-  HttpServerResponse.jsonUnsafe({ code: codeOf(status), message }, { status, headers })
+  HttpServerResponse.jsonUnsafe(
+    { code: codeOf(status), message },
+    { status, headers: status === 413 ? { ...headers, connection: "close" } : headers }
+  )
 
 /** The challenge of a 401 that did not set its own (the MCP endpoint and /metrics do). */
 const bearerChallenge = 'Bearer realm="api"'
@@ -85,11 +92,6 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
     if (response.status === 401 && response.headers["www-authenticate"] === undefined) {
       response = HttpServerResponse.setHeader(response, "www-authenticate", bearerChallenge)
     }
-    // A body over the limit is left unread, so the connection cannot carry another request:
-    // announced (refused up front, below) or streamed (refused while reading), it is closed.
-    if (response.status === 413 && response.headers.connection === undefined) {
-      response = HttpServerResponse.setHeader(response, "connection", "close")
-    }
     // A 503 (the database or a dependency away) tells clients when to come back.
     if (response.status === 503 && response.headers["retry-after"] === undefined) {
       response = HttpServerResponse.setHeader(response, "retry-after", unavailableRetryAfterSeconds)
@@ -139,7 +141,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
         )
         const refused =
           declared > options.maxBodyBytes
-            ? envelope(413, messages[413] ?? "", { connection: "close" })
+            ? envelope(413, messages[413] ?? "", {})
             : namesNothing(start.path)
               ? envelope(404, messages[404] ?? "", {})
               : undefined
