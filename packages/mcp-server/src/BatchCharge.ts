@@ -5,9 +5,12 @@ import { RateLimited } from "@margin/edge/EdgeErrors"
 import { Clock, Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 
+const batchStart = /^\s*\[/
+
 /** How many JSON-RPC messages `body` batches; 1 for anything else (one message, or not JSON at all). */
 export const messagesIn = (body: string): number => {
-  if (!body.trimStart().startsWith("[")) return 1
+  // Looked at without copying the body: only a batch is parsed here.
+  if (!batchStart.test(body)) return 1
   const parsed: unknown = JSON.parse(body)
   return Array.isArray(parsed) ? Math.max(1, parsed.length) : 1
 }
@@ -31,6 +34,7 @@ export const batchCharge = Effect.gen(function* () {
             Effect.flatMap((body) => Effect.try(() => messagesIn(body))),
             Effect.orElseSucceed(() => 1)
           )
+          if (messages === 1) return undefined
           const key = budgetKey(caller)
           const now = yield* Clock.currentTimeMillis
           for (let message = 1; message < messages; message++) {
