@@ -103,6 +103,15 @@ const restEnv = ((): Readonly<Record<string, string>> => {
   return Object.fromEntries(Object.entries(parsed))
 })()
 /** BENCH_ALLOCATION=1: where the servers' allocation probes write (bench/AllocationProbe.ts). */
+/**
+ * The servers' stdout and stderr, a file each: through pipes this process (the load's client) read
+ * every log line of the REST server while measuring it, CPU the bare server never cost it.
+ */
+const outputDir = mkdtempSync(join(tmpdir(), "bench-http-output-"))
+let started = 0
+/** A new file for each process: a server's start is recognized in its own output. */
+const outputOf = (name: string) => ({ outputFile: join(outputDir, `${name}-${++started}.log`) })
+
 const probeDir = process.env.BENCH_ALLOCATION === "1" ? mkdtempSync(join(tmpdir(), "bench-allocation-")) : undefined
 
 interface HeapUse {
@@ -338,7 +347,8 @@ const spent = (from: number | null, to: number | null) => (from === null || to =
 
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
-  // The probes' files go with the run, as the scratch database does.
+  // The probes' files and the servers' output go with the run, as the scratch database does.
+  yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(outputDir, { recursive: true })))
   if (probeDir !== undefined) yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(probeDir, { recursive: true })))
   yield* Console.log(
     `bench:http: ${rounds} rounds x (list, accept) x (rest, bare), ${warmupSeconds} s warm-up + ${seconds} s each in ${slices} slices taken in turn, ${concurrency} concurrent keep-alive clients, LOG_LEVEL ${process.env.BENCH_LOG_LEVEL ?? "Info"}, node ${process.version}`
@@ -399,7 +409,12 @@ const program = Effect.gen(function* () {
   const startNode = (name: string, path: string, ready: (child: Child, port: number) => Effect.Effect<void>) =>
     Effect.gen(function* () {
       const port = yield* freePort
-      const child = yield* spawnNode(name, path, { ...profiled(name), PORT: String(port), HOST: "127.0.0.1" })
+      const child = yield* spawnNode(
+        name,
+        path,
+        { ...profiled(name), PORT: String(port), HOST: "127.0.0.1" },
+        outputOf(name)
+      )
       yield* ready(child, port)
       return { name, port, child }
     })
@@ -409,7 +424,7 @@ const program = Effect.gen(function* () {
    * average the draws rather than repeat one.
    */
   const startServers = Effect.gen(function* () {
-    const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv })
+    const rest = yield* startRestServer("rest", { ...profiled("rest"), ...restEnv }, "90 seconds", outputOf("rest"))
     const bare = yield* startNode("bare", join(import.meta.dirname, "http-bare.ts"), (child) =>
       child.waitForOutput(/listening/)
     )

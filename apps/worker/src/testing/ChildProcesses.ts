@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process"
+import { closeSync, openSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -42,6 +43,16 @@ export interface Child {
   readonly kill9: Effect.Effect<ExitStatus>
 }
 
+/** Where a child's output goes. */
+export interface OutputOptions {
+  /**
+   * A file that receives the child's stdout and stderr, read back by `output`; by default they come
+   * through pipes into this process. A benchmark's servers write to a file, so that the process that
+   * generates the load does not also read their logs (one line per request) while it measures.
+   */
+  readonly outputFile?: string
+}
+
 // Children share compiled code between runs: module loading is most of a start.
 const compileCache = join(tmpdir(), "margin-node-compile-cache")
 
@@ -60,34 +71,51 @@ const tail = (text: string) => text.slice(-4000)
 export const spawnNode = (
   name: string,
   script: string,
-  env: Readonly<Record<string, string>>
+  env: Readonly<Record<string, string>>,
+  options: OutputOptions = {}
 ): Effect.Effect<Child, never, Scope.Scope> =>
-  spawnProgram(name, process.execPath, [script], {
-    NODE_COMPILE_CACHE: compileCache,
-    LOG_LEVEL: "Info",
-    WORKER_METRICS_PORT: "0",
-    ...env
-  })
+  spawnProgram(
+    name,
+    process.execPath,
+    [script],
+    {
+      NODE_COMPILE_CACHE: compileCache,
+      LOG_LEVEL: "Info",
+      WORKER_METRICS_PORT: "0",
+      ...env
+    },
+    options
+  )
 
 /** Starts `command` with `args`, in the test run's environment less the service's settings, plus `env`. */
 export const spawnProgram = (
   name: string,
   command: string,
   args: ReadonlyArray<string>,
-  env: Readonly<Record<string, string>>
+  env: Readonly<Record<string, string>>,
+  options: OutputOptions = {}
 ): Effect.Effect<Child, never, Scope.Scope> =>
   Effect.gen(function* () {
     const exit = yield* Deferred.make<ExitStatus>()
     const chunks: Array<string> = []
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([key]) => isInheritedSetting(key)))
+    const outputFile = options.outputFile
     const child: ChildProcess = yield* Effect.acquireRelease(
       Effect.sync(() => {
+        if (outputFile === undefined) {
+          const started = spawn(command, args, { env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+          started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
+          started.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
+          started.on("exit", (code, signal) => Deferred.doneUnsafe(exit, Effect.succeed({ code, signal })))
+          return started
+        }
+        // The child holds its own descriptor; this process's copy is closed once it is handed over.
+        const descriptor = openSync(outputFile, "a")
         const started = spawn(command, args, {
           env: { ...inherited, ...env },
-          stdio: ["ignore", "pipe", "pipe"]
+          stdio: ["ignore", descriptor, descriptor]
         })
-        started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
-        started.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
+        closeSync(descriptor)
         started.on("exit", (code, signal) => Deferred.doneUnsafe(exit, Effect.succeed({ code, signal })))
         return started
       }),
@@ -98,7 +126,7 @@ export const spawnProgram = (
           yield* Deferred.await(exit)
         })
     )
-    const output = Effect.sync(() => chunks.join(""))
+    const output = Effect.sync(() => (outputFile === undefined ? chunks.join("") : readFileSync(outputFile, "utf8")))
     const exited = Deferred.await(exit)
     const kill = (signal: NodeJS.Signals) =>
       Effect.flatMap(Deferred.isDone(exit), (done) => (done ? Effect.void : Effect.sync(() => child.kill(signal))))
@@ -186,17 +214,23 @@ const startListening = (
   portSetting: "PORT" | "MCP_PORT",
   readyPath: string,
   env: Readonly<Record<string, string>>,
-  within: Duration.Input
+  within: Duration.Input,
+  options: OutputOptions = {}
 ): Effect.Effect<RestServer, never, Scope.Scope> =>
   Effect.gen(function* () {
     const port = yield* freePort
     const baseUrl = `http://127.0.0.1:${port}`
-    const child = yield* spawnNode(name, script, {
-      HOST: "127.0.0.1",
-      [portSetting]: String(port),
-      RATE_LIMIT_PER_MINUTE: "1000000",
-      ...env
-    })
+    const child = yield* spawnNode(
+      name,
+      script,
+      {
+        HOST: "127.0.0.1",
+        [portSetting]: String(port),
+        RATE_LIMIT_PER_MINUTE: "1000000",
+        ...env
+      },
+      options
+    )
     yield* child.waitUntil(
       Effect.map(statusOf(`${baseUrl}${readyPath}`), (status) => status === 200),
       `GET ${readyPath} answering 200`,
@@ -209,8 +243,10 @@ const startListening = (
 export const startRestServer = (
   name: string,
   env: Readonly<Record<string, string>>,
-  within: Duration.Input = Duration.seconds(90)
-): Effect.Effect<RestServer, never, Scope.Scope> => startListening(name, restMain, "PORT", "/readyz", env, within)
+  within: Duration.Input = Duration.seconds(90),
+  options: OutputOptions = {}
+): Effect.Effect<RestServer, never, Scope.Scope> =>
+  startListening(name, restMain, "PORT", "/readyz", env, within, options)
 
 export interface McpServerProcess extends RestServer {
   /** `http://127.0.0.1:<port>/mcp` */
