@@ -11,7 +11,10 @@
 // CHECKPOINT), then `concurrency` keep-alive clients. The figures are the sum over the slices and
 // rounds; the CPU per request of the server process (from /proc) says more than the rate on a shared
 // machine. BENCH_SLICES=1 measures each server's seconds in one piece, as before session 15.
-// Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 2 rounds)
+// Each server's stdout and stderr go to a file of its own (a temporary directory, removed at the end),
+// not through a pipe into this process, which is also the load's client (before session 17 it read
+// every log line of the REST server, one a request, while measuring it).
+// Usage: npm run bench:http [-- <seconds> <concurrency> <rounds>]   (default 10 s, 32, 3 rounds)
 // BENCH_LOG_LEVEL (default Info, as in production: one log line per request) for both servers.
 // BENCH_PROFILE_DIR=<dir>: every server process writes a CPU profile (node --cpu-prof) under
 // <dir>/<server name> (one file per round), sampled every BENCH_PROFILE_INTERVAL microseconds
@@ -56,7 +59,7 @@ import { type Syscalls, syscallsBetween, syscallsOf } from "./ProcessIo.ts"
 
 const seconds = Number(process.argv[2] ?? 10)
 const concurrency = Number(process.argv[3] ?? 32)
-const rounds = Number(process.argv[4] ?? 2)
+const rounds = Number(process.argv[4] ?? 3)
 const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 2)
 /** BENCH_SLICES: each server's `seconds` of a round are measured in this many slices, taken in turn. */
 const slices = Number(process.env.BENCH_SLICES ?? 5)
