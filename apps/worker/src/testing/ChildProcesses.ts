@@ -102,20 +102,16 @@ export const spawnProgram = (
     const outputFile = options.outputFile
     const child: ChildProcess = yield* Effect.acquireRelease(
       Effect.sync(() => {
-        if (outputFile === undefined) {
-          const started = spawn(command, args, { env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] })
-          started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
-          started.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
-          started.on("exit", (code, signal) => Deferred.doneUnsafe(exit, Effect.succeed({ code, signal })))
-          return started
-        }
-        // The child holds its own descriptor; this process's copy is closed once it is handed over.
-        const descriptor = openSync(outputFile, "a")
+        const descriptor = outputFile === undefined ? undefined : openSync(outputFile, "a")
         const started = spawn(command, args, {
           env: { ...inherited, ...env },
-          stdio: ["ignore", descriptor, descriptor]
+          stdio: descriptor === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", descriptor, descriptor]
         })
-        closeSync(descriptor)
+        // The child holds its own copy of the file's descriptor.
+        if (descriptor !== undefined) closeSync(descriptor)
+        // Without pipes (an output file) there are no streams to read.
+        started.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
+        started.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk.toString("utf8")))
         started.on("exit", (code, signal) => Deferred.doneUnsafe(exit, Effect.succeed({ code, signal })))
         return started
       }),
