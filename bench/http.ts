@@ -106,15 +106,6 @@ const restEnv = ((): Readonly<Record<string, string>> => {
   return Object.fromEntries(Object.entries(parsed))
 })()
 /** BENCH_ALLOCATION=1: where the servers' allocation probes write (bench/AllocationProbe.ts). */
-/**
- * The servers' stdout and stderr, a file each: through pipes this process (the load's client) read
- * every log line of the REST server while measuring it, CPU the bare server never cost it.
- */
-const outputDir = mkdtempSync(join(tmpdir(), "bench-http-output-"))
-let started = 0
-/** A new file for each process: a server's start is recognized in its own output. */
-const outputOf = (name: string) => ({ outputFile: join(outputDir, `${name}-${++started}.log`) })
-
 const probeDir = process.env.BENCH_ALLOCATION === "1" ? mkdtempSync(join(tmpdir(), "bench-allocation-")) : undefined
 
 interface HeapUse {
@@ -350,7 +341,13 @@ const spent = (from: number | null, to: number | null) => (from === null || to =
 
 const program = Effect.gen(function* () {
   const database = yield* ScratchDatabase.ScratchDatabase
-  // The probes' files and the servers' output go with the run, as the scratch database does.
+  // The servers' stdout and stderr, a file each: through pipes this process (the load's client) read
+  // every log line of the REST server while measuring it, CPU the bare server never cost it. A new
+  // file for each process: a server's start is recognized in its own output.
+  const outputDir = mkdtempSync(join(tmpdir(), "bench-http-output-"))
+  let started = 0
+  const outputOf = (name: string) => ({ outputFile: join(outputDir, `${name}-${++started}.log`) })
+  // The servers' output and the probes' files go with the run, as the scratch database does.
   yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(outputDir, { recursive: true })))
   if (probeDir !== undefined) yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(probeDir, { recursive: true })))
   yield* Console.log(
@@ -597,19 +594,17 @@ const program = Effect.gen(function* () {
       serverNames.map((name) => [name, summarize(results.get(`${scenario.name}/${name}`) ?? [])])
     )
     const bareSummary = summaries.get("bare")
-    const restSummary = summaries.get("rest")
-    if (bareSummary !== undefined && restSummary !== undefined) {
-      const rate = restSummary.rate / bareSummary.rate
-      const p99 = restSummary.p99 / bareSummary.p99
-      verdicts.push(
-        `${scenario.name}: rate ${rate.toFixed(3)}x (${rate >= 0.9 ? "met" : "not met"}), p99 ${p99.toFixed(3)}x (${p99 <= 1.5 ? "met" : "not met"})`
-      )
-    }
     for (const [name, summary] of summaries) {
-      const ratio =
+      const toBare =
         name !== "bare" && bareSummary !== undefined
-          ? `${(summary.rate / bareSummary.rate).toFixed(3)}x req/s, ${(summary.p99 / bareSummary.p99).toFixed(2)}x p99`
-          : ""
+          ? { rate: summary.rate / bareSummary.rate, p99: summary.p99 / bareSummary.p99 }
+          : undefined
+      if (name === "rest" && toBare !== undefined) {
+        verdicts.push(
+          `${scenario.name}: rate ${toBare.rate.toFixed(3)}x (${toBare.rate >= 0.9 ? "met" : "not met"}), p99 ${toBare.p99.toFixed(3)}x (${toBare.p99 <= 1.5 ? "met" : "not met"})`
+        )
+      }
+      const ratio = toBare === undefined ? "" : `${toBare.rate.toFixed(3)}x req/s, ${toBare.p99.toFixed(2)}x p99`
       yield* Console.log(
         row([
           scenario.name,
