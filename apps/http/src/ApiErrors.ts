@@ -1,5 +1,6 @@
 import {
   EmailNotConfirmed,
+  ForbiddenRole,
   InvalidInput,
   NoCommerceIntegration,
   PlanLimitExceeded,
@@ -11,7 +12,6 @@ import {
 import { Scope } from "@margin/core/Scope"
 import {
   BadRequest,
-  ForbiddenRole,
   InsufficientScope,
   Issue,
   RateLimited,

@@ -1,14 +1,14 @@
 import { assert, layer } from "@effect/vitest"
 import * as ObservedPorts from "@margin/edge/ObservedPorts"
+import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import * as TcpProxy from "@margin/edge/testing/TcpProxy"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import * as Database from "@margin/postgres/Database"
 import * as Migrations from "@margin/postgres/Migrations"
 import * as PgAdapters from "@margin/postgres/PgAdapters"
-import * as PgRateBudget from "@margin/postgres/PgRateBudget"
 import { TestDatabase } from "@margin/postgres/TestDatabase"
 import * as StoreRouter from "@margin/stores/StoreRouter"
-import { ConfigProvider, Context, Duration, Effect, Layer, Redacted } from "effect"
+import { ConfigProvider, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { Readiness } from "./Readiness.ts"
 import { call, expectError, layerOn } from "./testing/TestServer.ts"
 
@@ -53,7 +53,7 @@ const serverPorts = Layer.unwrap(
     (url) =>
       Layer.mergeAll(
         Layer.mergeAll(StoreRouter.layerLive, ObservedPorts.layer).pipe(Layer.provideMerge(PgAdapters.layer)),
-        PgRateBudget.layer({ limit: 1_000_000 })
+        ServerInfrastructure.rateBudgetLayer({ rateLimitPerMinute: 1_000_000, redisUrl: Option.none() })
       ).pipe(
         Layer.provide(Migrations.layer),
         Layer.provideMerge(Database.layerPostgres(Redacted.make(url), { connectTimeout: Duration.seconds(2) }))

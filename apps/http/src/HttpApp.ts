@@ -1,7 +1,7 @@
-import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as DeprecatedOperations from "@margin/edge/DeprecatedOperations"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import { pathOf } from "@margin/edge/RequestPath"
+import * as WorkerBackgroundRuns from "@margin/jobs/WorkerBackgroundRuns"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings, type McpSettingsShape } from "@margin/mcp-server/McpSettings"
 import { mcpPath, metadataPath } from "@margin/mcp-server/ProtectedResource"
@@ -70,11 +70,11 @@ export const layer = (options: HttpAppOptions = {}) =>
               WorkspaceHandlers,
               SystemHandlers
             ]),
-            Layer.provide([Authentication.layer, RequestValidation.layer, BackgroundRuns.layer])
+            Layer.provide([Authentication.layer, RequestValidation.layer, WorkerBackgroundRuns.layer])
           ),
           McpRoutes.layer.pipe(
             Layer.provide([
-              BackgroundRuns.layer,
+              WorkerBackgroundRuns.layer,
               options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings)
             ])
           ),

@@ -1,4 +1,5 @@
 import { assert, layer } from "@effect/vitest"
+import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import {
   aWorkspaceWithOwner,
   importItem,
@@ -8,10 +9,9 @@ import {
   seedRun,
   session
 } from "@margin/edge/testing/World"
-import * as PgRateBudget from "@margin/postgres/PgRateBudget"
 import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
 import * as StoreRouter from "@margin/stores/StoreRouter"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { Readiness } from "./Readiness.ts"
 import { bodyOf, call, expectError, layerOn } from "./testing/TestServer.ts"
 
@@ -20,9 +20,10 @@ import { bodyOf, call, expectError, layerOn } from "./testing/TestServer.ts"
  * DATABASE_URL is set), the store router and the database rate budget: what the server runs.
  */
 
-const ports = Layer.mergeAll(StoreRouter.layerLive, PgRateBudget.layer({ limit: 1_000_000 })).pipe(
-  Layer.provideMerge(PgTestAdapters.layer)
-)
+const ports = Layer.mergeAll(
+  StoreRouter.layerLive,
+  ServerInfrastructure.rateBudgetLayer({ rateLimitPerMinute: 1_000_000, redisUrl: Option.none() })
+).pipe(Layer.provideMerge(PgTestAdapters.layer))
 
 const count = (body: Readonly<Record<string, unknown>>): number => (Array.isArray(body.data) ? body.data.length : -1)
 

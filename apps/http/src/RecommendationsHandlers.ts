@@ -1,7 +1,7 @@
+import { Approval, type ApprovalResult } from "@margin/core/Approval"
 import type { RecommendationMutation } from "@margin/core/RecommendationsService"
 import { Recommendations } from "@margin/core/RecommendationsService"
-import { Approval, type ApprovalResult } from "@margin/edge/Approval"
-import { Caller, callerActor, requireRole } from "@margin/edge/Caller"
+import { Caller, callerActor } from "@margin/edge/Caller"
 import { ListJson, listJson, pageRequest } from "@margin/edge/ListJson"
 import { IdempotentRepeatJson, idempotentRepeat } from "@margin/edge/MutationJson"
 import {
@@ -37,9 +37,6 @@ const approved = (result: ApprovalResult) =>
         write_back: result.writeBack
       }
 
-/** Approve and reject: the spec's role rule, checked after the body is validated (model.md order). */
-const deciderRole = requireRole("approver")
-
 export const RecommendationsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const recommendations = yield* Recommendations
@@ -66,16 +63,19 @@ export const RecommendationsHandlers = isolatedGroup(
           Caller.use((caller) =>
             recommendations.dismiss(caller.workspaceId, params.recommendation_id, callerActor(caller))
           ).pipe(Effect.map(changed)),
+        // Approve and reject: the role rule is the use case's (after the body is validated).
         approveRecommendation: ({ params }) =>
-          Effect.andThen(
-            deciderRole,
-            Caller.use((caller) => approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller)))
+          Caller.use((caller) =>
+            approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller), caller.role)
           ).pipe(Effect.map(approved)),
         rejectRecommendation: ({ params, payload }) =>
-          Effect.andThen(
-            deciderRole,
-            Caller.use((caller) =>
-              recommendations.reject(caller.workspaceId, params.recommendation_id, callerActor(caller), payload.reason)
+          Caller.use((caller) =>
+            recommendations.reject(
+              caller.workspaceId,
+              params.recommendation_id,
+              callerActor(caller),
+              caller.role,
+              payload.reason
             )
           ).pipe(Effect.map(changed))
       })

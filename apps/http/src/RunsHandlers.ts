@@ -1,5 +1,5 @@
+import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
 import { Runs } from "@margin/core/RunsService"
-import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import { Caller, callerActor } from "@margin/edge/Caller"
 import { listJson, pageRequest } from "@margin/edge/ListJson"
 import { runJson } from "@margin/edge/RunJson"

@@ -1,3 +1,4 @@
+import { defaultRequestsPerMinute } from "@margin/core/ports/RateBudget"
 import { Config, Duration, type Option, type Redacted, Schema } from "effect"
 import { defaultMaxBodyBytes } from "./HttpApp.ts"
 
@@ -21,7 +22,9 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8787)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("127.0.0.1")),
   redisUrl: Config.option(Config.Redacted("REDIS_URL")),
-  rateLimitPerMinute: Config.schema(PositiveInt, "RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(60)),
+  rateLimitPerMinute: Config.schema(PositiveInt, "RATE_LIMIT_PER_MINUTE").pipe(
+    Config.withDefault(defaultRequestsPerMinute)
+  ),
   maxBodyBytes: Config.schema(PositiveInt, "MAX_BODY_BYTES").pipe(Config.withDefault(defaultMaxBodyBytes)),
   shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
 })

@@ -2,7 +2,6 @@ import { createServer } from "node:http"
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { answerOutsideTheApp } from "@margin/edge/AnswerOutsideTheApp"
-import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as HealthRoutes from "@margin/edge/HealthRoutes"
 import * as MetricsRoute from "@margin/edge/MetricsRoute"
 import * as ProcessExit from "@margin/edge/ProcessExit"
@@ -13,6 +12,7 @@ import * as ServerProcess from "@margin/edge/ServerProcess"
 import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
 import { tuneV8ForServing } from "@margin/edge/V8Tuning"
+import * as WorkerBackgroundRuns from "@margin/jobs/WorkerBackgroundRuns"
 import * as McpRoutes from "@margin/mcp-server/McpRoutes"
 import { McpSettings, mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
 import * as ProtectedResource from "@margin/mcp-server/ProtectedResource"
@@ -46,7 +46,7 @@ const Server = Layer.unwrap(
       // stays off: RequestTelemetry writes the request's log line.
       [WriteBackOutbox, Readiness]
     ).pipe(
-      Layer.provide([BackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
+      Layer.provide([WorkerBackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
         NodeHttpServer.layer(() => answerOutsideTheApp(createServer(), { corsOrigins: mcp.allowedOrigins }), {

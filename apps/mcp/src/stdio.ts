@@ -1,10 +1,10 @@
 import { NodeRuntime, NodeStdio } from "@effect/platform-node"
-import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import * as ProcessExit from "@margin/edge/ProcessExit"
 import * as ServerInfrastructure from "@margin/edge/ServerInfrastructure"
 import * as ServerProcess from "@margin/edge/ServerProcess"
 import { explainStartFailure } from "@margin/edge/StartupFailure"
 import * as ServerTracing from "@margin/edge/Tracing"
+import * as WorkerBackgroundRuns from "@margin/jobs/WorkerBackgroundRuns"
 import * as McpStdio from "@margin/mcp-server/McpStdio"
 import { marginToken } from "@margin/mcp-server/StdioAuthentication"
 import { Config, Effect, Layer } from "effect"
@@ -18,7 +18,7 @@ const Server = Layer.unwrap(
   // MARGIN_TOKEN is checked first, so that a missing one stops the process before the database opens.
   Effect.map(Config.all([ServerInfrastructure.optionsConfig, marginToken]), ([infrastructure]) =>
     McpStdio.layer.pipe(
-      Layer.provide([BackgroundRuns.layer, NodeStdio.layer]),
+      Layer.provide([WorkerBackgroundRuns.layer, NodeStdio.layer]),
       Layer.provide(ServerProcess.useCasesLayer(infrastructure))
     )
   )

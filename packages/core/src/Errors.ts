@@ -19,6 +19,14 @@ export class TransitionConflict extends Schema.TaggedError<TransitionConflict>()
   reason: Schema.String
 }) {}
 
+/**
+ * Approve and reject need a workspace role of approver or above (`deciderRole`); the caller's role
+ * is lower, or null when the caller is no longer a member.
+ */
+export class ForbiddenRole extends Schema.TaggedError<ForbiddenRole>()("ForbiddenRole", {
+  role: Schema.NullOr(Schema.String)
+}) {}
+
 /** Write-back needs a plan with it (max, enterprise). */
 export class TierIneligible extends Schema.TaggedError<TierIneligible>()("TierIneligible", {
   plan: Schema.String
@@ -48,3 +56,14 @@ export class RepositoryError extends Schema.TaggedError<RepositoryError>()("Repo
   operation: Schema.String,
   message: Schema.String
 }) {}
+
+/** Why an infrastructure call failed, for a log line: its message, else its cause's message, else its tag. */
+export const reasonOf = (error: {
+  readonly message: string
+  readonly _tag?: string
+  readonly cause?: unknown
+}): string => {
+  if (error.message !== "") return error.message
+  if (error.cause instanceof Error && error.cause.message !== "") return error.cause.message
+  return error._tag ?? "unknown failure"
+}

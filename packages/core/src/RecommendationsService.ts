@@ -1,7 +1,13 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { type Actor, actorLabel } from "./Actor.ts"
 import { AuditTrail } from "./AuditTrail.ts"
-import { NoCommerceIntegration, type RepositoryError, ResourceNotFound, TierIneligible } from "./Errors.ts"
+import {
+  ForbiddenRole,
+  NoCommerceIntegration,
+  type RepositoryError,
+  ResourceNotFound,
+  TierIneligible
+} from "./Errors.ts"
 import { type RecommendationId, type WorkspaceId, WriteBackId } from "./Ids.ts"
 import type { Page, PageRequest } from "./Page.ts"
 import { planLimits } from "./Plan.ts"
@@ -14,6 +20,7 @@ import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
 import { WriteBackOutbox } from "./ports/WriteBackOutbox.ts"
 import type { Recommendation } from "./Recommendation.ts"
 import * as Machine from "./RecommendationMachine.ts"
+import { mayDecide, type Role } from "./Role.ts"
 import { type CommandError, type Settled, settledValue } from "./Settle.ts"
 import { spanWhenTracing } from "./SpanWhenTracing.ts"
 import { isConnected } from "./StoreConnection.ts"
@@ -64,21 +71,25 @@ export class Recommendations extends Context.Service<
       actor: Actor
     ) => Effect.Effect<RecommendationMutation, CommandError>
     /**
-     * Gated by plan and store first (model.md order: plan / integration, then resource, then
-     * state). One transaction: pending_approval -> approved, the outbox row keyed by the
-     * recommendation id, the audit event.
+     * Gated by the actor's role (`role`: theirs in the workspace, null when no longer a member),
+     * then by plan and store (the contract's order: role, plan / integration, resource, state;
+     * docs/contract.md). One transaction: pending_approval -> approved, the outbox row keyed by
+     * the recommendation id, the audit event.
      */
     readonly approve: (
       workspaceId: WorkspaceId,
       id: RecommendationId,
-      actor: Actor
-    ) => Effect.Effect<ApproveResult, TierIneligible | NoCommerceIntegration | CommandError>
+      actor: Actor,
+      role: Role | null
+    ) => Effect.Effect<ApproveResult, ForbiddenRole | TierIneligible | NoCommerceIntegration | CommandError>
+    /** Gated by the actor's role first, as approve. */
     readonly reject: (
       workspaceId: WorkspaceId,
       id: RecommendationId,
       actor: Actor,
+      role: Role | null,
       reason: string
-    ) => Effect.Effect<RecommendationMutation, CommandError>
+    ) => Effect.Effect<RecommendationMutation, ForbiddenRole | CommandError>
   }
 >()("margin/core/Recommendations") {
   static readonly layer = Layer.effect(
@@ -176,7 +187,13 @@ export class Recommendations extends Context.Service<
         return { recommendation: settled.after, idempotent: false, writeBack }
       })
 
-      const approve = Effect.fnUntraced(function* (workspaceId: WorkspaceId, id: RecommendationId, actor: Actor) {
+      const approve = Effect.fnUntraced(function* (
+        workspaceId: WorkspaceId,
+        id: RecommendationId,
+        actor: Actor,
+        role: Role | null
+      ) {
+        if (!mayDecide(role)) return yield* new ForbiddenRole({ role })
         const workspace = yield* workspaces.get(workspaceId)
         if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: workspaceId })
         if (!planLimits[workspace.value.plan].writeBack)
@@ -211,8 +228,10 @@ export class Recommendations extends Context.Service<
         dismiss: (workspaceId, id, actor) =>
           dismissSpan(mutate(workspaceId, id, Machine.dismiss(actorLabel(actor)), actor)),
         approve,
-        reject: (workspaceId, id, actor, reason) =>
-          rejectSpan(mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor))
+        reject: (workspaceId, id, actor, role, reason) =>
+          mayDecide(role)
+            ? rejectSpan(mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor))
+            : rejectSpan(Effect.fail(new ForbiddenRole({ role })))
       })
     })
   ).pipe(Layer.provide(AuditTrail.layer))

@@ -7,3 +7,9 @@ export type Role = typeof Role.Type
 
 export const roleRank = (role: Role): number => roles.indexOf(role)
 export const hasAtLeast = (role: Role, minimum: Role): boolean => roleRank(role) >= roleRank(minimum)
+
+/** Approve and reject need this role or a higher one: approver, admin, owner (docs/contract.md, roles). */
+export const deciderRole: Role = "approver"
+
+/** Whether a caller with `role` (null: no longer a member) may approve and reject. */
+export const mayDecide = (role: Role | null): boolean => role !== null && hasAtLeast(role, deciderRole)

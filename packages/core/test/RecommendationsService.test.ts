@@ -1,5 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Option } from "effect"
+import { ForbiddenRole } from "../src/Errors.ts"
 import { RecommendationId } from "../src/Ids.ts"
 import { WriteBackOutbox } from "../src/ports/WriteBackOutbox.ts"
 import { Recommendations } from "../src/RecommendationsService.ts"
@@ -49,7 +50,7 @@ describe("Recommendations", () => {
       const again = yield* service.accept(wsA, seeded.id, tokenActor)
       assert.isTrue(again.idempotent)
       assert.deepStrictEqual(again.recommendation, first.recommendation)
-      yield* service.approve(wsA, seeded.id, sessionActor)
+      yield* service.approve(wsA, seeded.id, sessionActor, "approver")
       const afterApproval = yield* service.accept(wsA, seeded.id, tokenActor)
       assert.isTrue(afterApproval.idempotent)
       assert.strictEqual(afterApproval.recommendation.status, "approved")
@@ -74,12 +75,12 @@ describe("Recommendations", () => {
       const seeded = yield* setup
       const service = yield* Recommendations
       yield* service.accept(wsA, seeded.id, tokenActor)
-      const rejected = yield* service.reject(wsA, seeded.id, sessionActor, "too steep")
+      const rejected = yield* service.reject(wsA, seeded.id, sessionActor, "approver", "too steep")
       assert.deepStrictEqual(
         [rejected.recommendation.status, rejected.recommendation.rejectReason],
         ["rejected", "too steep"]
       )
-      const again = yield* Effect.flip(service.reject(wsA, seeded.id, sessionActor, "too steep"))
+      const again = yield* Effect.flip(service.reject(wsA, seeded.id, sessionActor, "approver", "too steep"))
       assert.strictEqual(again._tag, "TransitionConflict")
     }).pipe(Effect.provide(useCases))
   )
@@ -88,8 +89,8 @@ describe("Recommendations", () => {
     Effect.gen(function* () {
       const seeded = yield* setup
       const service = yield* Recommendations
-      const approve = yield* Effect.flip(service.approve(wsA, seeded.id, sessionActor))
-      const reject = yield* Effect.flip(service.reject(wsA, seeded.id, sessionActor, "no"))
+      const approve = yield* Effect.flip(service.approve(wsA, seeded.id, sessionActor, "approver"))
+      const reject = yield* Effect.flip(service.reject(wsA, seeded.id, sessionActor, "approver", "no"))
       assert.deepStrictEqual([approve._tag, reject._tag], ["TransitionConflict", "TransitionConflict"])
       assert.strictEqual((yield* service.get(wsA, seeded.id)).status, "new")
       assert.strictEqual((yield* auditOf(wsA)).length, 0)
@@ -106,8 +107,8 @@ describe("Recommendations", () => {
         Effect.flip(service.get(wsB, seeded.id)),
         Effect.flip(service.accept(wsB, seeded.id, tokenActor)),
         Effect.flip(service.dismiss(wsB, seeded.id, tokenActor)),
-        Effect.flip(service.approve(wsB, seeded.id, sessionActor)),
-        Effect.flip(service.reject(wsB, seeded.id, sessionActor, "no"))
+        Effect.flip(service.approve(wsB, seeded.id, sessionActor, "approver")),
+        Effect.flip(service.reject(wsB, seeded.id, sessionActor, "approver", "no"))
       ])
       assert.deepStrictEqual(
         failures.map((failure) => failure._tag),
@@ -120,22 +121,42 @@ describe("Recommendations", () => {
     }).pipe(Effect.provide(useCases))
   )
 
+  it.effect("approve and reject need approver, admin or owner, checked before the plan and the resource", () =>
+    Effect.gen(function* () {
+      const service = yield* Recommendations
+      const missing = RecommendationId.make("rec_missing")
+      // A plan without write-back and no such recommendation: the role is refused first all the same.
+      yield* seedWorkspace(wsA, "pro")
+      for (const role of ["viewer", "analyst", null] as const) {
+        const approve = yield* Effect.flip(service.approve(wsA, missing, sessionActor, role))
+        const reject = yield* Effect.flip(service.reject(wsA, missing, sessionActor, role, "no"))
+        assert.deepStrictEqual(approve, new ForbiddenRole({ role }))
+        assert.deepStrictEqual(reject, new ForbiddenRole({ role }))
+      }
+      for (const role of ["approver", "admin", "owner"] as const) {
+        const approve = yield* Effect.flip(service.approve(wsA, missing, sessionActor, role))
+        const reject = yield* Effect.flip(service.reject(wsA, missing, sessionActor, role, "no"))
+        assert.deepStrictEqual([approve._tag, reject._tag], ["TierIneligible", "ResourceNotFound"])
+      }
+    }).pipe(Effect.provide(useCases))
+  )
+
   it.effect("approve checks plan, then store, then the recommendation, then its state", () =>
     Effect.gen(function* () {
       const service = yield* Recommendations
       const missing = RecommendationId.make("rec_missing")
       yield* seedWorkspace(wsA, "pro")
-      const tier = yield* Effect.flip(service.approve(wsA, missing, sessionActor))
+      const tier = yield* Effect.flip(service.approve(wsA, missing, sessionActor, "approver"))
       assert.deepStrictEqual([tier._tag, tier._tag === "TierIneligible" ? tier.plan : null], ["TierIneligible", "pro"])
       yield* seedWorkspace(wsB, "max")
-      const noStore = yield* Effect.flip(service.approve(wsB, missing, sessionActor))
+      const noStore = yield* Effect.flip(service.approve(wsB, missing, sessionActor, "approver"))
       assert.strictEqual(noStore._tag, "NoCommerceIntegration")
       yield* connectStore(wsB)
-      const notFound = yield* Effect.flip(service.approve(wsB, missing, sessionActor))
+      const notFound = yield* Effect.flip(service.approve(wsB, missing, sessionActor, "approver"))
       assert.strictEqual(notFound._tag, "ResourceNotFound")
       const item = yield* seedItem(wsB, { sku: "B", price: 1000, cost: 700 })
       const fresh = yield* seedRecommendation(item, 1099)
-      const state = yield* Effect.flip(service.approve(wsB, fresh.id, sessionActor))
+      const state = yield* Effect.flip(service.approve(wsB, fresh.id, sessionActor, "approver"))
       assert.strictEqual(state._tag, "TransitionConflict")
     }).pipe(Effect.provide(useCases))
   )
@@ -145,7 +166,7 @@ describe("Recommendations", () => {
       const seeded = yield* setup
       const service = yield* Recommendations
       yield* service.accept(wsA, seeded.id, tokenActor)
-      const approved = yield* service.approve(wsA, seeded.id, sessionActor)
+      const approved = yield* service.approve(wsA, seeded.id, sessionActor, "approver")
       assert.strictEqual(approved.idempotent, false)
       assert.deepStrictEqual(
         [approved.recommendation.status, approved.recommendation.decidedBy],
@@ -170,7 +191,7 @@ describe("Recommendations", () => {
           }
         ]
       )
-      const repeat = yield* service.approve(wsA, seeded.id, sessionActor)
+      const repeat = yield* service.approve(wsA, seeded.id, sessionActor, "approver")
       assert.isTrue(repeat.idempotent)
       assert.deepStrictEqual(repeat.writeBack, writeBack)
       const outbox = yield* WriteBackOutbox
@@ -190,7 +211,7 @@ describe("Recommendations", () => {
       const before = yield* service.getDetail(wsA, seeded.id)
       assert.strictEqual(before.writeBack, null)
       yield* service.accept(wsA, seeded.id, tokenActor)
-      const approved = yield* service.approve(wsA, seeded.id, sessionActor)
+      const approved = yield* service.approve(wsA, seeded.id, sessionActor, "approver")
       const after = yield* service.getDetail(wsA, seeded.id)
       assert.strictEqual(after.recommendation.status, "approved")
       assert.deepStrictEqual(after.writeBack, approved.writeBack)

@@ -119,7 +119,7 @@ describe("RunExecutor", () => {
       if (forA === undefined || forB === undefined) return assert.fail("the first run recommends for A and B")
       yield* recommendations.accept(wsA, forA.id, tokenActor)
       yield* recommendations.accept(wsA, forB.id, tokenActor)
-      yield* recommendations.approve(wsA, forB.id, sessionActor)
+      yield* recommendations.approve(wsA, forB.id, sessionActor, "approver")
       const alertsBefore = (yield* openAlerts).items.length
       yield* TestClock.adjust(60_000)
       const second = yield* executor.execute(yield* trigger())

@@ -31,7 +31,7 @@ const approved = Effect.gen(function* () {
   const recommendation = yield* seedRecommendation(item, 1099)
   const recommendations = yield* Recommendations
   yield* recommendations.accept(wsA, recommendation.id, tokenActor)
-  const { writeBack } = yield* recommendations.approve(wsA, recommendation.id, sessionActor)
+  const { writeBack } = yield* recommendations.approve(wsA, recommendation.id, sessionActor, "approver")
   if (writeBack === null) return yield* Effect.die("approve enqueues a write-back")
   return { item, recommendation, writeBack }
 })

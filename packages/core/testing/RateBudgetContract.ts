@@ -1,10 +1,20 @@
 import { assert, layer } from "@effect/vitest"
-import { Effect, type Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { IdGenerator } from "../src/ports/IdGenerator.ts"
 import { type BudgetDecision, RateBudget } from "../src/ports/RateBudget.ts"
+import { RateBudgetStore } from "../src/ports/RateBudgetStore.ts"
 import { fixtureNow, minuteMs } from "./Fixtures.ts"
 
 export type RateBudgetContractServices = RateBudget | IdGenerator
+
+/**
+ * A shared store's counts as the RateBudget, with no fallback: a failure of the store is a defect,
+ * so that the contract holds the store itself to every count (servers add the fallback).
+ */
+export const strictRateBudget: Layer.Layer<RateBudget, never, RateBudgetStore> = Layer.effect(
+  RateBudget,
+  RateBudgetStore.useSync((store) => RateBudget.of({ consume: (key, now) => Effect.orDie(store.consume(key, now)) }))
+)
 
 /** A key no other test uses, so that budgets in a shared store stay apart. */
 const freshKey = IdGenerator.use((ids) => ids.next("token")).pipe(Effect.map((id) => `token:${id}`))

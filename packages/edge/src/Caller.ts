@@ -1,9 +1,8 @@
 import type { Actor } from "@margin/core/Actor"
 import type { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
-import { hasAtLeast, type Role } from "@margin/core/Role"
+import type { Role } from "@margin/core/Role"
 import type { Scope } from "@margin/core/Scope"
-import { Context, Effect } from "effect"
-import { ForbiddenRole } from "./EdgeErrors.ts"
+import { Context } from "effect"
 
 /** Who is calling, resolved once per request by `Authenticate`. */
 export interface CallerShape {
@@ -27,11 +26,3 @@ export const callerActor = (caller: CallerShape): Actor =>
   caller.tokenId === null
     ? { _tag: "SessionActor", userId: caller.userId }
     : { _tag: "TokenActor", tokenId: caller.tokenId, userId: caller.userId }
-
-/** Fails with `ForbiddenRole` unless the caller's role is at least `minimum`. */
-export const requireRole = (minimum: Role): Effect.Effect<void, ForbiddenRole, Caller> =>
-  Caller.use((caller) =>
-    caller.role !== null && hasAtLeast(caller.role, minimum)
-      ? Effect.void
-      : Effect.fail(new ForbiddenRole({ role: caller.role }))
-  )

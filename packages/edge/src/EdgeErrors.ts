@@ -2,7 +2,7 @@ import { Scope } from "@margin/core/Scope"
 import { Schema } from "effect"
 
 /**
- * Failures raised by the front doors themselves (credentials, budget, workspace, scope, role,
+ * Failures raised by the front doors themselves (credentials, budget, workspace, scope,
  * request parsing). Like core errors they carry no HTTP status: `ErrorEnvelope` maps both.
  */
 
@@ -42,11 +42,6 @@ export class InsufficientScope extends Schema.TaggedError<InsufficientScope>()("
 
 /** The user who issued the token was deleted: the token may still read, never mutate. */
 export class TokenUnusable extends Schema.TaggedError<TokenUnusable>()("TokenUnusable", {}) {}
-
-/** Approve and reject need a role of approver or above. */
-export class ForbiddenRole extends Schema.TaggedError<ForbiddenRole>()("ForbiddenRole", {
-  role: Schema.NullOr(Schema.String)
-}) {}
 
 /** The request body is not JSON. */
 export class BadRequest extends Schema.TaggedError<BadRequest>()("BadRequest", {

@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   EmailNotConfirmed,
+  ForbiddenRole,
   InvalidInput,
   NoCommerceIntegration,
   PlanLimitExceeded,
@@ -11,7 +12,6 @@ import {
 } from "@margin/core/Errors"
 import {
   BadRequest,
-  ForbiddenRole,
   InsufficientScope,
   RateLimited,
   TokenUnusable,

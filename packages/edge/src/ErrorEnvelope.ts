@@ -1,5 +1,6 @@
 import type {
   EmailNotConfirmed,
+  ForbiddenRole,
   InvalidInput,
   NoCommerceIntegration,
   PlanLimitExceeded,
@@ -12,7 +13,6 @@ import { Scope } from "@margin/core/Scope"
 import { Schema } from "effect"
 import type {
   BadRequest,
-  ForbiddenRole,
   InsufficientScope,
   RateLimited,
   TokenUnusable,

@@ -1,10 +1,11 @@
 import { NodeRedis } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { RepositoryError } from "@margin/core/Errors"
 import { makeRateWindows } from "@margin/core/memory/RateWindows"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import { Effect, Layer, Logger, Metric, References } from "effect"
 import * as FallbackRateBudget from "./FallbackRateBudget.ts"
-import * as RedisRateBudget from "./RedisRateBudget.ts"
+import * as RedisRateBudgetStore from "./RedisRateBudgetStore.ts"
 import * as ServiceMetrics from "./ServiceMetrics.ts"
 import * as TcpProxy from "./testing/TcpProxy.ts"
 
@@ -22,6 +23,8 @@ const logging = Layer.merge(Logger.layer([capture]), Layer.succeed(References.Mi
 const fallbacks = Effect.map(Metric.value(ServiceMetrics.rateBudgetFallbacks), (state) => state.count)
 const now = 1_736_942_400_000 + 10_000
 
+const refused = new RepositoryError({ operation: "RateBudget.consume", message: "connection refused" })
+
 describe("FallbackRateBudget", () => {
   it.effect(
     "Redis cut under way: the limit still holds per process, exactly, logged once and counted",
@@ -29,7 +32,8 @@ describe("FallbackRateBudget", () => {
       Effect.gen(function* () {
         const proxy = yield* TcpProxy.make({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) })
         const budget = yield* Layer.build(
-          RedisRateBudget.layer({ limit: 3, prefix: `margin:test:${crypto.randomUUID()}` }).pipe(
+          FallbackRateBudget.layer.pipe(
+            Layer.provide(RedisRateBudgetStore.layer({ limit: 3, prefix: `margin:test:${crypto.randomUUID()}` })),
             Layer.provide(NodeRedis.layer({ url: `redis://127.0.0.1:${proxy.port}`, disableOfflineQueue: true }))
           )
         )
@@ -61,7 +65,7 @@ describe("FallbackRateBudget", () => {
       let up = false
       const shared = new Map<string, number>()
       const rate = yield* FallbackRateBudget.make({
-        store: "test",
+        name: "test",
         limit: 2,
         consume: (key, _now) =>
           up
@@ -72,7 +76,7 @@ describe("FallbackRateBudget", () => {
                   ? { _tag: "Allowed" as const, remaining: 2 - count }
                   : { _tag: "Limited" as const, retryAfterSeconds: 1 }
               })
-            : Effect.fail({ message: "connection refused" })
+            : Effect.fail(refused)
       })
       messages.length = 0
       reasons.length = 0
@@ -101,10 +105,9 @@ describe("FallbackRateBudget", () => {
       const state = { up: true }
       const shared = makeRateWindows(limit)
       const rate = yield* FallbackRateBudget.make({
-        store: "test",
+        name: "test",
         limit,
-        consume: (key, at) =>
-          state.up ? Effect.sync(() => shared.consume(key, at)) : Effect.fail({ message: "connection refused" })
+        consume: (key, at) => (state.up ? Effect.sync(() => shared.consume(key, at)) : Effect.fail(refused))
       })
       const tags = (key: string, at: number, times: number) =>
         Effect.forEach(Array.from({ length: times }), () => Effect.map(rate.consume(key, at), (d) => d._tag))
@@ -135,14 +138,4 @@ describe("FallbackRateBudget", () => {
       assert.deepStrictEqual(yield* tags("other", now, 2), ["Allowed", "Allowed"], "another key has its own budget")
     }).pipe(Effect.provide(logging))
   )
-
-  it("reasonOf: the message, else the cause's message, else the tag", () => {
-    assert.strictEqual(FallbackRateBudget.reasonOf({ message: "refused" }), "refused")
-    assert.strictEqual(
-      FallbackRateBudget.reasonOf({ message: "", _tag: "RedisError", cause: new Error("ECONNREFUSED") }),
-      "ECONNREFUSED"
-    )
-    assert.strictEqual(FallbackRateBudget.reasonOf({ message: "", _tag: "TimeoutError" }), "TimeoutError")
-    assert.strictEqual(FallbackRateBudget.reasonOf({ message: "" }), "unknown failure")
-  })
 })

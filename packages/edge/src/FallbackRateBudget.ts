@@ -1,22 +1,9 @@
+import { type RepositoryError, reasonOf } from "@margin/core/Errors"
 import { makeRateWindows } from "@margin/core/memory/RateWindows"
-import { type BudgetDecision, RateBudget } from "@margin/core/ports/RateBudget"
-import { Effect, Metric } from "effect"
+import { RateBudget } from "@margin/core/ports/RateBudget"
+import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
+import { Effect, Layer, Metric } from "effect"
 import * as ServiceMetrics from "./ServiceMetrics.ts"
-
-export interface FallbackRateBudgetOptions<E extends { readonly message: string }> {
-  /** The shared store's name in logs: `redis`, `postgres`. */
-  readonly store: string
-  readonly limit: number
-  /** Counts the request in the shared store; fails when the store cannot count it. */
-  readonly consume: (key: string, now: number) => Effect.Effect<BudgetDecision, E>
-}
-
-/** Why the store could not count, for the log: the message, else its cause's, else the error's tag. */
-export const reasonOf = (error: { readonly message: string; readonly _tag?: string; readonly cause?: unknown }) => {
-  if (error.message !== "") return error.message
-  if (error.cause instanceof Error && error.cause.message !== "") return error.cause.message
-  return error._tag ?? "unknown failure"
-}
 
 /**
  * A shared rate budget that never lets a request through uncounted: while the shared store
@@ -29,21 +16,19 @@ export const reasonOf = (error: { readonly message: string; readonly _tag?: stri
  * decision is counted (`margin_rate_budget_fallback_total`) and `margin_rate_budget_degraded` is 1
  * meanwhile.
  */
-export const make = <E extends { readonly message: string }>(
-  options: FallbackRateBudgetOptions<E>
-): Effect.Effect<RateBudget["Service"]> =>
+export const make = (store: RateBudgetStore["Service"]): Effect.Effect<RateBudget["Service"]> =>
   Effect.sync(() => {
-    const windows = makeRateWindows(options.limit)
+    const windows = makeRateWindows(store.limit)
     let degraded = false
 
     const inMemory = (key: string, now: number) => Effect.sync(() => windows.consume(key, now))
 
-    const fellBack = (key: string, now: number, error: E) =>
+    const fellBack = (key: string, now: number, error: RepositoryError) =>
       Effect.gen(function* () {
         if (!degraded) {
           degraded = true
           yield* Effect.logWarning(
-            `rate budget: ${options.store} cannot count requests; this process counts them in memory until it recovers`
+            `rate budget: ${store.name} cannot count requests; this process counts them in memory until it recovers`
           ).pipe(Effect.annotateLogs("reason", reasonOf(error)))
           yield* Metric.update(ServiceMetrics.rateBudgetDegraded, 1)
         }
@@ -53,22 +38,28 @@ export const make = <E extends { readonly message: string }>(
 
     const recovered = Effect.gen(function* () {
       degraded = false
-      yield* Effect.logInfo(`rate budget: ${options.store} counts requests again`)
+      yield* Effect.logInfo(`rate budget: ${store.name} counts requests again`)
       yield* Metric.update(ServiceMetrics.rateBudgetDegraded, 0)
     })
 
     return RateBudget.of({
       consume: (key, now) =>
-        options.consume(key, now).pipe(
+        store.consume(key, now).pipe(
           Effect.matchEffect({
             onFailure: (error) => fellBack(key, now, error),
             // A continuation, run when the store has answered: no Effect.suspend needed around it.
             onSuccess: (decision) => {
               // Kept for an outage: the store's count (at least the limit when it refused).
-              windows.raise(key, now, decision._tag === "Allowed" ? options.limit - decision.remaining : options.limit)
+              windows.raise(key, now, decision._tag === "Allowed" ? store.limit - decision.remaining : store.limit)
               return degraded ? Effect.as(recovered, decision) : Effect.succeed(decision)
             }
           })
         )
     })
   })
+
+/** The RateBudget of the store in context, with the memory fallback. */
+export const layer: Layer.Layer<RateBudget, never, RateBudgetStore> = Layer.effect(
+  RateBudget,
+  RateBudgetStore.use(make)
+)

@@ -1,20 +1,22 @@
 import { NodeRedis } from "@effect/platform-node"
 import type { Ports } from "@margin/core/memory/MemoryAdapters"
-import type { RateBudget } from "@margin/core/ports/RateBudget"
+import type { IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
+import { defaultRequestsPerMinute } from "@margin/core/ports/RateBudget"
+import type { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
 import * as Database from "@margin/postgres/Database"
 import * as Migrations from "@margin/postgres/Migrations"
 import * as PgAdapters from "@margin/postgres/PgAdapters"
 import * as PgIdentityKeyStore from "@margin/postgres/PgIdentityKeyStore"
-import * as PgRateBudget from "@margin/postgres/PgRateBudget"
+import * as PgRateBudgetStore from "@margin/postgres/PgRateBudgetStore"
 import * as StoreRouter from "@margin/stores/StoreRouter"
 import { Config, Layer, Option, Redacted, Schema } from "effect"
 import type { SqlClient } from "effect/sql"
-import type { IdentityKeyStore } from "./IdentityKeyStore.ts"
+import * as FallbackRateBudget from "./FallbackRateBudget.ts"
 import * as ObservedPorts from "./ObservedPorts.ts"
-import * as RedisRateBudget from "./RedisRateBudget.ts"
+import * as RedisRateBudgetStore from "./RedisRateBudgetStore.ts"
 
 export interface ServerInfrastructureOptions {
-  /** Requests per minute per token / session user (spec default 60). */
+  /** Requests per minute per token / session user (the contract's default: 60). */
   readonly rateLimitPerMinute: number
   /** REDIS_URL: the shared budget lives in Redis; without it, in the database (rate_budget_windows). */
   readonly redisUrl: Option.Option<Redacted.Redacted<string>>
@@ -27,21 +29,30 @@ const PositiveInt = Schema.FiniteFromString.pipe(Schema.check(Schema.isInt(), Sc
  * requests (REST, MCP alone, MCP over stdio), so that they spend one budget with one limit.
  */
 export const optionsConfig: Config.Config<ServerInfrastructureOptions> = Config.all({
-  rateLimitPerMinute: Config.schema(PositiveInt, "RATE_LIMIT_PER_MINUTE").pipe(Config.withDefault(60)),
+  rateLimitPerMinute: Config.schema(PositiveInt, "RATE_LIMIT_PER_MINUTE").pipe(
+    Config.withDefault(defaultRequestsPerMinute)
+  ),
   redisUrl: Config.option(Config.Redacted("REDIS_URL"))
 })
 
-/** The budget shared by every process and front door: Redis when configured, else the database. */
+/**
+ * The budget shared by every process and front door: counted in Redis when configured, else in the
+ * database; while that store cannot count, each process counts in memory (FallbackRateBudget).
+ */
 export const rateBudgetLayer = (options: ServerInfrastructureOptions) =>
-  Option.match(options.redisUrl, {
-    onNone: (): Layer.Layer<RateBudget, never, SqlClient.SqlClient> =>
-      PgRateBudget.layer({ limit: options.rateLimitPerMinute }),
-    onSome: (url) =>
-      RedisRateBudget.layer({ limit: options.rateLimitPerMinute }).pipe(
-        // Commands fail at once while Redis is away (instead of queueing), so the memory budget answers.
-        Layer.provide(NodeRedis.layer({ url: Redacted.value(url), disableOfflineQueue: true }))
-      )
-  })
+  FallbackRateBudget.layer.pipe(
+    Layer.provide(
+      Option.match(options.redisUrl, {
+        onNone: (): Layer.Layer<RateBudgetStore, never, SqlClient.SqlClient> =>
+          PgRateBudgetStore.layer({ limit: options.rateLimitPerMinute }),
+        onSome: (url) =>
+          RedisRateBudgetStore.layer({ limit: options.rateLimitPerMinute }).pipe(
+            // Commands fail at once while Redis is away (instead of queueing), so the memory budget answers.
+            Layer.provide(NodeRedis.layer({ url: Redacted.value(url), disableOfflineQueue: true }))
+          )
+      })
+    )
+  )
 
 /**
  * Every port of core on the real infrastructure, for long-running processes (REST, MCP, worker):

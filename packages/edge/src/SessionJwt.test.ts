@@ -5,10 +5,10 @@ import { join } from "node:path"
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
 import { UserId } from "@margin/core/Ids"
+import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { base64url, exportJWK, exportSPKI, generateKeyPair, SignJWT } from "jose"
-import { IdentityKeyStore } from "./IdentityKeyStore.ts"
 import {
   defaultSessionAudience,
   defaultSessionIssuer,
@@ -65,7 +65,7 @@ describe("SessionVerifier with SESSION_PUBLIC_KEY", () => {
       const jwt = yield* Effect.promise(() => claims().sign(keys.privateKey))
       const userId = yield* verifyAt(jwt).pipe(
         Effect.provide(verifierLayer({ SESSION_PUBLIC_KEY: pem.replaceAll("\n", "\\n") })),
-        Effect.provide(IdentityKeyStore.layerMemory)
+        Effect.provide(MemoryIdentityKeyStore.layer)
       )
       assert.strictEqual(userId, user)
     })
@@ -104,7 +104,7 @@ describe("SessionVerifier with SESSION_PUBLIC_KEY", () => {
       })
       yield* checks.pipe(
         Effect.provide(verifierLayer({ SESSION_PUBLIC_KEY: pem })),
-        Effect.provide(IdentityKeyStore.layerMemory)
+        Effect.provide(MemoryIdentityKeyStore.layer)
       )
     })
   )
@@ -122,7 +122,7 @@ describe("SessionVerifier with SESSION_PUBLIC_KEY", () => {
         assert.strictEqual(yield* verifyAt(jwt), user)
         yield* expectRejected(defaults, "wrong_issuer")
       })
-      yield* checks.pipe(Effect.provide(verifierLayer(env)), Effect.provide(IdentityKeyStore.layerMemory))
+      yield* checks.pipe(Effect.provide(verifierLayer(env)), Effect.provide(MemoryIdentityKeyStore.layer))
     })
   )
 
@@ -133,7 +133,7 @@ describe("SessionVerifier with SESSION_PUBLIC_KEY", () => {
       const jwt = yield* Effect.promise(() => claims({}, { alg: "RS256" }).sign(keys.privateKey))
       const userId = yield* verifyAt(jwt).pipe(
         Effect.provide(verifierLayer({ SESSION_PUBLIC_KEY: pem })),
-        Effect.provide(IdentityKeyStore.layerMemory)
+        Effect.provide(MemoryIdentityKeyStore.layer)
       )
       assert.strictEqual(userId, user)
     })
@@ -166,7 +166,7 @@ describe("SessionVerifier with SESSION_JWKS_FILE", () => {
       })
       yield* checks.pipe(
         Effect.provide(verifierLayer({ SESSION_JWKS_FILE: path })),
-        Effect.provide(IdentityKeyStore.layerMemory)
+        Effect.provide(MemoryIdentityKeyStore.layer)
       )
     })
   )
@@ -175,7 +175,7 @@ describe("SessionVerifier with SESSION_JWKS_FILE", () => {
     Effect.gen(function* () {
       const refusal = (env: Record<string, string>) =>
         Layer.build(verifierLayer(env)).pipe(
-          Effect.provide(IdentityKeyStore.layerMemory),
+          Effect.provide(MemoryIdentityKeyStore.layer),
           Effect.scoped,
           Effect.flip,
           Effect.map((error) => (error instanceof SessionKeyConfigError ? error.message : String(error)))
@@ -216,7 +216,7 @@ describe("SessionVerifier with SESSION_JWKS_URL", () => {
       const jwt = yield* Effect.promise(() => claims({}, { alg: "ES256", kid: "idp-1" }).sign(keys.privateKey))
       const userId = yield* verifyAt(jwt).pipe(
         Effect.provide(verifierLayer({ SESSION_JWKS_URL: `http://127.0.0.1:${port}/jwks.json` })),
-        Effect.provide(IdentityKeyStore.layerMemory)
+        Effect.provide(MemoryIdentityKeyStore.layer)
       )
       assert.strictEqual(userId, user)
     }).pipe(Effect.scoped)
@@ -226,7 +226,7 @@ describe("SessionVerifier with SESSION_JWKS_URL", () => {
 describe("development identity key", () => {
   it.effect("signs with a key generated once, which the verifier of another process finds in the store", () =>
     Effect.gen(function* () {
-      const store = yield* Layer.build(IdentityKeyStore.layerMemory)
+      const store = yield* Layer.build(MemoryIdentityKeyStore.layer)
       const signer = SessionSigner.layerDevelopment.pipe(Layer.provide(configWith({})))
       const token = yield* Effect.gen(function* () {
         yield* TestClock.setTime(now)
@@ -244,7 +244,7 @@ describe("development identity key", () => {
 
   it.effect("is not accepted once a real key is configured", () =>
     Effect.gen(function* () {
-      const store = yield* Layer.build(IdentityKeyStore.layerMemory)
+      const store = yield* Layer.build(MemoryIdentityKeyStore.layer)
       const token = yield* Effect.gen(function* () {
         yield* TestClock.setTime(now)
         return yield* (yield* SessionSigner).sign(user, 600)

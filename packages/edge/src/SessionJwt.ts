@@ -1,9 +1,9 @@
 import type { RepositoryError } from "@margin/core/Errors"
 import { UserId } from "@margin/core/Ids"
+import type { IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
 import type { FileSystem } from "effect"
 import { Clock, Config, Context, Effect, Layer, Schema } from "effect"
 import { errors, jwtVerify } from "jose"
-import type { IdentityKeyStore } from "./IdentityKeyStore.ts"
 import { type SessionKeyConfigError, type SessionVerificationKey, sessionVerificationKey } from "./SessionJwtKeys.ts"
 
 /**

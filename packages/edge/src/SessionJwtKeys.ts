@@ -1,5 +1,6 @@
 import { createPublicKey, type KeyObject } from "node:crypto"
 import type { RepositoryError } from "@margin/core/Errors"
+import { type IdentityKey, IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
 import { Clock, Config, Effect, FileSystem, Option, Schema } from "effect"
 import {
   type CryptoKey,
@@ -12,7 +13,6 @@ import {
   type JWK,
   type JWTVerifyGetKey
 } from "jose"
-import { type IdentityKey, IdentityKeyStore } from "./IdentityKeyStore.ts"
 
 /** Asymmetric signature algorithms only: a verifier that accepted HS* could be fed its own public key as the secret. */
 export const asymmetricAlgorithms = [

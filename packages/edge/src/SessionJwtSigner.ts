@@ -1,8 +1,8 @@
 import type { RepositoryError } from "@margin/core/Errors"
 import type { UserId } from "@margin/core/Ids"
+import type { IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
 import { Clock, type Config, Context, Effect, Layer } from "effect"
 import { importJWK, SignJWT } from "jose"
-import type { IdentityKeyStore } from "./IdentityKeyStore.ts"
 import { sessionJwtSettingsConfig } from "./SessionJwt.ts"
 import { developmentIdentityKey, privateJwkOf } from "./SessionJwtKeys.ts"
 

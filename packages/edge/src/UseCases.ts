@@ -1,4 +1,5 @@
 import { Alerts } from "@margin/core/AlertsService"
+import { Approval } from "@margin/core/Approval"
 import { Catalog } from "@margin/core/CatalogService"
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { ReportExport } from "@margin/core/ReportExportService"
@@ -7,7 +8,6 @@ import { Runs } from "@margin/core/RunsService"
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
 import * as DeliverySettings from "@margin/jobs/DeliverySettings"
 import { Layer } from "effect"
-import { Approval } from "./Approval.ts"
 import { Authenticate } from "./Authenticate.ts"
 
 /**

@@ -37,7 +37,7 @@ const approveMany = (count: number) =>
       const item = yield* seedItem(wsA, { sku: `S${index}`, price: 1000, cost: 700 })
       const recommendation = yield* seedRecommendation(item, 1099)
       yield* recommendations.accept(wsA, recommendation.id, tokenActor)
-      yield* recommendations.approve(wsA, recommendation.id, sessionActor)
+      yield* recommendations.approve(wsA, recommendation.id, sessionActor, "approver")
     }
   })
 

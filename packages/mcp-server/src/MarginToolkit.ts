@@ -19,7 +19,7 @@ export const MarginToolkit = Toolkit.merge(
   WorkspaceTools
 )
 
-/** The handlers of every tool, on the use cases of @margin/edge's `UseCasesLayer` and `BackgroundRuns`. */
+/** The handlers of every tool, on the use cases of the use-case layer and `BackgroundRuns`. */
 export const MarginToolkitLayer = Layer.mergeAll(
   RunToolsLayer,
   RecommendationToolsLayer,

@@ -1,8 +1,8 @@
+import { Approval, type ApprovalResult } from "@margin/core/Approval"
 import { RecommendationId, RunId } from "@margin/core/Ids"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { type RecommendationMutation, Recommendations } from "@margin/core/RecommendationsService"
-import { Approval, type ApprovalResult } from "@margin/edge/Approval"
-import { callerActor, requireRole } from "@margin/edge/Caller"
+import { callerActor } from "@margin/edge/Caller"
 import { ListJson, listJson, pageRequest } from "@margin/edge/ListJson"
 import { RejectBody } from "@margin/edge/Payloads"
 import { RecommendationJson, recommendationJson, WriteBackStateJson } from "@margin/edge/RecommendationJson"
@@ -118,9 +118,6 @@ export const RecommendationTools = Toolkit.make(
   RejectRecommendation
 )
 
-/** Approve and reject: the spec's role rule, as in REST. */
-const deciderRole = requireRole("approver")
-
 export const RecommendationToolsLayer = RecommendationTools.toLayer(
   Effect.gen(function* () {
     const recommendations = yield* Recommendations
@@ -152,17 +149,24 @@ export const RecommendationToolsLayer = RecommendationTools.toLayer(
           mutationJson
         )
       ),
+      // Approve and reject: the role rule is the use case's, as in REST.
       approve_recommendation: handle(ApproveRecommendation, (params, caller) =>
-        Effect.andThen(
-          deciderRole,
-          approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller))
-        ).pipe(Effect.map(approvalJson))
+        Effect.map(
+          approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller), caller.role),
+          approvalJson
+        )
       ),
       reject_recommendation: handle(RejectRecommendation, (params, caller) =>
-        Effect.andThen(
-          deciderRole,
-          recommendations.reject(caller.workspaceId, params.recommendation_id, callerActor(caller), params.reason)
-        ).pipe(Effect.map(mutationJson))
+        Effect.map(
+          recommendations.reject(
+            caller.workspaceId,
+            params.recommendation_id,
+            callerActor(caller),
+            caller.role,
+            params.reason
+          ),
+          mutationJson
+        )
       )
     })
   })

@@ -1,7 +1,7 @@
 import { RunId } from "@margin/core/Ids"
+import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
 import { RunStatus } from "@margin/core/Run"
 import { Runs } from "@margin/core/RunsService"
-import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
 import { callerActor } from "@margin/edge/Caller"
 import { ListJson, listJson, pageRequest } from "@margin/edge/ListJson"
 import { TriggerRunBody } from "@margin/edge/Payloads"

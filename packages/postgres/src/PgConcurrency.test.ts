@@ -142,7 +142,9 @@ layer(services, { timeout: "2 minutes" })(
           const recommendations = yield* Recommendations
           const { workspace, recommendation } = yield* scene("pending_approval")
           const results = yield* Effect.all(
-            Array.from({ length: writers }, () => recommendations.approve(workspace.id, recommendation.id, approver)),
+            Array.from({ length: writers }, () =>
+              recommendations.approve(workspace.id, recommendation.id, approver, "approver")
+            ),
             { concurrency: "unbounded" }
           )
           assert.deepStrictEqual(tally(results.map((result) => (result.idempotent ? "repeat" : "approved"))), {

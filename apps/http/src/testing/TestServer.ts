@@ -2,9 +2,9 @@ import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { assert } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
+import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { DeprecatedOperations } from "@margin/edge/DeprecatedOperations"
-import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
 import { serveLean } from "@margin/edge/ServeLean"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
@@ -39,7 +39,7 @@ export const layerOn = <ROut, E>(
     readonly deprecations?: ReadonlyArray<Deprecation>
   } = {}
 ) => {
-  const identity = IdentityKeyStore.layerMemory
+  const identity = MemoryIdentityKeyStore.layer
   // As in main.ts: requests start on the services routes read while answering.
   return serveLean(
     HttpApp.layer(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),

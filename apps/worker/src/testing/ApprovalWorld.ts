@@ -178,9 +178,9 @@ export const testApprover: Actor = { _tag: "SystemActor", name: "fault-test" }
  * outbox row, audit) without delivering: the write-back waits in the outbox for a worker.
  */
 export const approveWithoutDelivery = (workspaceId: WorkspaceId, recommendationId: RecommendationIdType) =>
-  Recommendations.use((recommendations) => recommendations.approve(workspaceId, recommendationId, testApprover)).pipe(
-    Effect.orDie
-  )
+  Recommendations.use((recommendations) =>
+    recommendations.approve(workspaceId, recommendationId, testApprover, "approver")
+  ).pipe(Effect.orDie)
 
 /** The kinds of the open alerts of the workspace. */
 export const openAlertKinds = (workspaceId: WorkspaceId) =>

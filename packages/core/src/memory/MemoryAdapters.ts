@@ -5,7 +5,7 @@ import type { CatalogRepository } from "../ports/CatalogRepository.ts"
 import type { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
 import type { IdGenerator } from "../ports/IdGenerator.ts"
 import type { MembershipRepository } from "../ports/MembershipRepository.ts"
-import type { RateBudget } from "../ports/RateBudget.ts"
+import { defaultRequestsPerMinute, type RateBudget } from "../ports/RateBudget.ts"
 import type { RecommendationRepository } from "../ports/RecommendationRepository.ts"
 import type { RunRepository } from "../ports/RunRepository.ts"
 import type { StoreConnectionRepository } from "../ports/StoreConnectionRepository.ts"
@@ -81,4 +81,4 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
   ).pipe(Layer.provideMerge(Layer.mergeAll(MemoryDatabase.layer, MemoryIdGenerator.layer, MemoryStore.layer)))
 
 /** Every port in memory, the contract's default rate budget of 60 per minute. */
-export const layer: Layer.Layer<MemoryServices> = layerWith({ rateLimit: MemoryRateBudget.defaultLimit })
+export const layer: Layer.Layer<MemoryServices> = layerWith({ rateLimit: defaultRequestsPerMinute })

@@ -1,5 +1,8 @@
 import { Context, type Effect } from "effect"
 
+/** The contract's default budget: 60 requests a minute per key (docs/contract.md, limits). */
+export const defaultRequestsPerMinute = 60
+
 export type BudgetDecision =
   | { readonly _tag: "Allowed"; readonly remaining: number }
   | { readonly _tag: "Limited"; readonly retryAfterSeconds: number }

@@ -1,9 +1,9 @@
 import { NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
-import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
-import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
+import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { UseCasesLayer } from "@margin/edge/UseCases"
+import * as WorkerBackgroundRuns from "@margin/jobs/WorkerBackgroundRuns"
 import { ConfigProvider, Layer, References } from "effect"
 import * as McpStdio from "../McpStdio.ts"
 import { StdioPipe } from "./StdioPipe.ts"
@@ -14,10 +14,10 @@ import { StdioPipe } from "./StdioPipe.ts"
  */
 export const layer = (options: { readonly token: string; readonly rateLimit?: number }) =>
   McpStdio.layer.pipe(
-    Layer.provide(BackgroundRuns.layer),
+    Layer.provide(WorkerBackgroundRuns.layer),
     Layer.provideMerge(StdioPipe.layer),
     Layer.provideMerge(UseCasesLayer),
-    Layer.provide(SessionVerifier.layer.pipe(Layer.provide([IdentityKeyStore.layerMemory, NodeServices.layer]))),
+    Layer.provide(SessionVerifier.layer.pipe(Layer.provide([MemoryIdentityKeyStore.layer, NodeServices.layer]))),
     Layer.provideMerge(MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })),
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ MARGIN_TOKEN: options.token }))),
     Layer.provide(Layer.succeed(References.MinimumLogLevel, "Error")),

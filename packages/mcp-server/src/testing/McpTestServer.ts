@@ -1,12 +1,12 @@
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
-import { BackgroundRuns } from "@margin/edge/BackgroundRuns"
-import { IdentityKeyStore } from "@margin/edge/IdentityKeyStore"
+import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import { serveLean } from "@margin/edge/ServeLean"
 import { SessionVerifier } from "@margin/edge/SessionJwt"
 import { SessionSigner } from "@margin/edge/SessionJwtSigner"
 import { UseCasesLayer } from "@margin/edge/UseCases"
+import * as WorkerBackgroundRuns from "@margin/jobs/WorkerBackgroundRuns"
 import { Effect, Layer, References } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import * as McpRoutes from "../McpRoutes.ts"
@@ -34,11 +34,11 @@ const loopbackServer = HttpServer.layerTestClient.pipe(
 )
 
 export const layer = (options: McpTestServerOptions = {}) => {
-  const identity = IdentityKeyStore.layerMemory
+  const identity = MemoryIdentityKeyStore.layer
   // As the servers serve it: requests start on the services routes read while answering (none here).
   return serveLean(McpRoutes.layer, [], { disableListenLog: true }).pipe(
     Layer.provideMerge(loopbackServer),
-    Layer.provide(BackgroundRuns.layer),
+    Layer.provide(WorkerBackgroundRuns.layer),
     Layer.provide(McpSettings.layerWith({ allowedOrigins: options.allowedOrigins ?? [], publicUrl: null })),
     Layer.provideMerge(UseCasesLayer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),

@@ -1,16 +1,18 @@
-import type { Actor } from "@margin/core/Actor"
+import { Context, Duration, Effect, Layer, Option } from "effect"
+import type { Actor } from "./Actor.ts"
 import type {
+  ForbiddenRole,
   NoCommerceIntegration,
   RepositoryError,
   ResourceNotFound,
   TierIneligible,
   TransitionConflict
-} from "@margin/core/Errors"
-import type { RecommendationId, WorkspaceId } from "@margin/core/Ids"
-import type { Recommendation } from "@margin/core/Recommendation"
-import { Recommendations } from "@margin/core/RecommendationsService"
-import { type DeliveryOutcome, WriteBackDelivery } from "@margin/core/WriteBackDelivery"
-import { Context, Duration, Effect, Layer, Option } from "effect"
+} from "./Errors.ts"
+import type { RecommendationId, WorkspaceId } from "./Ids.ts"
+import type { Recommendation } from "./Recommendation.ts"
+import { Recommendations } from "./RecommendationsService.ts"
+import type { Role } from "./Role.ts"
+import { type DeliveryOutcome, WriteBackDelivery } from "./WriteBackDelivery.ts"
 
 /** Where the write-back of an approval stands when the approver gets the answer. */
 export interface WriteBackState {
@@ -27,6 +29,7 @@ export interface ApprovalResult {
 }
 
 export type ApprovalError =
+  | ForbiddenRole
   | TierIneligible
   | NoCommerceIntegration
   | ResourceNotFound
@@ -50,8 +53,8 @@ const stateOf = (outcome: DeliveryOutcome): WriteBackState["status"] => {
 }
 
 /**
- * Approve as both front doors offer it: the approval (plan, store, compare-and-swap, outbox row
- * in one transaction), then one opportunistic delivery of its write-back within `deliveryTimeout`.
+ * Approve as both front doors offer it: the approval (role, plan, store, then compare-and-swap and
+ * outbox row in one transaction: `Recommendations.approve`), then one opportunistic delivery of its write-back within `deliveryTimeout`.
  * The approval stands whatever the delivery does: a slow or failing store leaves the row pending
  * for the worker, and the answer says so.
  */
@@ -61,10 +64,11 @@ export class Approval extends Context.Service<
     readonly approve: (
       workspaceId: WorkspaceId,
       id: RecommendationId,
-      actor: Actor
+      actor: Actor,
+      role: Role | null
     ) => Effect.Effect<ApprovalResult, ApprovalError>
   }
->()("margin/edge/Approval") {
+>()("margin/core/Approval") {
   static readonly layerWith = (options: { readonly deliveryTimeout: Duration.Input }) =>
     Layer.effect(
       Approval,
@@ -72,8 +76,8 @@ export class Approval extends Context.Service<
         const recommendations = yield* Recommendations
         const delivery = yield* WriteBackDelivery
         return Approval.of({
-          approve: Effect.fn("Approval.approve")(function* (workspaceId, id, actor) {
-            const approved = yield* recommendations.approve(workspaceId, id, actor)
+          approve: Effect.fn("Approval.approve")(function* (workspaceId, id, actor, role) {
+            const approved = yield* recommendations.approve(workspaceId, id, actor, role)
             if (approved.idempotent || approved.writeBack === null) {
               return { recommendation: approved.recommendation, idempotent: approved.idempotent, writeBack: null }
             }

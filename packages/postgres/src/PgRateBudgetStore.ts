@@ -1,6 +1,5 @@
 import { decide, minuteMs, windowStart } from "@margin/core/FixedWindow"
-import { RateBudget } from "@margin/core/ports/RateBudget"
-import * as FallbackRateBudget from "@margin/edge/FallbackRateBudget"
+import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"
@@ -8,7 +7,7 @@ import { fixedSql } from "./PgFixedSql.ts"
 import { asRepositoryWith } from "./PgRepositoryError.ts"
 import { firstCount } from "./PgRows.ts"
 
-export interface PgRateBudgetOptions {
+export interface PgRateBudgetStoreOptions {
   readonly limit: number
   readonly windowMs?: number
 }
@@ -17,12 +16,12 @@ export interface PgRateBudgetOptions {
  * The shared budget in `rate_budget_windows`: one upsert per request increments the counter of
  * (key, window) under the row lock, so the count is exact across processes. A key's older
  * windows are deleted when its next window opens, so the table holds about one row per key.
- * If the database cannot answer, this process counts in its own memory budget until it is back
- * (FallbackRateBudget of @margin/edge), logging the outage and the recovery once each.
+ * A count the database cannot make fails with RepositoryError (the servers then count in memory:
+ * FallbackRateBudget of @margin/runtime).
  */
-export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, never, SqlClient.SqlClient> =>
+export const layer = (options: PgRateBudgetStoreOptions): Layer.Layer<RateBudgetStore, never, SqlClient.SqlClient> =>
   Layer.effect(
-    RateBudget,
+    RateBudgetStore,
     Effect.gen(function* () {
       // Its rows need no name transforms (`count` is `count`).
       const sql = (yield* SqlClient.SqlClient).withoutTransforms()
@@ -54,10 +53,6 @@ export const layer = (options: PgRateBudgetOptions): Layer.Layer<RateBudget, nev
         )
       }
 
-      return yield* FallbackRateBudget.make({
-        store: "postgres",
-        limit: options.limit,
-        consume
-      })
+      return RateBudgetStore.of({ name: "postgres", limit: options.limit, consume })
     })
   )

@@ -1,5 +1,5 @@
-import type { RepositoryError } from "@margin/core/Errors"
-import { Context, Effect, Layer, Option, Ref } from "effect"
+import { Context, type Effect, type Option } from "effect"
+import type { RepositoryError } from "../Errors.ts"
 
 /**
  * The development identity key: an ES256 key pair generated once and kept in the database, so
@@ -28,21 +28,4 @@ export class IdentityKeyStore extends Context.Service<
      */
     readonly insertIfAbsent: (candidate: IdentityKey) => Effect.Effect<IdentityKey, RepositoryError>
   }
->()("margin/edge/IdentityKeyStore") {
-  static readonly layerMemory: Layer.Layer<IdentityKeyStore> = Layer.effect(
-    IdentityKeyStore,
-    Effect.gen(function* () {
-      const stored = yield* Ref.make(Option.none<IdentityKey>())
-      return IdentityKeyStore.of({
-        current: Ref.get(stored),
-        insertIfAbsent: (candidate) =>
-          Ref.modify(stored, (current) =>
-            Option.match(current, {
-              onNone: () => [candidate, Option.some(candidate)] as const,
-              onSome: (key) => [key, current] as const
-            })
-          )
-      })
-    })
-  )
-}
+>()("margin/core/IdentityKeyStore") {}

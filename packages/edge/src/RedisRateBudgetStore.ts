@@ -1,8 +1,8 @@
+import { RepositoryError, reasonOf } from "@margin/core/Errors"
 import { decide, minuteMs, windowStart } from "@margin/core/FixedWindow"
-import { RateBudget } from "@margin/core/ports/RateBudget"
+import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
 import { Effect, Layer } from "effect"
 import { Redis } from "effect/persistence"
-import * as FallbackRateBudget from "./FallbackRateBudget.ts"
 
 /**
  * INCR and PEXPIRE in one script: atomic on the server, so the count is exact however many
@@ -16,38 +16,42 @@ return count`,
   numberOfKeys: 1
 }).withReturnType<unknown>()
 
-export interface RedisRateBudgetOptions {
+export interface RedisRateBudgetStoreOptions {
   readonly limit: number
   readonly windowMs?: number
   /** Key namespace, so that tests and deployments sharing one Redis do not collide. */
   readonly prefix?: string
-  /** A count that takes longer than this (default 500 ms) is given up for the memory budget. */
+  /** A count that takes longer than this (default 500 ms) fails (and the servers count in memory). */
   readonly timeoutMs?: number
 }
 
 /**
- * The shared budget on Redis. If Redis cannot answer, each process counts in its own memory
- * budget until it is back (FallbackRateBudget): an outage of the limiter neither takes the API
- * down nor lets a token through unlimited.
+ * The shared budget on Redis. A count Redis cannot make (down, slower than `timeoutMs`) fails with
+ * RepositoryError, saying why; the servers then count in memory until it is back
+ * (FallbackRateBudget of @margin/runtime): an outage of the limiter neither takes the API down nor
+ * lets a token through unlimited.
  */
-export const layer = (options: RedisRateBudgetOptions): Layer.Layer<RateBudget, never, Redis.Redis> =>
+export const layer = (options: RedisRateBudgetStoreOptions): Layer.Layer<RateBudgetStore, never, Redis.Redis> =>
   Layer.effect(
-    RateBudget,
+    RateBudgetStore,
     Effect.gen(function* () {
       const redis = yield* Redis.Redis
       const run = redis.eval(countRequest)
       const windowMs = options.windowMs ?? minuteMs
       const prefix = options.prefix ?? "margin:rate"
-      return yield* FallbackRateBudget.make({
-        store: "redis",
+      return RateBudgetStore.of({
+        name: "redis",
         limit: options.limit,
         consume: (key, now) => {
           const start = windowStart(now, windowMs)
           return run(`${prefix}:${key}:${start}`, start + windowMs - now + 1000).pipe(
             Effect.timeout(options.timeoutMs ?? 500),
-            Effect.map((count) =>
-              decide(typeof count === "number" ? count : Number(count), options.limit, start, windowMs, now)
-            )
+            // One continuation for both outcomes: every request runs this.
+            Effect.mapBoth({
+              onFailure: (error) => new RepositoryError({ operation: "RateBudget.consume", message: reasonOf(error) }),
+              onSuccess: (count) =>
+                decide(typeof count === "number" ? count : Number(count), options.limit, start, windowMs, now)
+            })
           )
         }
       })

@@ -2,9 +2,9 @@ import { NodeRedis } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
 import * as MemoryIdGenerator from "@margin/core/memory/MemoryIdGenerator"
 import { RateBudget } from "@margin/core/ports/RateBudget"
-import { rateBudgetContract } from "@margin/core/testing/RateBudgetContract"
+import { rateBudgetContract, strictRateBudget } from "@margin/core/testing/RateBudgetContract"
 import { Effect, Layer } from "effect"
-import * as RedisRateBudget from "./RedisRateBudget.ts"
+import * as RedisRateBudgetStore from "./RedisRateBudgetStore.ts"
 
 /** The Redis of CI (REDIS_TEST_URL), else a local one. */
 const url = process.env.REDIS_TEST_URL ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379"
@@ -13,7 +13,8 @@ const url = process.env.REDIS_TEST_URL ?? process.env.REDIS_URL ?? "redis://127.
 const prefix = `margin:test:${crypto.randomUUID()}`
 
 const budget = (limit: number) =>
-  RedisRateBudget.layer({ limit, prefix: `${prefix}:${limit}` }).pipe(
+  strictRateBudget.pipe(
+    Layer.provide(RedisRateBudgetStore.layer({ limit, prefix: `${prefix}:${limit}` })),
     Layer.provide(Layer.fresh(NodeRedis.layer({ url }))),
     Layer.orDie
   )
@@ -21,7 +22,7 @@ const budget = (limit: number) =>
 rateBudgetContract("redis", Layer.merge(budget(60), MemoryIdGenerator.layer))
 rateBudgetContract("redis", Layer.merge(budget(3), MemoryIdGenerator.layer), 3)
 
-layer(Layer.empty)("RedisRateBudget across processes", (it) => {
+layer(Layer.empty)("RedisRateBudgetStore across processes", (it) => {
   it.effect("two clients on separate connections share one exact budget: 60 of 90 concurrent requests pass", () =>
     Effect.gen(function* () {
       const first = yield* Layer.build(budget(60))

@@ -1,20 +1,22 @@
 import { assert, layer } from "@effect/vitest"
 import { RateBudget } from "@margin/core/ports/RateBudget"
-import { rateBudgetContract } from "@margin/core/testing/RateBudgetContract"
+import { rateBudgetContract, strictRateBudget } from "@margin/core/testing/RateBudgetContract"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as PgIdGenerator from "./PgIdGenerator.ts"
-import * as PgRateBudget from "./PgRateBudget.ts"
+import * as PgRateBudgetStore from "./PgRateBudgetStore.ts"
 import { TestDatabase } from "./TestDatabase.ts"
 import { backend } from "./testing/PgTestAdapters.ts"
 
 const budget = (limit: number) =>
-  Layer.merge(PgRateBudget.layer({ limit }), PgIdGenerator.layer).pipe(Layer.provideMerge(TestDatabase.layer))
+  Layer.merge(strictRateBudget.pipe(Layer.provide(PgRateBudgetStore.layer({ limit }))), PgIdGenerator.layer).pipe(
+    Layer.provideMerge(TestDatabase.layer)
+  )
 
 rateBudgetContract(backend, budget(60))
 rateBudgetContract(backend, budget(3), 3)
 
-layer(budget(5), { timeout: "2 minutes" })(`PgRateBudget (${backend})`, (it) => {
+layer(budget(5), { timeout: "2 minutes" })(`PgRateBudgetStore (${backend})`, (it) => {
   it.effect("a key keeps about one row: its older windows go when the next one opens", () =>
     Effect.gen(function* () {
       const rate = yield* RateBudget

@@ -1,0 +1,13 @@
+import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
+import { Layer } from "effect"
+import { RunWorker } from "./RunWorker.ts"
+
+/**
+ * The BackgroundRuns port on this process's run worker (which the layer brings along): a run just
+ * queued wakes it, so it claims now rather than at its next poll. RunWorker.layer is the value
+ * Jobs.layer uses too, so a process that names both builds one run worker.
+ */
+export const layer = Layer.effect(
+  BackgroundRuns,
+  RunWorker.useSync((worker) => BackgroundRuns.of({ start: () => worker.wake }))
+).pipe(Layer.provide(RunWorker.layer))
