@@ -5,11 +5,11 @@
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (a fresh
 // database is created on that server and dropped at the end).
 import { NodeRuntime } from "@effect/platform-node"
-import { listWrites } from "@margin/stores/SandboxStore"
-import { seedApprovalWorkspace, seedPendingRecommendations } from "@margin/worker/testing/ApprovalWorld"
-import { approveOver } from "@margin/worker/testing/ApproveRequest"
-import { startRestServer, startWorker } from "@margin/worker/testing/ChildProcesses"
-import * as ScratchDatabase from "@margin/worker/testing/ScratchDatabase"
+import { listWrites } from "@margin/postgres/PgSandboxStore"
+import { seedApprovalWorkspace, seedPendingRecommendations } from "@margin/runtime/testing/ApprovalWorld"
+import { approveOver } from "@margin/runtime/testing/ApproveRequest"
+import { startRestServer, startWorker } from "@margin/runtime/testing/ChildProcesses"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Array as Arr, Console, Duration, Effect, Schedule } from "effect"
 import { cpuOf } from "./ProcessCpu.ts"
 

@@ -1,4 +1,4 @@
-import * as Database from "@margin/postgres/Database"
+import { onBareDatabase, onDatabase } from "@margin/runtime/cli/OnDatabase"
 import { Command } from "effect/cli"
 import { catalogCommand } from "./CatalogCommands.ts"
 import { deletionCommand } from "./DeletionCommands.ts"
@@ -6,7 +6,6 @@ import { demoCommand } from "./DemoCommand.ts"
 import { deprecationCommand } from "./DeprecationCommands.ts"
 import { memberCommand } from "./MemberCommands.ts"
 import { migrateCommand } from "./MigrateCommand.ts"
-import { onDatabase } from "./OnDatabase.ts"
 import { JsonOutput } from "./Output.ts"
 import { runCommand } from "./RunCommands.ts"
 import { sessionTokenCommand } from "./SessionTokenCommand.ts"
@@ -28,7 +27,7 @@ export const marginctl = Command.make("marginctl").pipe(
     "The operator's command line of margin-service. Uses DATABASE_URL (PostgreSQL) or, without it, the embedded database in DATA_DIR (default ./.data), like the service. Every command migrates the schema first."
   ),
   Command.withSubcommands([
-    migrateCommand.pipe(Command.provide(Database.layer)),
+    onBareDatabase(migrateCommand),
     workspaceCommand,
     userCommand,
     memberCommand,

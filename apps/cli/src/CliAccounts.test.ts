@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, layer } from "@effect/vitest"
-import { TestDatabase } from "@margin/postgres/TestDatabase"
+import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import {

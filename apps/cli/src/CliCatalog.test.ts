@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { TestDatabase } from "@margin/postgres/TestDatabase"
+import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import {

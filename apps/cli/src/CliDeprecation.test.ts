@@ -245,7 +245,7 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
           const env = yield* testDatabaseEnvironment
           assertFailed(
             yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listAlerts"], env),
-            /^marginctl: listAlerts is not a deprecated operation \(deprecated: listRuns, getRun, getAlert\); list it in packages\/edge\/src\/DeprecatedOperations.ts and deploy first\n$/
+            /^marginctl: listAlerts is not a deprecated operation \(deprecated: listRuns, getRun, getAlert\); list it in packages\/edge\/src\/wire\/DeprecatedOperations.ts and deploy first\n$/
           )
           assertFailed(
             yield* marginctl(["deprecation", "notify", "--operation", "listRuns", "--json"], env),

@@ -1,8 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
-import { SessionVerifier } from "@margin/edge/SessionJwt"
+import { SessionVerifier } from "@margin/edge/auth/SessionJwt"
 import * as PgIdentityKeyStore from "@margin/postgres/PgIdentityKeyStore"
-import { TestDatabase } from "@margin/postgres/TestDatabase"
+import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import {

@@ -1,13 +1,13 @@
 import { addCalendarMonths, calendarDayOf, minimumNoticeMonths } from "@margin/core/Deprecation"
 import { claimLeaseMs, DeprecationNotices } from "@margin/core/DeprecationNoticesService"
 import { toIso } from "@margin/core/Timestamp"
-import * as DeprecatedOperations from "@margin/edge/DeprecatedOperations"
+import * as DeprecatedOperations from "@margin/edge/wire/DeprecatedOperations"
 import * as MailerLayer from "@margin/mail/MailerLayer"
-import * as MailSettings from "@margin/mail/MailSettings"
 import * as PgDeprecationNoticeRepository from "@margin/postgres/PgDeprecationNoticeRepository"
+import * as MailSettings from "@margin/runtime/cli/MailSettings"
+import { onDatabase } from "@margin/runtime/cli/OnDatabase"
 import { Clock, Effect, Layer } from "effect"
 import { Command, Flag } from "effect/cli"
-import { onDatabase } from "./OnDatabase.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 
@@ -27,7 +27,7 @@ const notifyCommand = Command.make(
     if (deprecation === undefined) {
       const listed = [...deprecations.keys()]
       return yield* new OperatorError({
-        message: `${operation} is not a deprecated operation (deprecated: ${listed.length === 0 ? "none" : listed.join(", ")}); list it in packages/edge/src/DeprecatedOperations.ts and deploy first`
+        message: `${operation} is not a deprecated operation (deprecated: ${listed.length === 0 ? "none" : listed.join(", ")}); list it in packages/edge/src/wire/DeprecatedOperations.ts and deploy first`
       })
     }
     const settings = yield* MailSettings.load(outboxFolder)

@@ -6,7 +6,7 @@ import { RunExecutor } from "@margin/core/RunExecutor"
 import * as RunMachine from "@margin/core/RunMachine"
 import { aCatalogItemInput } from "@margin/core/testing/Fixtures"
 import * as PgAdapters from "@margin/postgres/PgAdapters"
-import { TestDatabase } from "@margin/postgres/TestDatabase"
+import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Clock, Duration, Effect, Fiber, Layer, Option } from "effect"
 import {
   assertFailed,

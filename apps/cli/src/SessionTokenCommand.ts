@@ -1,6 +1,6 @@
 import { toIso } from "@margin/core/Timestamp"
-import { sessionKeySource } from "@margin/edge/SessionJwtKeys"
-import { defaultSessionLifetimeSeconds, SessionSigner } from "@margin/edge/SessionJwtSigner"
+import { sessionKeySource } from "@margin/edge/auth/SessionJwtKeys"
+import { defaultSessionLifetimeSeconds, SessionSigner } from "@margin/edge/auth/SessionJwtSigner"
 import { Clock, Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag } from "./Flags.ts"

@@ -1,16 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites } from "@margin/stores/SandboxStore"
-import { Array as Arr, Duration, Effect } from "effect"
+import { listWrites } from "@margin/postgres/PgSandboxStore"
 import {
   recommendationOf,
   seedApprovalWorkspace,
   seedPendingRecommendations,
   writeBackOf
-} from "../src/testing/ApprovalWorld.ts"
-import { approveOver } from "../src/testing/ApproveRequest.ts"
-import { startRestServer } from "../src/testing/ChildProcesses.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
+} from "@margin/runtime/testing/ApprovalWorld"
+import { approveOver } from "@margin/runtime/testing/ApproveRequest"
+import { startRestServer } from "@margin/runtime/testing/ChildProcesses"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
+import { Array as Arr, Duration, Effect } from "effect"
 
 describe("approve, 100 concurrent requests over two REST server processes", () => {
   it.live(

@@ -1,17 +1,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites } from "@margin/stores/SandboxStore"
-import { Duration, Effect, Schedule } from "effect"
+import { listWrites } from "@margin/postgres/PgSandboxStore"
 import {
   recommendationOf,
   seedApprovalWorkspace,
   seedPendingRecommendations,
   writeBackOf
-} from "../src/testing/ApprovalWorld.ts"
-import { type ApproveAnswer, approveOver } from "../src/testing/ApproveRequest.ts"
-import { startRestServer } from "../src/testing/ChildProcesses.ts"
-import * as PgProxy from "../src/testing/PgProxy.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
+} from "@margin/runtime/testing/ApprovalWorld"
+import { type ApproveAnswer, approveOver } from "@margin/runtime/testing/ApproveRequest"
+import { startRestServer } from "@margin/runtime/testing/ChildProcesses"
+import * as PgProxy from "@margin/runtime/testing/PgProxy"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
+import { Duration, Effect, Schedule } from "effect"
 
 // The statement only the approve transaction sends: its outbox row.
 const approveMarker = "INSERT INTO write_backs"

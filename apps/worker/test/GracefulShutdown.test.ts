@@ -1,9 +1,9 @@
 import { connect } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
+import { seedApprovalWorkspace } from "@margin/runtime/testing/ApprovalWorld"
+import { startRestServer } from "@margin/runtime/testing/ChildProcesses"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Effect } from "effect"
-import { seedApprovalWorkspace } from "../src/testing/ApprovalWorld.ts"
-import { startRestServer } from "../src/testing/ChildProcesses.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /**
  * SIGTERM to a REST server process (issue 4, "Graceful shutdown"): it stops accepting connections,

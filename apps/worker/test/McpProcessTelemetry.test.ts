@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
+import { seedApprovalWorkspace } from "@margin/runtime/testing/ApprovalWorld"
+import { startMcpServer } from "@margin/runtime/testing/ChildProcesses"
+import { startCollector } from "@margin/runtime/testing/FakeCollector"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Duration, Effect } from "effect"
-import { seedApprovalWorkspace } from "../src/testing/ApprovalWorld.ts"
-import { startMcpServer } from "../src/testing/ChildProcesses.ts"
-import { startCollector } from "../src/testing/FakeCollector.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /**
  * The MCP server alone (`npm run start:mcp`) gives every request an id as the REST server does:

@@ -3,18 +3,18 @@ import { Alerts } from "@margin/core/AlertsService"
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { seedRun } from "@margin/core/testing/Seed"
 import * as PgAdapters from "@margin/postgres/PgAdapters"
-import { TestDatabase } from "@margin/postgres/TestDatabase"
-import { Duration, Effect, Layer } from "effect"
+import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import {
   approveWithoutDelivery,
   seedApprovalWorkspace,
   seedPendingRecommendations,
   writeBackOf
-} from "../src/testing/ApprovalWorld.ts"
-import { requestOver } from "../src/testing/ApproveRequest.ts"
-import { type Child, freePort, startRestServer, startWorker } from "../src/testing/ChildProcesses.ts"
-import { ancestorsOf, type CollectedSpan, type Collector, startCollector } from "../src/testing/FakeCollector.ts"
-import { serverUrl } from "../src/testing/ScratchDatabase.ts"
+} from "@margin/runtime/testing/ApprovalWorld"
+import { requestOver } from "@margin/runtime/testing/ApproveRequest"
+import { type Child, freePort, startRestServer, startWorker } from "@margin/runtime/testing/ChildProcesses"
+import { ancestorsOf, type CollectedSpan, type Collector, startCollector } from "@margin/runtime/testing/FakeCollector"
+import { serverUrl } from "@margin/runtime/testing/ScratchDatabase"
+import { Duration, Effect, Layer } from "effect"
 
 /**
  * Tracing and metrics of the real processes (docs/operations.md): a REST server and a worker,

@@ -1,10 +1,10 @@
 import { assert, describe, it } from "@effect/vitest"
+import { seedApprovalWorkspace } from "@margin/runtime/testing/ApprovalWorld"
+import { requestOver } from "@margin/runtime/testing/ApproveRequest"
+import { startRestServer } from "@margin/runtime/testing/ChildProcesses"
+import { countedFor, startRedisServer } from "@margin/runtime/testing/RedisServer"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Array as Arr, Clock, Duration, Effect } from "effect"
-import { seedApprovalWorkspace } from "../src/testing/ApprovalWorld.ts"
-import { requestOver } from "../src/testing/ApproveRequest.ts"
-import { startRestServer } from "../src/testing/ChildProcesses.ts"
-import { countedFor, startRedisServer } from "../src/testing/RedisServer.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /**
  * The rate budget's Redis crashes and comes back, under a REST server process (docs/operations.md,

@@ -4,9 +4,16 @@ import type { WorkspaceId } from "@margin/core/Ids"
 import { analyseItem } from "@margin/core/Pricing"
 import { pricingInput, pricingPolicy } from "@margin/core/testing/PricingFixtures"
 import { checkGoldenRecommendation, type GoldenCase, goldenCases } from "@margin/core/testing/PricingGolden"
+import * as RunWorld from "@margin/runtime/testing/RunWorld"
+import {
+  alertsOf,
+  aWorkspace,
+  importItems,
+  itemsBySku,
+  recommendationsOf,
+  runToEnd
+} from "@margin/runtime/testing/RunWorld"
 import { Effect } from "effect"
-import * as RunWorld from "../src/testing/RunWorld.ts"
-import { alertsOf, aWorkspace, importItems, itemsBySku, recommendationsOf, runToEnd } from "../src/testing/RunWorld.ts"
 
 /**
  * The pricing engine's golden table, end to end: each case becomes a catalog item imported into

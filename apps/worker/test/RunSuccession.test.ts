@@ -2,9 +2,16 @@ import { assert, describe, it } from "@effect/vitest"
 import { Alerts } from "@margin/core/AlertsService"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { Recommendations } from "@margin/core/RecommendationsService"
+import * as RunWorld from "@margin/runtime/testing/RunWorld"
+import {
+  alertsOf,
+  aWorkspace,
+  importItems,
+  itemsBySku,
+  recommendationsOf,
+  runToEnd
+} from "@margin/runtime/testing/RunWorld"
 import { Effect, Option } from "effect"
-import * as RunWorld from "../src/testing/RunWorld.ts"
-import { alertsOf, aWorkspace, importItems, itemsBySku, recommendationsOf, runToEnd } from "../src/testing/RunWorld.ts"
 
 /**
  * What one run leaves for the next, on PostgreSQL: superseded recommendations, alerts raised once

@@ -3,10 +3,10 @@ import { RunRepository } from "@margin/core/ports/RunRepository"
 import type { Run } from "@margin/core/Run"
 import { Runs } from "@margin/core/RunsService"
 import { seedWorkspace } from "@margin/core/testing/Seed"
+import { spawnNode, startWorker, workerMain } from "@margin/runtime/testing/ChildProcesses"
+import { aMixedCatalog, assertExecutedOnce, importItems, recommendationsOf } from "@margin/runtime/testing/RunWorld"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Duration, Effect, Layer, Option, Schedule } from "effect"
-import { spawnNode, startWorker, workerMain } from "../src/testing/ChildProcesses.ts"
-import { aMixedCatalog, assertExecutedOnce, importItems, recommendationsOf } from "../src/testing/RunWorld.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /**
  * A worker process killed with kill -9 in the middle of a run, on PostgreSQL: the run stays

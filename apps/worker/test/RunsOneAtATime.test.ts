@@ -3,11 +3,11 @@ import type { WorkspaceId } from "@margin/core/Ids"
 import type { Run } from "@margin/core/Run"
 import { Runs } from "@margin/core/RunsService"
 import { seedWorkspace } from "@margin/core/testing/Seed"
+import { startWorker } from "@margin/runtime/testing/ChildProcesses"
+import { aMixedCatalog, finished, importItems } from "@margin/runtime/testing/RunWorld"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { startWorker } from "../src/testing/ChildProcesses.ts"
-import { aMixedCatalog, finished, importItems } from "../src/testing/RunWorld.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /**
  * Two worker processes and three queued runs, two of them of one workspace, on PostgreSQL: the

@@ -2,17 +2,16 @@ import { assert, layer } from "@effect/vitest"
 import { RunId, type WorkspaceId } from "@margin/core/Ids"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { type Agent, connectTo } from "@margin/mcp-server/testing/AgentClient"
-import { listWrites } from "@margin/stores/SandboxStore"
-import { Array as Arr, Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
+import { listWrites } from "@margin/postgres/PgSandboxStore"
+import { type Agent, connectTo } from "@margin/runtime/testing/AgentClient"
 import {
   type ApprovalWorkspace,
   recommendationOf,
   seedApprovalWorkspace,
   seedPendingRecommendations,
   writeBackOf
-} from "../src/testing/ApprovalWorld.ts"
-import { type Answer, approveOver, requestOver } from "../src/testing/ApproveRequest.ts"
+} from "@margin/runtime/testing/ApprovalWorld"
+import { type Answer, approveOver, requestOver } from "@margin/runtime/testing/ApproveRequest"
 import {
   type Child,
   type McpServerProcess,
@@ -20,10 +19,11 @@ import {
   startMcpServer,
   startRestServer,
   startWorker
-} from "../src/testing/ChildProcesses.ts"
-import { countedFor, type RedisServer, startRedisServer } from "../src/testing/RedisServer.ts"
-import { aMixedCatalog, assertExecutedOnce, finished, importItems } from "../src/testing/RunWorld.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
+} from "@margin/runtime/testing/ChildProcesses"
+import { countedFor, type RedisServer, startRedisServer } from "@margin/runtime/testing/RedisServer"
+import { aMixedCatalog, assertExecutedOnce, finished, importItems } from "@margin/runtime/testing/RunWorld"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
+import { Array as Arr, Clock, Context, Duration, Effect, Layer, Option, Schedule } from "effect"
 
 /**
  * The scaled-out deployment of docs/operations.md as real processes on one PostgreSQL database and

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
+import { seedApprovalWorkspace } from "@margin/runtime/testing/ApprovalWorld"
+import { startRestServer } from "@margin/runtime/testing/ChildProcesses"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Array as Arr, Clock, Effect } from "effect"
-import { seedApprovalWorkspace } from "../src/testing/ApprovalWorld.ts"
-import { startRestServer } from "../src/testing/ChildProcesses.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
 
 /** The Redis of CI (REDIS_TEST_URL), else a local one. */
 const redisUrl = process.env.REDIS_TEST_URL ?? "redis://127.0.0.1:6379"

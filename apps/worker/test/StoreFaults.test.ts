@@ -3,9 +3,7 @@ import type { WorkspaceId } from "@margin/core/Ids"
 import type { Recommendation } from "@margin/core/Recommendation"
 import type { WriteBack } from "@margin/core/WriteBack"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites, sandboxPrice, setPriceBehindOurBack } from "@margin/stores/SandboxStore"
-import { FakeShopify, fakeShop } from "@margin/stores/testing/FakeShopify"
-import { Duration, Effect } from "effect"
+import { listWrites, sandboxPrice, setPriceBehindOurBack } from "@margin/postgres/PgSandboxStore"
 import {
   approveWithoutDelivery,
   openAlertKinds,
@@ -13,9 +11,11 @@ import {
   seedApprovalWorkspace,
   seedPendingRecommendations,
   writeBackOf
-} from "../src/testing/ApprovalWorld.ts"
-import { startWorker } from "../src/testing/ChildProcesses.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
+} from "@margin/runtime/testing/ApprovalWorld"
+import { startWorker } from "@margin/runtime/testing/ChildProcesses"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
+import { FakeShopify, fakeShop } from "@margin/stores/testing/FakeShopify"
+import { Duration, Effect } from "effect"
 
 /** A worker on the test database with fast polling and short backoff, plus `env`. */
 const worker = (name: string, env: Readonly<Record<string, string>>) =>

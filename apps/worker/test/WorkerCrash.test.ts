@@ -1,17 +1,17 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites } from "@margin/stores/SandboxStore"
-import { Duration, Effect, Option } from "effect"
+import { listWrites } from "@margin/postgres/PgSandboxStore"
 import {
   approveWithoutDelivery,
   recommendationOf,
   seedApprovalWorkspace,
   seedPendingRecommendations,
   writeBackOf
-} from "../src/testing/ApprovalWorld.ts"
-import { spawnNode, startWorker, workerMain } from "../src/testing/ChildProcesses.ts"
-import * as ScratchDatabase from "../src/testing/ScratchDatabase.ts"
+} from "@margin/runtime/testing/ApprovalWorld"
+import { spawnNode, startWorker, workerMain } from "@margin/runtime/testing/ChildProcesses"
+import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
+import { Duration, Effect, Option } from "effect"
 
 describe("a worker killed with kill -9 in the middle of a delivery", () => {
   it.live(

@@ -1,5 +1,4 @@
 import { join, resolve } from "node:path"
-import { defaultDataDir } from "@margin/postgres/DatabaseConfig"
 import { Config, Effect, Option, Redacted } from "effect"
 import addressparser from "nodemailer/lib/addressparser"
 import { MailConfigError } from "./MailErrors.ts"
@@ -9,7 +8,8 @@ import { MailConfigError } from "./MailErrors.ts"
  * - `Smtp`: SMTP_URL names a server (`smtp://` with STARTTLS when offered, `smtps://` for TLS
  *   from the start; `user:password@` to log in);
  * - `Eml`: no SMTP_URL; each message is written as an RFC 5322 `.eml` file under
- *   `<DATA_DIR>/outbox/<folder>` for an operator to send.
+ *   `<data directory>/outbox/<folder>` for an operator to send (the process's DATA_DIR: runtime
+ *   passes it).
  * Either way the sender is MAIL_FROM (default `margin-service <no-reply@localhost>`).
  */
 export type MailSettings =
@@ -49,11 +49,13 @@ export const domainOf = (from: string): string => {
 }
 
 /**
- * Reads SMTP_URL, MAIL_FROM and DATA_DIR (default ./.data, as the database does); `folder` is where
- * under `<DATA_DIR>/outbox/` the .eml files of this kind of mail go. A variable set to the empty
- * string counts as unset.
+ * Reads SMTP_URL and MAIL_FROM; `folder` is where under `<dataDir>/outbox/` the .eml files of this
+ * kind of mail go. A variable set to the empty string counts as unset.
  */
-export const load = (folder: string): Effect.Effect<MailSettings, MailConfigError | Config.ConfigError> =>
+export const load = (
+  folder: string,
+  dataDir: string
+): Effect.Effect<MailSettings, MailConfigError | Config.ConfigError> =>
   Effect.gen(function* () {
     const fromVariable = yield* Config.String("MAIL_FROM").pipe(Config.withDefault(""))
     const from = yield* validateFrom(fromVariable.trim() === "" ? defaultFrom : fromVariable)
@@ -61,7 +63,5 @@ export const load = (folder: string): Effect.Effect<MailSettings, MailConfigErro
     if (Option.isSome(url) && url.value.trim() !== "") {
       return { _tag: "Smtp", url: yield* validateSmtpUrl(url.value), from } as const
     }
-    const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(defaultDataDir))
-    const base = dataDir.trim() === "" ? defaultDataDir : dataDir
-    return { _tag: "Eml", directory: join(resolve(base), "outbox", folder), from } as const
+    return { _tag: "Eml", directory: join(resolve(dataDir), "outbox", folder), from } as const
   })

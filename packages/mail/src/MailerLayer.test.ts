@@ -24,7 +24,11 @@ const sendAll = (env: Readonly<Record<string, string>>, messages: ReadonlyArray<
     const mailer = yield* Mailer
     const exits = yield* Effect.forEach(messages, (m) => Effect.exit(mailer.send(m)))
     return { transport: mailer.transport, exits }
-  }).pipe(Effect.provide(Layer.fresh(MailerLayer.layerConfig("deprecations"))), withEnv(env))
+  }).pipe(
+    // The data directory is the process's (runtime passes DATA_DIR); these tests give it as DATA_DIR too.
+    Effect.provide(Layer.fresh(MailerLayer.layerConfig("deprecations", env.DATA_DIR ?? tmpdir()))),
+    withEnv(env)
+  )
 
 const tempDir = Effect.acquireRelease(
   Effect.sync(() => mkdtempSync(join(tmpdir(), "margin-mail-"))),

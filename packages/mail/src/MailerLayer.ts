@@ -11,8 +11,9 @@ export const layerFrom = (settings: MailSettings.MailSettings): Layer.Layer<Mail
     ? SmtpMailer.layer(settings.url, settings.from)
     : EmlMailer.layer(settings.directory, settings.from)
 
-/** The Mailer the environment asks for (MailSettings.load): SMTP with SMTP_URL, .eml files under `<DATA_DIR>/outbox/<folder>` without. */
+/** The Mailer the environment asks for (MailSettings.load): SMTP with SMTP_URL, .eml files under `<dataDir>/outbox/<folder>` without. */
 export const layerConfig = (
-  folder: string
+  folder: string,
+  dataDir: string
 ): Layer.Layer<Mailer, MailConfigError | MailUnavailable | Config.ConfigError> =>
-  Layer.unwrap(Effect.map(MailSettings.load(folder), layerFrom))
+  Layer.unwrap(Effect.map(MailSettings.load(folder, dataDir), layerFrom))

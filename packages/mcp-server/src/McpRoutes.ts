@@ -18,7 +18,7 @@ export const Registrations = McpServer.toolkit(MarginToolkit).pipe(
  * The MCP front door as router routes: Streamable HTTP at /mcp behind `McpAuthentication`, and the
  * protected-resource metadata, both with CORS for MCP_ALLOWED_ORIGINS (`McpCors`, outside the
  * authentication, so that a preflight needs no token). Mount it on the same `HttpRouter` as the
- * REST API (`npm start`) or alone (apps/mcp); the router's other routes get no CORS. Needs the use cases (`UseCasesLayer` of @margin/edge), `BackgroundRuns`, the
+ * REST API (`npm start`) or alone (apps/mcp); the router's other routes get no CORS. Needs the use cases (the use-case layer of @margin/runtime), `BackgroundRuns`, the
  * ports and `McpSettings`. Sessions live in this process: see docs/mcp.md for more than one replica.
  */
 export const layer = Layer.mergeAll(
@@ -37,3 +37,10 @@ export const layer = Layer.mergeAll(
   ).pipe(Layer.provide(McpAuthentication.combine(McpCors).layer)),
   ProtectedResource.layer.pipe(Layer.provide(McpCors.layer))
 )
+
+/** The routes `layer` serves, by method and path: for the route table of a router that mounts it. */
+export const routes: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
+  ...["POST", "GET", "DELETE"].map((method) => ({ method, path: ProtectedResource.mcpPath })),
+  { method: "GET", path: `${ProtectedResource.metadataPath}${ProtectedResource.mcpPath}` },
+  { method: "GET", path: ProtectedResource.metadataPath }
+]

@@ -1,5 +1,5 @@
-import type { CallerShape } from "@margin/edge/Caller"
-import { Caller } from "@margin/edge/Caller"
+import type { CallerShape } from "@margin/edge/auth/Caller"
+import { Caller } from "@margin/edge/auth/Caller"
 import { Config, Effect, Redacted, Ref, Schema } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"

@@ -2,7 +2,7 @@ import * as PgTypes from "@effect/sql-pg/PgTypes"
 import { assert, layer } from "@effect/vitest"
 import { Effect, Result } from "effect"
 import { SqlClient } from "effect/sql"
-import { TestDatabase } from "./TestDatabase.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 // On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
 

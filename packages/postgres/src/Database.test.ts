@@ -3,7 +3,7 @@ import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "./Database.ts"
 import { DatabaseInfo } from "./DatabaseInfo.ts"
-import { migratedDataDir, TestDatabase } from "./TestDatabase.ts"
+import { migratedDataDir, TestDatabase } from "./testing/TestDatabase.ts"
 
 const window = "2030-01-01T00:00:00Z"
 

@@ -15,6 +15,9 @@ export type DatabaseConfig =
 
 export const defaultDataDir = "./.data"
 
+/** DATA_DIR as set (default ./.data): where the embedded database, and the processes' other files, live. */
+export const dataDirVariable: Config.Config<string> = Config.String("DATA_DIR").pipe(Config.withDefault(defaultDataDir))
+
 const example = "postgres://user:password@host:5432/database"
 
 /** Checks a DATABASE_URL without ever putting the URL (and its password) into the message. */
@@ -37,7 +40,7 @@ export const load: Effect.Effect<DatabaseConfig, DatabaseConfigError | Config.Co
   if (Option.isSome(url)) {
     return { _tag: "Postgres", url: yield* validatePostgresUrl(url.value) } as const
   }
-  const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(defaultDataDir))
+  const dataDir = yield* dataDirVariable
   if (dataDir.trim() === "") {
     return yield* new DatabaseConfigError({ message: `DATA_DIR is set but blank: unset it to use ${defaultDataDir}` })
   }

@@ -11,7 +11,7 @@ import * as Database from "./Database.ts"
 import { DatabaseInfo } from "./DatabaseInfo.ts"
 import * as DataDirLock from "./DataDirLock.ts"
 import type * as EmbeddedDatabase from "./EmbeddedDatabase.ts"
-import { migratedDataDir } from "./TestDatabase.ts"
+import { migratedDataDir } from "./testing/TestDatabase.ts"
 
 const probeScript = fileURLToPath(new URL("../test/EmbeddedProbe.ts", import.meta.url))
 const ProbeOutput = Schema.fromJsonString(

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { insertWorkspace } from "../test/WorkspaceRow.ts"
 import * as Migrations from "./Migrations.ts"
-import { TestDatabase } from "./TestDatabase.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 // On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
 

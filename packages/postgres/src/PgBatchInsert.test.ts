@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertSkippingConflicts } from "./PgBatchInsert.ts"
-import { TestDatabase } from "./TestDatabase.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 // On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
 

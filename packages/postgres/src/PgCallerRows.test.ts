@@ -3,7 +3,7 @@ import { roles } from "@margin/core/Role"
 import { scopes } from "@margin/core/Scope"
 import { Effect, type Schema } from "effect"
 import * as fc from "fast-check"
-import { fastMembershipRow, fastTokenRow, fastUserRow } from "./PgCallerRows.ts"
+import { fastMembershipRow, fastTokenRow, fastUserRow, MembershipRow, TokenRow, UserRow } from "./PgCallerRows.ts"
 import * as Memberships from "./PgMembershipRepository.ts"
 import type { FastRow } from "./PgRows.ts"
 import { firstOf, rowsOf } from "./PgRows.ts"
@@ -98,9 +98,9 @@ const agreesWithSchema = <T, E, A>(
   })
 
 describe("PgCallerRows: the fast decoders answer what their schemas answer", () => {
-  it.effect("api_tokens", () => agreesWithSchema(Tokens.TokenRow, Tokens.toDomain, fastTokenRow, wellFormed.token))
+  it.effect("api_tokens", () => agreesWithSchema(TokenRow, Tokens.toDomain, fastTokenRow, wellFormed.token))
   it.effect("memberships", () =>
-    agreesWithSchema(Memberships.MembershipRow, Memberships.toDomain, fastMembershipRow, wellFormed.membership)
+    agreesWithSchema(MembershipRow, Memberships.toDomain, fastMembershipRow, wellFormed.membership)
   )
-  it.effect("users", () => agreesWithSchema(Users.UserRow, Users.toDomain, fastUserRow, wellFormed.user))
+  it.effect("users", () => agreesWithSchema(UserRow, Users.toDomain, fastUserRow, wellFormed.user))
 })

@@ -1,17 +1,48 @@
 import { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
 import { Role } from "@margin/core/Role"
 import { Scope } from "@margin/core/Scope"
+import { Schema } from "effect"
+import { Instant, NullableInstant } from "./PgColumns.ts"
 import { instantOrNull, isInstant, isInstantOrNull, isRecord, literalOf, stringOf } from "./PgFastChecks.ts"
-import type { MembershipRow } from "./PgMembershipRepository.ts"
-import type { TokenRow } from "./PgTokenRepository.ts"
-import type { UserRow } from "./PgUserRepository.ts"
 
 /*
  * The rows every authenticated request reads (the token by its secret's hash, the caller's
- * membership, for a mutation the token's issuer), decoded by their schemas' checks written out
- * (PgRows.FastRow): through the schemas they were about a tenth of our own work per accept beyond
- * the framework floor (docs/performance-log.md). PgCallerRows.test.ts holds each to its schema.
+ * membership, for a mutation the token's issuer): their schemas, which their repositories decode
+ * with, and the same checks written out (PgRows.FastRow): through the schemas they were about a
+ * tenth of our own work per accept beyond the framework floor (docs/performance.md).
+ * PgCallerRows.test.ts holds each to its schema.
  */
+
+export const MembershipRow = Schema.Struct({
+  workspace_id: WorkspaceId,
+  user_id: UserId,
+  role: Role
+})
+export type MembershipRow = typeof MembershipRow.Type
+
+/** A row of `api_tokens` as read: everything but the secret's hash, which only lookups use. */
+export const TokenRow = Schema.Struct({
+  id: TokenId,
+  workspace_id: WorkspaceId,
+  issued_by: UserId,
+  name: Schema.String,
+  scopes: Schema.Array(Scope),
+  created_at: Instant,
+  expires_at: NullableInstant,
+  revoked_at: NullableInstant,
+  last_used_at: NullableInstant
+})
+export type TokenRow = typeof TokenRow.Type
+
+/** A row of `users`, the one table without a workspace. */
+export const UserRow = Schema.Struct({
+  id: UserId,
+  email: Schema.String,
+  email_confirmed: Schema.Boolean,
+  deleted_at: NullableInstant,
+  created_at: Instant
+})
+export type UserRow = typeof UserRow.Type
 
 const isTokenId = stringOf(TokenId)
 const isUserId = stringOf(UserId)

@@ -3,8 +3,8 @@ import { Layer } from "effect"
 import * as PgCatalogRepository from "./PgCatalogRepository.ts"
 import * as PgIdGenerator from "./PgIdGenerator.ts"
 import * as PgWorkspaceRepository from "./PgWorkspaceRepository.ts"
-import { TestDatabase } from "./TestDatabase.ts"
 import * as PgTestAdapters from "./testing/PgTestAdapters.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 catalogRepositoryContract(PgTestAdapters.backend, PgTestAdapters.layer)
 

@@ -30,7 +30,7 @@ import * as TestClock from "effect/testing/TestClock"
 import { clientOptions } from "./ClientOptions.ts"
 import * as PgAdapters from "./PgAdapters.ts"
 import { Int8 } from "./PgColumns.ts"
-import { TestDatabase } from "./TestDatabase.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 /**
  * Concurrency needs a real PostgreSQL (PGlite is one backend: it serializes everything), so this

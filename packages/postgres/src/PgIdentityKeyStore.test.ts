@@ -4,8 +4,8 @@ import { identityKeyStoreContract } from "@margin/core/testing/IdentityKeyStoreC
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as PgIdentityKeyStore from "./PgIdentityKeyStore.ts"
-import { TestDatabase } from "./TestDatabase.ts"
 import { backend } from "./testing/PgTestAdapters.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 const store = PgIdentityKeyStore.layer.pipe(Layer.provideMerge(TestDatabase.layer))
 

@@ -1,20 +1,11 @@
-import { UserId, WorkspaceId } from "@margin/core/Ids"
 import type { Membership } from "@margin/core/Membership"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { Role } from "@margin/core/Role"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { fastMembershipRow } from "./PgCallerRows.ts"
+import { fastMembershipRow, MembershipRow } from "./PgCallerRows.ts"
 import { fixedSql } from "./PgFixedSql.ts"
 import { asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
-
-export const MembershipRow = Schema.Struct({
-  workspace_id: WorkspaceId,
-  user_id: UserId,
-  role: Role
-})
-export type MembershipRow = typeof MembershipRow.Type
 
 export const toDomain = (row: MembershipRow): Membership => ({
   workspaceId: row.workspace_id,

@@ -5,8 +5,8 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import * as PgIdGenerator from "./PgIdGenerator.ts"
 import * as PgRateBudgetStore from "./PgRateBudgetStore.ts"
-import { TestDatabase } from "./TestDatabase.ts"
 import { backend } from "./testing/PgTestAdapters.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 const budget = (limit: number) =>
   Layer.merge(strictRateBudget.pipe(Layer.provide(PgRateBudgetStore.layer({ limit }))), PgIdGenerator.layer).pipe(

@@ -1,58 +1,15 @@
-import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "@margin/core/Ids"
-import { CurrencyCode } from "@margin/core/Money"
 import { pageOf } from "@margin/core/Page"
-import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
-import { type Recommendation, RecommendationStatus } from "@margin/core/Recommendation"
+import type { Recommendation } from "@margin/core/Recommendation"
 import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertSkippingConflicts } from "./PgBatchInsert.ts"
-import {
-  Float,
-  Instant,
-  Int8,
-  NullableFloat,
-  NullableInstant,
-  toNullableTimestamptz,
-  toTimestamptz
-} from "./PgColumns.ts"
+import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
-import { fastRecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
+import { fastRecommendationRow, RecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
 import { chunkOf, columnsOf, firstOf, fromValues, readValues, rowsOf, transitionChanges } from "./PgRows.ts"
-
-/** A row of `recommendations` (`superseded_by_run_id` is bookkeeping of supersedeOpen, not domain). */
-export const RecommendationRow = Schema.Struct({
-  id: RecommendationId,
-  workspace_id: WorkspaceId,
-  run_id: RunId,
-  item_id: CatalogItemId,
-  sku: Schema.String,
-  currency: CurrencyCode,
-  current_price: Int8,
-  recommended_price: Int8,
-  current_margin: NullableFloat,
-  projected_margin: NullableFloat,
-  rule: RuleCode,
-  explanation: Schema.String,
-  elasticity: Float,
-  elasticity_source: ElasticitySource,
-  elasticity_sample_size: Int8,
-  expected_monthly_impact: Int8,
-  status: RecommendationStatus,
-  accepted_at: NullableInstant,
-  accepted_by: Schema.NullOr(Schema.String),
-  approved_at: NullableInstant,
-  decided_by: Schema.NullOr(Schema.String),
-  decided_at: NullableInstant,
-  reject_reason: Schema.NullOr(Schema.String),
-  dismissed_at: NullableInstant,
-  version: Int8,
-  created_at: Instant,
-  updated_at: Instant
-})
-export type RecommendationRow = typeof RecommendationRow.Type
 
 export const toDomain = (row: RecommendationRow): Recommendation => ({
   id: row.id,

@@ -3,6 +3,7 @@ import { CurrencyCode } from "@margin/core/Money"
 import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { Schema } from "effect"
+import { Float, Instant, Int8, NullableFloat, NullableInstant } from "./PgColumns.ts"
 import {
   instantOrNull,
   isFiniteNumber,
@@ -15,7 +16,38 @@ import {
   literalOf,
   stringOf
 } from "./PgFastChecks.ts"
-import type { RecommendationRow } from "./PgRecommendationRepository.ts"
+
+/** A row of `recommendations` (`superseded_by_run_id` is bookkeeping of supersedeOpen, not domain). */
+export const RecommendationRow = Schema.Struct({
+  id: RecommendationId,
+  workspace_id: WorkspaceId,
+  run_id: RunId,
+  item_id: CatalogItemId,
+  sku: Schema.String,
+  currency: CurrencyCode,
+  current_price: Int8,
+  recommended_price: Int8,
+  current_margin: NullableFloat,
+  projected_margin: NullableFloat,
+  rule: RuleCode,
+  explanation: Schema.String,
+  elasticity: Float,
+  elasticity_source: ElasticitySource,
+  elasticity_sample_size: Int8,
+  expected_monthly_impact: Int8,
+  status: RecommendationStatus,
+  accepted_at: NullableInstant,
+  accepted_by: Schema.NullOr(Schema.String),
+  approved_at: NullableInstant,
+  decided_by: Schema.NullOr(Schema.String),
+  decided_at: NullableInstant,
+  reject_reason: Schema.NullOr(Schema.String),
+  dismissed_at: NullableInstant,
+  version: Int8,
+  created_at: Instant,
+  updated_at: Instant
+})
+export type RecommendationRow = typeof RecommendationRow.Type
 
 const isRecommendationId = stringOf(RecommendationId)
 const isWorkspaceId = stringOf(WorkspaceId)

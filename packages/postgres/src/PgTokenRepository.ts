@@ -1,28 +1,12 @@
 import type { ApiToken } from "@margin/core/ApiToken"
-import { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
-import { Scope } from "@margin/core/Scope"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { fastTokenRow } from "./PgCallerRows.ts"
-import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { fastTokenRow, TokenRow } from "./PgCallerRows.ts"
+import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
-
-/** A row of `api_tokens` as read: everything but the secret's hash, which only lookups use. */
-export const TokenRow = Schema.Struct({
-  id: TokenId,
-  workspace_id: WorkspaceId,
-  issued_by: UserId,
-  name: Schema.String,
-  scopes: Schema.Array(Scope),
-  created_at: Instant,
-  expires_at: NullableInstant,
-  revoked_at: NullableInstant,
-  last_used_at: NullableInstant
-})
-export type TokenRow = typeof TokenRow.Type
 
 export const toDomain = (row: TokenRow): ApiToken => ({
   id: row.id,

@@ -3,7 +3,7 @@ import { Effect, Exit, References, Tracer } from "effect"
 import { SqlClient } from "effect/sql"
 import { CurrentTransformer } from "effect/sql/Statement"
 import { transactionLane } from "./PgTransactionLane.ts"
-import { TestDatabase } from "./TestDatabase.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 // On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
 

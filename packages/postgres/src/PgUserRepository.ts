@@ -1,23 +1,12 @@
-import { UserId } from "@margin/core/Ids"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import type { User } from "@margin/core/User"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { fastUserRow } from "./PgCallerRows.ts"
-import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { fastUserRow, UserRow } from "./PgCallerRows.ts"
+import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
-
-/** A row of `users`, the one table without a workspace. */
-export const UserRow = Schema.Struct({
-  id: UserId,
-  email: Schema.String,
-  email_confirmed: Schema.Boolean,
-  deleted_at: NullableInstant,
-  created_at: Instant
-})
-export type UserRow = typeof UserRow.Type
 
 export const toDomain = (row: UserRow): User => ({
   id: row.id,

@@ -7,7 +7,7 @@ import * as Reactivity from "effect/reactivity/Reactivity"
 import { clientOptions } from "./ClientOptions.ts"
 import * as EmbeddedDatabase from "./EmbeddedDatabase.ts"
 import * as PgWire from "./PgWire.ts"
-import { migratedDataDir } from "./TestDatabase.ts"
+import { migratedDataDir } from "./testing/TestDatabase.ts"
 
 /** The socket of a migrated PGlite, shared by the tests of this file. */
 class Served extends Context.Service<Served, string>()("test/PgliteServer/Served") {}

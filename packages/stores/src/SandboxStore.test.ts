@@ -2,10 +2,10 @@ import { assert, layer } from "@effect/vitest"
 import { CurrencyCode } from "@margin/core/Money"
 import { StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
 import { storeWriteBackContract } from "@margin/core/testing/StoreWriteBackContract"
+import { listWrites, sandboxPrice } from "@margin/postgres/PgSandboxStore"
 import { Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { SandboxFaults } from "./SandboxFaults.ts"
-import { listWrites, sandboxPrice } from "./SandboxStore.ts"
 import { deliverInChildProcess, sandboxScene, sandboxTestStore } from "./testing/SandboxTestStore.ts"
 
 storeWriteBackContract("sandbox", sandboxTestStore)

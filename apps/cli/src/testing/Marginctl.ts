@@ -4,7 +4,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert } from "@effect/vitest"
-import { TestDatabase } from "@margin/postgres/TestDatabase"
+import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect } from "effect"
 
 /** What one `marginctl` process did. */

@@ -7,7 +7,7 @@
 import { spawn } from "node:child_process"
 import { NodeRuntime } from "@effect/platform-node"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
-import * as McpTestServer from "@margin/mcp-server/testing/McpTestServer"
+import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { Console, Effect, Layer, Runtime } from "effect"
 import { applicable, notApplicable } from "./Scenarios.ts"
 import { type ProxyRoute, tokenProxy } from "./TokenProxy.ts"

@@ -40,9 +40,9 @@ import {
 import { freshId, itemBySku, seedUser, seedWorkspace } from "@margin/core/testing/Seed"
 import type { User } from "@margin/core/User"
 import type { Workspace } from "@margin/core/Workspace"
-import { SessionSigner } from "@margin/edge/SessionJwtSigner"
-import { generateTokenSecret, hashTokenSecret } from "@margin/edge/TokenSecret"
 import { Clock, Effect, HashMap } from "effect"
+import { SessionSigner } from "../auth/SessionJwtSigner.ts"
+import { generateTokenSecret, hashTokenSecret } from "../auth/TokenSecret.ts"
 
 /**
  * Seeds for the front-door tests (REST and MCP). Every call makes fresh ids, so tests sharing one server never see

@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import * as PgAdapters from "../PgAdapters.ts"
-import { TestDatabase } from "../TestDatabase.ts"
+import { TestDatabase } from "./TestDatabase.ts"
 
 /** Which database the tests of this run use (TestDatabase decides the same way), for suite names. */
 export const backend: "pglite" | "postgres" = process.env.DATABASE_URL === undefined ? "pglite" : "postgres"

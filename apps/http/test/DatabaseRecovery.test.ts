@@ -1,0 +1,100 @@
+import { assert, layer } from "@effect/vitest"
+import { Readiness } from "@margin/edge/telemetry/Readiness"
+import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
+import * as Database from "@margin/postgres/Database"
+import * as Migrations from "@margin/postgres/Migrations"
+import * as PgAdapters from "@margin/postgres/PgAdapters"
+import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
+import * as ObservedPorts from "@margin/runtime/infrastructure/ObservedPorts"
+import * as ServerInfrastructure from "@margin/runtime/infrastructure/ServerInfrastructure"
+import * as TcpProxy from "@margin/runtime/testing/TcpProxy"
+import { call, expectError, layerOn } from "@margin/runtime/testing/TestServer"
+import * as StoreRouter from "@margin/stores/StoreRouter"
+import { ConfigProvider, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+
+/**
+ * PostgreSQL goes away under load and comes back: the server, connected through a TCP proxy that
+ * the test cuts and restores, answers 503 at once while it is away and serves again when it is
+ * back, in the same process. Real PostgreSQL, as the connections must be cut.
+ */
+
+/** The PostgreSQL server of fault tests: DATABASE_URL when set, else PG_TEST_URL, else the local default. */
+const serverUrl = process.env.DATABASE_URL ?? process.env.PG_TEST_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+
+interface ProxiedDatabase {
+  readonly proxy: TcpProxy.TcpProxy
+  /** The scratch database's URL through the proxy. */
+  readonly url: string
+}
+class Proxied extends Context.Service<Proxied, ProxiedDatabase>()("test/ProxiedDatabase") {}
+
+/** A fresh database on real PostgreSQL (dropped at the end) and a proxy in front of its server. */
+const proxied = Layer.effect(
+  Proxied,
+  Effect.gen(function* () {
+    const { name } = yield* TestDatabase
+    const target = new URL(serverUrl)
+    const proxy = yield* TcpProxy.make({ host: target.hostname, port: Number(target.port || 5432) })
+    const url = new URL(target)
+    url.hostname = "127.0.0.1"
+    url.port = String(proxy.port)
+    url.pathname = `/${name}`
+    return { proxy, url: url.toString() }
+  })
+).pipe(
+  Layer.provideMerge(TestDatabase.layer),
+  Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnv({ env: { DATABASE_URL: serverUrl } })))
+)
+
+/** What ServerInfrastructure builds, on the scratch database reached through the proxy. */
+const serverPorts = Layer.unwrap(
+  Effect.map(
+    Proxied.useSync(({ url }) => url),
+    (url) =>
+      Layer.mergeAll(
+        Layer.mergeAll(StoreRouter.layerLive, ObservedPorts.layer).pipe(Layer.provideMerge(PgAdapters.layer)),
+        ServerInfrastructure.rateBudgetLayer({ rateLimitPerMinute: 1_000_000, redisUrl: Option.none() })
+      ).pipe(
+        Layer.provide(Migrations.layer),
+        Layer.provideMerge(Database.layerPostgres(Redacted.make(url), { connectTimeout: Duration.seconds(2) }))
+      )
+  )
+  // The server's database (through the proxy) shadows the scratch database's direct connection.
+).pipe(Layer.provideMerge(proxied), Layer.orDie)
+
+const server = layerOn(serverPorts, { readiness: Readiness.layerSql })
+
+layer(server, { excludeTestServices: true, timeout: "2 minutes" })("PostgreSQL lost under load", (it) => {
+  it.effect("requests fail fast with 503 and Retry-After, and the service recovers without a restart", () =>
+    Effect.gen(function* () {
+      const via = (yield* Proxied).proxy
+      const { owner } = yield* aWorkspaceWithOwner()
+      const runs = call("GET", "/api/v1/runs", { token: owner.token })
+      assert.strictEqual((yield* runs).status, 200)
+
+      yield* via.cut
+      const started = performance.now()
+      const during = yield* Effect.all(
+        Array.from({ length: 40 }, () => runs),
+        { concurrency: 20 }
+      )
+      const elapsed = performance.now() - started
+      for (const reply of during) {
+        expectError(reply, 503, "service_unavailable")
+        assert.match(reply.headers["retry-after"] ?? "", /^\d+$/)
+      }
+      assert.isBelow(elapsed, 10_000, `40 requests answered in ${Math.round(elapsed)} ms while the database is away`)
+      assert.strictEqual((yield* call("GET", "/readyz")).status, 503)
+
+      yield* via.restore
+      const deadline = performance.now() + 30_000
+      let status = 0
+      while (status !== 200 && performance.now() < deadline) {
+        status = (yield* runs).status
+        if (status !== 200) yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 200)))
+      }
+      assert.strictEqual(status, 200, "served again once the database is back")
+      assert.strictEqual((yield* call("GET", "/readyz")).status, 200)
+    })
+  )
+})

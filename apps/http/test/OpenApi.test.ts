@@ -1,0 +1,51 @@
+import { assert, layer } from "@effect/vitest"
+import { bodyOf, call, layer as testServer } from "@margin/runtime/testing/TestServer"
+import { Effect } from "effect"
+import { operations } from "./Operations.ts"
+
+/** Spec section 9: the machine-readable description, generated from the same HttpApi that serves. */
+
+const record = (value: unknown): Readonly<Record<string, unknown>> => ({ ...Object(value) })
+
+layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (it) => {
+  it.effect("is served without authentication and describes every operation", () =>
+    Effect.gen(function* () {
+      const reply = yield* call("GET", "/api/v1/openapi.json")
+      assert.strictEqual(reply.status, 200)
+      const document = bodyOf(reply)
+      assert.match(String(document.openapi), /^3\./)
+      const paths = record(document.paths)
+      for (const entry of operations) {
+        const template = entry.path
+          .split("?")[0]
+          ?.replace(/\/(run|rec|alt)_missing/, (_, kind: string) =>
+            kind === "run" ? "/{run_id}" : kind === "rec" ? "/{recommendation_id}" : "/{alert_id}"
+          )
+        const described = record(record(paths[template ?? ""])[entry.method.toLowerCase()])
+        assert.strictEqual(described.operationId?.toString().endsWith(`.${entry.name}`), true, entry.name)
+        assert.deepStrictEqual(described.security, [{ bearer: [] }], entry.name)
+        assert.include(String(described.description), entry.scope)
+        // Nothing is deprecated in production (Deprecations.test.ts deprecates operations of its own).
+        assert.notProperty(described, "deprecated", "no v1 operation is deprecated today")
+        const responses = record(described.responses)
+        assert.property(responses, "401", entry.name)
+        assert.property(responses, "429", entry.name)
+        assert.property(record(record(responses["429"]).headers), "retry-after")
+      }
+      // Authentication reads the header itself (no HttpApiSecurity); the document still names the scheme.
+      assert.deepStrictEqual(record(record(document.components).securitySchemes), {
+        bearer: { type: "http", scheme: "Bearer" }
+      })
+      assert.deepStrictEqual(record(record(paths["/healthz"]).get).security, [])
+      assert.property(paths, "/healthz")
+      assert.property(paths, "/readyz")
+    })
+  )
+
+  it.effect("health and readiness answer without authentication", () =>
+    Effect.gen(function* () {
+      assert.deepStrictEqual((yield* call("GET", "/healthz")).json, { status: "ok" })
+      assert.deepStrictEqual((yield* call("GET", "/readyz")).json, { status: "ready" })
+    })
+  )
+})

@@ -1,0 +1,38 @@
+import { assert, describe, it } from "@effect/vitest"
+import type { Deprecation } from "@margin/core/Deprecation"
+import { productionDeprecations } from "@margin/edge/wire/DeprecatedOperations"
+import { Effect } from "effect"
+import { Api } from "./Api.ts"
+import * as Deprecations from "./Deprecations.ts"
+
+// What the wire says of a deprecated operation; the served headers: apps/http/test/Deprecations.test.ts.
+
+const listRuns: Deprecation = {
+  operation: "listRuns",
+  notice: "2026-01-15",
+  sunset: "2026-07-15",
+  replacement: "GET /api/v1/runs/{run_id}",
+  link: "https://docs.example/deprecations/list-runs"
+}
+const getRun: Deprecation = { operation: "getRun", notice: "2026-02-01", sunset: "2026-08-31" }
+
+describe("Deprecations.headersOf", () => {
+  it("RFC 9745 Deprecation is @ the notice's epoch seconds; RFC 8594 Sunset an IMF-fixdate; Link when given", () => {
+    assert.deepStrictEqual(Deprecations.headersOf(listRuns), {
+      deprecation: "@1768435200",
+      sunset: "Wed, 15 Jul 2026 00:00:00 GMT",
+      link: '<https://docs.example/deprecations/list-runs>; rel="deprecation"'
+    })
+    assert.deepStrictEqual(Deprecations.headersOf(getRun), {
+      deprecation: "@1769904000",
+      sunset: "Mon, 31 Aug 2026 00:00:00 GMT"
+    })
+  })
+})
+
+describe("Deprecations.resolve", () => {
+  it("every operation a deprecation may name is an endpoint of the API", () => {
+    const all = Effect.runSync(Deprecations.resolve(Api, new Map(productionDeprecations.map((d) => [d.operation, d]))))
+    assert.strictEqual(all.length, productionDeprecations.length)
+  })
+})

@@ -1,0 +1,24 @@
+import { defaultMaxBodyBytes } from "@margin/rest/HttpApp"
+import { Config, Duration } from "effect"
+import { type InfrastructureOptions, infrastructureConfig, PositiveInt } from "./InfrastructureConfig.ts"
+
+/**
+ * The REST server's settings, from the environment, checked before anything starts. The
+ * database (DATABASE_URL, DATA_DIR) and session keys (SESSION_PUBLIC_KEY, SESSION_JWKS_FILE,
+ * SESSION_JWKS_URL, SESSION_ISSUER, SESSION_AUDIENCE) are read by the layers that use them; the
+ * rate limit and REDIS_URL are every serving process's (`infrastructureConfig`).
+ */
+export interface ServerConfig extends InfrastructureOptions {
+  readonly port: number
+  readonly host: string
+  readonly maxBodyBytes: number
+  readonly shutdownTimeout: Duration.Duration
+}
+
+export const serverConfig: Config.Config<ServerConfig> = Config.all({
+  port: Config.Port("PORT").pipe(Config.withDefault(8787)),
+  host: Config.NonEmptyString("HOST").pipe(Config.withDefault("127.0.0.1")),
+  infrastructure: infrastructureConfig,
+  maxBodyBytes: Config.schema(PositiveInt, "MAX_BODY_BYTES").pipe(Config.withDefault(defaultMaxBodyBytes)),
+  shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
+}).pipe(Config.map(({ infrastructure, ...server }) => ({ ...server, ...infrastructure })))

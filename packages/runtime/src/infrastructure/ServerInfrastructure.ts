@@ -1,0 +1,60 @@
+import { NodeRedis } from "@effect/platform-node"
+import type { Ports } from "@margin/core/memory/MemoryAdapters"
+import type { IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
+import type { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
+import * as Database from "@margin/postgres/Database"
+import * as Migrations from "@margin/postgres/Migrations"
+import * as PgAdapters from "@margin/postgres/PgAdapters"
+import * as PgIdentityKeyStore from "@margin/postgres/PgIdentityKeyStore"
+import * as PgRateBudgetStore from "@margin/postgres/PgRateBudgetStore"
+import * as RedisRateBudgetStore from "@margin/redis/RedisRateBudgetStore"
+import * as StoreRouter from "@margin/stores/StoreRouter"
+import { Layer, Option, Redacted } from "effect"
+import type { SqlClient } from "effect/sql"
+import type { InfrastructureOptions } from "../config/InfrastructureConfig.ts"
+import * as FallbackRateBudget from "./FallbackRateBudget.ts"
+import * as ObservedPorts from "./ObservedPorts.ts"
+
+/**
+ * The budget shared by every process and front door: counted in Redis when configured, else in the
+ * database; while that store cannot count, each process counts in memory (FallbackRateBudget).
+ */
+export const rateBudgetLayer = (options: InfrastructureOptions) =>
+  FallbackRateBudget.layer.pipe(
+    Layer.provide(
+      Option.match(options.redisUrl, {
+        onNone: (): Layer.Layer<RateBudgetStore, never, SqlClient.SqlClient> =>
+          PgRateBudgetStore.layer({ limit: options.rateLimitPerMinute }),
+        onSome: (url) =>
+          RedisRateBudgetStore.layer({ limit: options.rateLimitPerMinute }).pipe(
+            // Commands fail at once while Redis is away (instead of queueing), so the memory budget answers.
+            Layer.provide(NodeRedis.layer({ url: Redacted.value(url), disableOfflineQueue: true }))
+          )
+      })
+    )
+  )
+
+/** The PostgreSQL adapters and the store router; the run repository and the outbox observed (ServiceMetrics). */
+const adapters = Layer.mergeAll(StoreRouter.layerLive, ObservedPorts.layer).pipe(Layer.provideMerge(PgAdapters.layer))
+
+/**
+ * Every port of core on the real infrastructure, for long-running processes (REST, MCP, worker):
+ * the database of Database.layer (DATABASE_URL, else the embedded one in DATA_DIR), migrated
+ * while the layer builds; the PostgreSQL adapters; the store write-back router (sandbox, Shopify);
+ * the shared rate budget; the identity key store of development sessions. Also provides the
+ * SqlClient (readiness checks) and the database's description.
+ */
+export const layer = (options: InfrastructureOptions) =>
+  Layer.mergeAll(adapters, rateBudgetLayer(options), PgIdentityKeyStore.layer).pipe(
+    Layer.provide(Migrations.layer),
+    Layer.provideMerge(Database.layer)
+  )
+
+/**
+ * What a worker needs of it: the database, migrated, the PostgreSQL adapters and the store
+ * write-back router (no rate budget, no session keys: a worker serves no requests).
+ */
+export const workerLayer = adapters.pipe(Layer.provide(Migrations.layer), Layer.provideMerge(Database.layer))
+
+/** What `layer` provides beyond `Database.Services`. */
+export type ServerPorts = Ports | IdentityKeyStore

@@ -1,0 +1,66 @@
+import { createServer } from "node:http"
+import { NodeHttpServer } from "@effect/platform-node"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { answerOutsideTheApp } from "@margin/edge/serving/AnswerOutsideTheApp"
+import { serveLean } from "@margin/edge/serving/ServeLean"
+import * as HealthRoutes from "@margin/edge/telemetry/HealthRoutes"
+import * as MetricsRoute from "@margin/edge/telemetry/MetricsRoute"
+import { Readiness } from "@margin/edge/telemetry/Readiness"
+import * as RequestTelemetry from "@margin/edge/telemetry/RequestTelemetry"
+import * as WorkerBackgroundRuns from "@margin/jobs/WorkerBackgroundRuns"
+import * as McpRoutes from "@margin/mcp-server/McpRoutes"
+import { McpSettings, mcpSettingsConfig } from "@margin/mcp-server/McpSettings"
+import * as ProtectedResource from "@margin/mcp-server/ProtectedResource"
+import { Config, Effect, Layer } from "effect"
+import { mcpServerConfig } from "../config/McpServerConfig.ts"
+import * as ServerProcess from "../infrastructure/ServerProcess.ts"
+import type { ProcessDefinition } from "../process/Launch.ts"
+import * as Logging from "../process/Logging.ts"
+
+/**
+ * The MCP server alone (`npm start` serves it too, beside REST): Streamable HTTP at /mcp on
+ * HOST:MCP_PORT, over the same infrastructure as REST (database, store router, shared budget), with
+ * /metrics (METRICS_TOKEN), /healthz and /readyz for the operator, and a request id, metrics and a log line per request.
+ * Sessions live in this process: behind more than one replica, route by Mcp-Session-Id (docs/mcp.md).
+ */
+const server = Layer.unwrap(
+  Effect.map(Config.all([mcpServerConfig, mcpSettingsConfig]), ([config, mcp]) =>
+    // Requests start on the services routes read while answering (as in RestProcess: ServeLean).
+    serveLean(
+      Layer.mergeAll(
+        McpRoutes.layer,
+        MetricsRoute.layer,
+        HealthRoutes.layer,
+        RequestTelemetry.layer([
+          ProtectedResource.mcpPath,
+          ProtectedResource.metadataPath,
+          `${ProtectedResource.metadataPath}${ProtectedResource.mcpPath}`,
+          "/metrics",
+          "/healthz",
+          "/readyz"
+        ])
+      ),
+      // /metrics reads the outbox's backlog, /readyz the readiness check. The platform's request logger
+      // stays off: RequestTelemetry writes the request's log line.
+      [WriteBackOutbox, Readiness]
+    ).pipe(
+      Layer.provide([WorkerBackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
+      Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
+      Layer.provide(
+        NodeHttpServer.layer(() => answerOutsideTheApp(createServer(), { corsOrigins: mcp.allowedOrigins }), {
+          port: config.port,
+          host: config.host,
+          gracefulShutdownTimeout: config.shutdownTimeout
+        })
+      )
+    )
+  )
+)
+
+/** `npm run start:mcp` (apps/mcp). */
+export const definition = {
+  layer: server,
+  serviceName: "margin-mcp",
+  logging: Logging.stdout,
+  serves: true
+} satisfies ProcessDefinition<unknown>
