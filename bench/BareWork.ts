@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { CurrencyCode, formatMajorUnits } from "@margin/core/Money"
 import { encodeCursor } from "@margin/core/Page"
-import { ratioJson } from "@margin/edge/wire/RatioJson"
+import { ratioJson } from "@margin/edge/wire"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 

@@ -5,7 +5,7 @@
 // PostgreSQL: DATABASE_URL, else PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (a fresh
 // database is created on that server and dropped at the end).
 import { NodeRuntime } from "@effect/platform-node"
-import { listWrites } from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import { seedApprovalWorkspace, seedPendingRecommendations } from "@margin/runtime/testing/ApprovalWorld"
 import { approveOver } from "@margin/runtime/testing/ApproveRequest"
 import { startRestServer, startWorker } from "@margin/runtime/testing/ChildProcesses"
@@ -72,13 +72,13 @@ const program = Effect.gen(function* () {
   if (failed.length > 0)
     return yield* Effect.die(`${failed.length} approvals failed, e.g. ${JSON.stringify(failed[0])}`)
 
-  yield* Effect.flatMap(listWrites(workspaceId), (writes) =>
+  yield* Effect.flatMap(PgSandboxStore.listWrites(workspaceId), (writes) =>
     writes.length >= approvals ? Effect.void : Effect.fail(writes.length)
   ).pipe(
     Effect.retry({ schedule: Schedule.spaced(Duration.millis(50)), times: 2400 }),
     Effect.catch((count) => Effect.die(`only ${count} of ${approvals} write-backs applied after 2 minutes`))
   )
-  const writes = yield* listWrites(workspaceId)
+  const writes = yield* PgSandboxStore.listWrites(workspaceId)
   const cpuAfter = { rest: cpuOf([server.pid]), workers: cpuOf(workerPids) }
   const writtenAt = new Map(writes.map((write) => [write.idempotencyKey, write.writtenAt]))
   const endToEnd = answers.map(({ id, sentAt }) => (writtenAt.get(id) ?? Number.NaN) - sentAt)

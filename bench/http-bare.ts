@@ -15,9 +15,9 @@
  * Env: DATABASE_URL, PORT, HOST, RATE_LIMIT_PER_MINUTE. Prints `listening` once it serves.
  */
 import { createServer, type ServerResponse } from "node:http"
-import { hashTokenSecret } from "@margin/edge/auth/TokenSecret"
-import * as Database from "@margin/postgres/Database"
-import { tuneV8ForServing } from "@margin/runtime/process/V8Tuning"
+import { hashTokenSecret } from "@margin/edge/auth"
+import { Database } from "@margin/postgres"
+import { tuneV8ForServing } from "@margin/runtime/lifecycle"
 import { type Effect, Layer, ManagedRuntime, Redacted, References } from "effect"
 import { SqlClient } from "effect/sql"
 import { acceptInTransaction, listPage, type Row, settings, tokenColumnList } from "./BareWork.ts"

@@ -8,7 +8,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { WorkspaceId } from "@margin/core/Ids"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
-import * as PgAdapters from "@margin/postgres/PgAdapters"
+import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect, Layer, Stream } from "effect"
 import { SqlClient } from "effect/sql"

@@ -1,7 +1,7 @@
 import { formatOfFileName } from "@margin/core/CatalogImport"
 import { planLimits } from "@margin/core/Plan"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
-import { onDatabase } from "@margin/runtime/cli/OnDatabase"
+import { onDatabase } from "@margin/runtime/cli"
 import { Effect, Result } from "effect"
 import { Command, Flag } from "effect/cli"
 import { importCatalogFile } from "./CatalogImporter.ts"

@@ -1,4 +1,4 @@
-import { onBareDatabase, onDatabase } from "@margin/runtime/cli/OnDatabase"
+import { onBareDatabase, onDatabase } from "@margin/runtime/cli"
 import { Command } from "effect/cli"
 import { catalogCommand } from "./CatalogCommands.ts"
 import { deletionCommand } from "./DeletionCommands.ts"

@@ -4,7 +4,7 @@ import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRep
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { toIso } from "@margin/core/Timestamp"
-import { onDatabase } from "@margin/runtime/cli/OnDatabase"
+import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag } from "./Flags.ts"

@@ -8,7 +8,7 @@ import type { Run } from "@margin/core/Run"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { scopes } from "@margin/core/Scope"
-import { exclusively } from "@margin/postgres/PgAdvisoryLock"
+import { PgAdvisoryLock } from "@margin/postgres"
 import { Clock, Effect, Option } from "effect"
 import { Command } from "effect/cli"
 import { demoCatalog } from "./DemoCatalog.ts"
@@ -53,7 +53,7 @@ const demoRun = Effect.fn("demoRun")(function* (workspaceId: Run["workspaceId"])
  * committed instead of seeding a second workspace. The run is only queued here; executing it
  * (which writes on connections of its own) waits until the lock is released.
  */
-const seedDemo = exclusively("marginctl demo")(
+const seedDemo = PgAdvisoryLock.exclusively("marginctl demo")(
   Effect.gen(function* () {
     const existing = yield* WorkspaceRepository.use((workspaces) => workspaces.findByName(demoWorkspaceName))
     const workspace = Option.isSome(existing)

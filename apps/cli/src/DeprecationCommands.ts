@@ -1,11 +1,10 @@
 import { addCalendarMonths, calendarDayOf, minimumNoticeMonths } from "@margin/core/Deprecation"
 import { claimLeaseMs, DeprecationNotices } from "@margin/core/DeprecationNoticesService"
 import { toIso } from "@margin/core/Timestamp"
-import * as DeprecatedOperations from "@margin/edge/wire/DeprecatedOperations"
-import * as MailerLayer from "@margin/mail/MailerLayer"
-import * as PgDeprecationNoticeRepository from "@margin/postgres/PgDeprecationNoticeRepository"
-import * as MailSettings from "@margin/runtime/cli/MailSettings"
-import { onDatabase } from "@margin/runtime/cli/OnDatabase"
+import { deprecationsInUse } from "@margin/edge/wire"
+import { MailerLayer } from "@margin/mail"
+import { PgDeprecationNoticeRepository } from "@margin/postgres"
+import { CliMail, onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Layer } from "effect"
 import { Command, Flag } from "effect/cli"
 import { OperatorError } from "./OperatorError.ts"
@@ -22,7 +21,7 @@ const notifyCommand = Command.make(
     )
   },
   Effect.fn(function* ({ operation }) {
-    const deprecations = yield* DeprecatedOperations.load
+    const deprecations = yield* deprecationsInUse
     const deprecation = deprecations.get(operation)
     if (deprecation === undefined) {
       const listed = [...deprecations.keys()]
@@ -30,7 +29,7 @@ const notifyCommand = Command.make(
         message: `${operation} is not a deprecated operation (deprecated: ${listed.length === 0 ? "none" : listed.join(", ")}); list it in packages/edge/src/wire/DeprecatedOperations.ts and deploy first`
       })
     }
-    const settings = yield* MailSettings.load(outboxFolder)
+    const settings = yield* CliMail.settings(outboxFolder)
     const today = calendarDayOf(yield* Clock.currentTimeMillis)
     const notices = yield* DeprecationNotices.use((service) => service.notify(deprecation)).pipe(
       Effect.provide(

@@ -1,7 +1,7 @@
 import type { Membership } from "@margin/core/Membership"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { type Role, roles } from "@margin/core/Role"
-import { onDatabase } from "@margin/runtime/cli/OnDatabase"
+import { onDatabase } from "@margin/runtime/cli"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { userFlag, workspaceFlag } from "./Flags.ts"

@@ -1,5 +1,4 @@
-import { DatabaseInfo } from "@margin/postgres/DatabaseInfo"
-import * as Migrations from "@margin/postgres/Migrations"
+import { DatabaseInfo, Migrations } from "@margin/postgres"
 import { Effect } from "effect"
 import { Command } from "effect/cli"
 import { report } from "./Output.ts"

@@ -5,7 +5,7 @@ import { RunRepository } from "@margin/core/ports/RunRepository"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import * as RunMachine from "@margin/core/RunMachine"
 import { aCatalogItemInput } from "@margin/core/testing/Fixtures"
-import * as PgAdapters from "@margin/postgres/PgAdapters"
+import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Clock, Duration, Effect, Fiber, Layer, Option } from "effect"
 import {

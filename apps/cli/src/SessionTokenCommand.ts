@@ -1,6 +1,5 @@
 import { toIso } from "@margin/core/Timestamp"
-import { sessionKeySource } from "@margin/edge/auth/SessionJwtKeys"
-import { defaultSessionLifetimeSeconds, SessionSigner } from "@margin/edge/auth/SessionJwtSigner"
+import { defaultSessionLifetimeSeconds, SessionSigner, sessionKeySource } from "@margin/edge/auth"
 import { Clock, Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag } from "./Flags.ts"

@@ -3,8 +3,8 @@ import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { type StoreConnection, StorePlatform } from "@margin/core/StoreConnection"
 import { toIso } from "@margin/core/Timestamp"
-import { listWrites, seedVariants } from "@margin/postgres/PgSandboxStore"
-import { onDatabase } from "@margin/runtime/cli/OnDatabase"
+import { PgSandboxStore } from "@margin/postgres"
+import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { workspaceFlag } from "./Flags.ts"
@@ -29,7 +29,7 @@ export const copyCatalogToSandbox = Effect.fn("copyCatalogToSandbox")(function* 
   return yield* catalog.streamForRun(workspaceId, [], copyChunkSize).pipe(
     Stream.mapEffect((chunk) =>
       Effect.as(
-        seedVariants(
+        PgSandboxStore.seedVariants(
           workspaceId,
           chunk.map((item) => ({ variantRef: sandboxVariantRef(item), price: item.price, currency: item.currency }))
         ),
@@ -155,7 +155,7 @@ const writes = Command.make(
   { workspace: workspaceFlag },
   Effect.fn(function* ({ workspace: workspaceId }) {
     yield* requireWorkspace(workspaceId)
-    const received = yield* listWrites(workspaceId)
+    const received = yield* PgSandboxStore.listWrites(workspaceId)
     yield* report(
       {
         workspace_id: workspaceId,

@@ -4,7 +4,7 @@ import { SupportSessionRepository } from "@margin/core/ports/SupportSessionRepos
 import type { SupportSession } from "@margin/core/SupportSession"
 import { toIso } from "@margin/core/Timestamp"
 import { Email } from "@margin/core/User"
-import { onDatabase } from "@margin/runtime/cli/OnDatabase"
+import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, workspaceFlag } from "./Flags.ts"

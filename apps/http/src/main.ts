@@ -1,5 +1,4 @@
-import * as Launch from "@margin/runtime/process/Launch"
-import * as RestProcess from "@margin/runtime/processes/RestProcess"
+import { Launch, RestProcess } from "@margin/runtime"
 
 /**
  * The REST server, and the MCP front door beside it on the same router, and the background loops

@@ -10,7 +10,7 @@ import {
   seedRecommendation,
   session
 } from "@margin/edge/testing/World"
-import { Api } from "@margin/rest/Api"
+import { Api } from "@margin/rest/api"
 import { bodyOf, type CallOptions, call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Clock, Effect } from "effect"
 import { HttpApi } from "effect/http-api"

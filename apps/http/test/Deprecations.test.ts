@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
-import { productionDeprecations } from "@margin/edge/wire/DeprecatedOperations"
+import { productionDeprecations } from "@margin/edge/wire"
 import { bodyOf, call, expectError, type Reply, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect, Exit, Layer } from "effect"
 

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { Readiness } from "@margin/edge/telemetry/Readiness"
+import { Readiness } from "@margin/edge/telemetry"
 import {
   aWorkspaceWithOwner,
   importItem,
@@ -10,9 +10,9 @@ import {
   session
 } from "@margin/edge/testing/World"
 import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
-import * as ServerInfrastructure from "@margin/runtime/infrastructure/ServerInfrastructure"
+import { ServerInfrastructure } from "@margin/runtime"
 import { bodyOf, call, expectError, layerOn } from "@margin/runtime/testing/TestServer"
-import * as StoreRouter from "@margin/stores/StoreRouter"
+import { StoreRouter } from "@margin/stores"
 import { Effect, Layer, Option } from "effect"
 
 /**

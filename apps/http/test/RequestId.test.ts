@@ -1,6 +1,6 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { RunRepository } from "@margin/core/ports/RunRepository"
-import { requestIdOf, withRequestId } from "@margin/edge/telemetry/RequestId"
+import { requestIdOf, withRequestId } from "@margin/edge/telemetry"
 import { aWorkspaceWithOwner, issueToken } from "@margin/edge/testing/World"
 import { call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect, Layer, Logger, References } from "effect"

@@ -1,5 +1,4 @@
-import * as Launch from "@margin/runtime/process/Launch"
-import * as McpProcess from "@margin/runtime/processes/McpProcess"
+import { Launch, McpProcess } from "@margin/runtime"
 
 /**
  * The MCP server alone (`npm run start:mcp`): Streamable HTTP at /mcp on HOST:MCP_PORT (8788), with

@@ -1,5 +1,4 @@
-import * as Launch from "@margin/runtime/process/Launch"
-import * as McpStdioProcess from "@margin/runtime/processes/McpStdioProcess"
+import { Launch, McpStdioProcess } from "@margin/runtime"
 
 /**
  * The MCP server over stdin/stdout (`npm run mcp:stdio`) for a local agent that starts it, with the

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
-import { allowedHeaders, exposedHeaders } from "@margin/mcp-server/McpCors"
+import { allowedHeaders, exposedHeaders } from "@margin/mcp-server"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { Effect } from "effect"
 import { awayFromWindowEdge } from "./RateWindow.ts"

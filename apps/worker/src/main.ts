@@ -1,5 +1,4 @@
-import * as Launch from "@margin/runtime/process/Launch"
-import * as WorkerProcess from "@margin/runtime/processes/WorkerProcess"
+import { Launch, WorkerProcess } from "@margin/runtime"
 
 /**
  * A worker (`npm run start:worker`): write-back delivery and analysis runs, without the HTTP front

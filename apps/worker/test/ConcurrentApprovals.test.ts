@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites } from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import {
   recommendationOf,
   seedApprovalWorkspace,
@@ -44,7 +44,7 @@ describe("approve, 100 concurrent requests over two REST server processes", () =
           "the write-back applied",
           { within: Duration.seconds(20), every: Duration.millis(100) }
         )
-        const writes = yield* listWrites(workspaceId)
+        const writes = yield* PgSandboxStore.listWrites(workspaceId)
         assert.strictEqual(writes.length, 1, "the store received exactly one write")
         assert.deepInclude(writes[0], { oldPrice: 1000, newPrice: 1099, idempotencyKey: recommendation.id })
         assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "applied")

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites } from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import {
   recommendationOf,
   seedApprovalWorkspace,
@@ -50,7 +50,7 @@ const approveThroughLostConnection = (at: PgProxy.CutPoint) =>
       log: yield* server.output,
       retried,
       cuts: yield* proxy.cuts,
-      writes: yield* listWrites(workspaceId),
+      writes: yield* PgSandboxStore.listWrites(workspaceId),
       status: (yield* recommendationOf(workspaceId, recommendation.id)).status
     }
   })

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Alerts } from "@margin/core/AlertsService"
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { seedRun } from "@margin/core/testing/Seed"
-import * as PgAdapters from "@margin/postgres/PgAdapters"
+import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import {
   approveWithoutDelivery,

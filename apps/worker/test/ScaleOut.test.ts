@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { RunId, type WorkspaceId } from "@margin/core/Ids"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites } from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import { type Agent, connectTo } from "@margin/runtime/testing/AgentClient"
 import {
   type ApprovalWorkspace,
@@ -276,7 +276,7 @@ layer(world, { excludeTestServices: true, timeout: "3 minutes" })(
             )
             assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "applied")
           }
-          const writes = yield* listWrites(workspaceId)
+          const writes = yield* PgSandboxStore.listWrites(workspaceId)
           assert.deepStrictEqual(
             writes.map((write) => write.idempotencyKey).toSorted(),
             recommendations.map((recommendation) => recommendation.id).toSorted(),

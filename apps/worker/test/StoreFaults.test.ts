@@ -3,7 +3,7 @@ import type { WorkspaceId } from "@margin/core/Ids"
 import type { Recommendation } from "@margin/core/Recommendation"
 import type { WriteBack } from "@margin/core/WriteBack"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites, sandboxPrice, setPriceBehindOurBack } from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import {
   approveWithoutDelivery,
   openAlertKinds,
@@ -72,7 +72,7 @@ describe("write-back delivery when the store misbehaves (worker processes on Pos
           const writeBack = yield* settled(workspaceId, recommendation)
           assertSettledAs(writeBack, "applied", 4)
           assert.match(writeBack.lastError ?? "", /SANDBOX_FAIL_FIRST=3/, "the last failure is kept for the operator")
-          assert.strictEqual((yield* listWrites(workspaceId)).length, 1)
+          assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1)
           assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "applied")
         })
       ),
@@ -90,7 +90,7 @@ describe("write-back delivery when the store misbehaves (worker processes on Pos
           assertSettledAs(writeBack, "failed", 3)
           assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "write_back_failed")
           assert.deepStrictEqual(yield* openAlertKinds(workspaceId), ["write_back_failed"])
-          assert.strictEqual((yield* listWrites(workspaceId)).length, 0)
+          assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 0)
         })
       ),
     { timeout: 120_000 }
@@ -103,14 +103,14 @@ describe("write-back delivery when the store misbehaves (worker processes on Pos
         Effect.gen(function* () {
           const { workspaceId, recommendation } = yield* approvedOne
           const variant = `var-${recommendation.sku}`
-          yield* setPriceBehindOurBack(workspaceId, variant, 1049)
+          yield* PgSandboxStore.setPriceBehindOurBack(workspaceId, variant, 1049)
           yield* worker("worker-drift", {})
           const writeBack = yield* settled(workspaceId, recommendation)
           assertSettledAs(writeBack, "failed", 1)
           assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "write_back_failed")
           assert.deepStrictEqual(yield* openAlertKinds(workspaceId), ["price_drift"])
-          assert.strictEqual((yield* listWrites(workspaceId)).length, 0)
-          assert.strictEqual(yield* sandboxPrice(workspaceId, variant), 1049)
+          assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 0)
+          assert.strictEqual(yield* PgSandboxStore.sandboxPrice(workspaceId, variant), 1049)
         })
       ),
     { timeout: 120_000 }

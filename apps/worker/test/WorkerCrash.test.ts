@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { eventually } from "@margin/jobs/testing/Eventually"
-import { listWrites } from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import {
   approveWithoutDelivery,
   recommendationOf,
@@ -30,7 +30,7 @@ describe("a worker killed with kill -9 in the middle of a delivery", () => {
         const crashing = yield* spawnNode("worker-crashing", workerMain, { ...env, SANDBOX_CRASH_AFTER_WRITE: "true" })
         const crashed = yield* crashing.exited.pipe(Effect.timeout(Duration.seconds(60)), Effect.orDie)
         assert.strictEqual(crashed.signal, "SIGKILL", yield* crashing.output)
-        assert.strictEqual((yield* listWrites(workspaceId)).length, 1, "the store accepted the write")
+        assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1, "the store accepted the write")
         const unrecorded = yield* writeBackOf(workspaceId, recommendation.id)
         assert.strictEqual(unrecorded.status, "in_flight", "nothing was recorded after the write")
         assert.strictEqual(unrecorded.attempts, 1)
@@ -44,7 +44,7 @@ describe("a worker killed with kill -9 in the middle of a delivery", () => {
         )
         const applied = yield* writeBackOf(workspaceId, recommendation.id)
         assert.strictEqual(applied.attempts, 2, "delivered again once the lease ran out")
-        const writes = yield* listWrites(workspaceId)
+        const writes = yield* PgSandboxStore.listWrites(workspaceId)
         assert.strictEqual(writes.length, 1, "the second delivery found the new price and wrote nothing")
         assert.strictEqual((yield* recommendationOf(workspaceId, recommendation.id)).status, "applied")
         const item = yield* CatalogRepository.use((catalog) => catalog.get(workspaceId, recommendation.itemId))

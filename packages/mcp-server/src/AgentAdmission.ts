@@ -1,9 +1,9 @@
 import { ResourceNotFound, TierIneligible } from "@margin/core/Errors"
 import { planLimits } from "@margin/core/Plan"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
-import { Authenticate, type Credentials, type IdentificationError } from "@margin/edge/auth/Authenticate"
-import type { CallerShape } from "@margin/edge/auth/Caller"
-import { type ErrorEnvelope, failureCodes, failureResponse } from "@margin/edge/wire/ErrorEnvelope"
+import type { CallerShape } from "@margin/edge/auth"
+import { Authenticate, type Credentials, type IdentificationError } from "@margin/edge/auth"
+import { type ErrorEnvelope, failureCodes, failureResponse } from "@margin/edge/wire"
 import { Effect, Option } from "effect"
 
 export type AdmissionRefusal = IdentificationError | TierIneligible | ResourceNotFound

@@ -1,7 +1,7 @@
 import { RateBudget } from "@margin/core/ports/RateBudget"
-import { budgetKey } from "@margin/edge/auth/Authenticate"
-import type { CallerShape } from "@margin/edge/auth/Caller"
-import { RateLimited } from "@margin/edge/wire/EdgeErrors"
+import type { CallerShape } from "@margin/edge/auth"
+import { budgetKey } from "@margin/edge/auth"
+import { RateLimited } from "@margin/edge/wire"
 import { Clock, Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 

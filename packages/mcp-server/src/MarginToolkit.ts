@@ -1,4 +1,4 @@
-import type { RouteAccessShape } from "@margin/edge/auth/RouteAccess"
+import type { RouteAccessShape } from "@margin/edge/auth"
 import { Layer } from "effect"
 import { Toolkit } from "effect/ai"
 import { AlertTools, AlertToolsLayer } from "./AlertTools.ts"

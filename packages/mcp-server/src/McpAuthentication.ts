@@ -1,4 +1,4 @@
-import { Caller } from "@margin/edge/auth/Caller"
+import { Caller } from "@margin/edge/auth"
 import { Effect, Result } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"

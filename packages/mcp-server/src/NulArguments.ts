@@ -1,5 +1,5 @@
-import type { Issue } from "@margin/edge/wire/EdgeErrors"
-import { nulMessage } from "@margin/edge/wire/Payloads"
+import type { Issue } from "@margin/edge/wire"
+import { nulMessage } from "@margin/edge/wire"
 
 /**
  * One issue per argument whose text holds a NUL character, at any depth (`tags.1`): PostgreSQL text

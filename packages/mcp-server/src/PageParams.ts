@@ -1,5 +1,5 @@
 import { defaultPageLimit, maxPageLimit } from "@margin/core/Page"
-import { CursorParam } from "@margin/edge/wire/ListJson"
+import { CursorParam } from "@margin/edge/wire"
 import { Schema } from "effect"
 
 /**

@@ -2,11 +2,16 @@ import { Approval, type ApprovalResult } from "@margin/core/Approval"
 import { RecommendationId, RunId } from "@margin/core/Ids"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { type RecommendationMutation, Recommendations } from "@margin/core/RecommendationsService"
-import { callerActor } from "@margin/edge/auth/Caller"
-import { mutationAccess, readAccess } from "@margin/edge/auth/RouteAccess"
-import { ListJson, listJson, pageRequest } from "@margin/edge/wire/ListJson"
-import { RejectBody } from "@margin/edge/wire/Payloads"
-import { RecommendationJson, recommendationJson, WriteBackStateJson } from "@margin/edge/wire/RecommendationJson"
+import { callerActor, mutationAccess, readAccess } from "@margin/edge/auth"
+import {
+  ListJson,
+  listJson,
+  pageRequest,
+  RecommendationJson,
+  RejectBody,
+  recommendationJson,
+  WriteBackStateJson
+} from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import { marginTool, reads, toolHandlers } from "./MarginTool.ts"

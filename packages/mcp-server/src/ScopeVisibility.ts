@@ -1,4 +1,4 @@
-import { Caller } from "@margin/edge/auth/Caller"
+import { Caller } from "@margin/edge/auth"
 import { Effect } from "effect"
 import { McpServer } from "effect/ai"
 import { toolAccess } from "./MarginToolkit.ts"

@@ -1,5 +1,5 @@
-import type { CallerShape } from "@margin/edge/auth/Caller"
-import { Caller } from "@margin/edge/auth/Caller"
+import type { CallerShape } from "@margin/edge/auth"
+import { Caller } from "@margin/edge/auth"
 import { Config, Effect, Redacted, Ref, Schema } from "effect"
 import { McpSchema, McpServer } from "effect/ai"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"

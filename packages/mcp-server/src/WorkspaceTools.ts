@@ -1,6 +1,6 @@
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { readAccess } from "@margin/edge/auth/RouteAccess"
-import { WorkspaceStatusJson, workspaceStatusJson } from "@margin/edge/wire/WorkspaceStatusJson"
+import { readAccess } from "@margin/edge/auth"
+import { WorkspaceStatusJson, workspaceStatusJson } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import { marginTool, reads, toolHandlers } from "./MarginTool.ts"

@@ -4,21 +4,27 @@ import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { RunStatus } from "@margin/core/Run"
 import { Tag } from "@margin/core/Tag"
-import { mutationAccess, readAccess } from "@margin/edge/auth/RouteAccess"
-import { AlertChangedJson, AlertJson } from "@margin/edge/wire/AlertJson"
-import { CatalogItemJson } from "@margin/edge/wire/CatalogItemJson"
-import { ListJson, pageQueryFields } from "@margin/edge/wire/ListJson"
-import { IdempotentRepeatJson } from "@margin/edge/wire/MutationJson"
-import { isWithoutNul, RejectBody, SnoozeBody, TriggerRunBody } from "@margin/edge/wire/Payloads"
+import { mutationAccess, readAccess } from "@margin/edge/auth"
 import {
+  AlertChangedJson,
+  AlertJson,
+  CatalogItemJson,
+  IdempotentRepeatJson,
+  isWithoutNul,
+  ListJson,
+  pageQueryFields,
   RecommendationApprovedJson,
   RecommendationChangedJson,
   RecommendationDetailJson,
-  RecommendationJson
-} from "@margin/edge/wire/RecommendationJson"
-import { ReportCsv, ReportJson } from "@margin/edge/wire/ReportFormat"
-import { RunJson } from "@margin/edge/wire/RunJson"
-import { WorkspaceStatusJson } from "@margin/edge/wire/WorkspaceStatusJson"
+  RecommendationJson,
+  RejectBody,
+  ReportCsv,
+  ReportJson,
+  RunJson,
+  SnoozeBody,
+  TriggerRunBody,
+  WorkspaceStatusJson
+} from "@margin/edge/wire"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {

@@ -11,17 +11,20 @@ import {
 } from "@margin/core/Errors"
 import { Scope } from "@margin/core/Scope"
 import {
+  type ApiFailure,
+  type ApiFailureTag,
   BadRequest,
+  envelopeOf,
+  failureCodes,
   InsufficientScope,
   Issue,
+  logIfUnavailable,
   RateLimited,
   TokenUnusable,
   Unauthorized,
   ValidationFailed,
   WorkspaceForbidden
-} from "@margin/edge/wire/EdgeErrors"
-import { type ApiFailure, type ApiFailureTag, envelopeOf, failureCodes } from "@margin/edge/wire/ErrorEnvelope"
-import { logIfUnavailable } from "@margin/edge/wire/UnavailableLog"
+} from "@margin/edge/wire"
 import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { HttpApiSchema } from "effect/http-api"
 

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
-import { productionDeprecations } from "@margin/edge/wire/DeprecatedOperations"
+import { productionDeprecations } from "@margin/edge/wire"
 import { Effect } from "effect"
 import { Api } from "./Api.ts"
 import * as Deprecations from "./Deprecations.ts"

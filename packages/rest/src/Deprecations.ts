@@ -1,5 +1,5 @@
 import { type Deprecation, DeprecationsInvalid } from "@margin/core/Deprecation"
-import { pathOf } from "@margin/edge/telemetry/RequestPath"
+import { pathOf } from "@margin/edge/telemetry"
 import { Context, Effect, Layer, Predicate } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"

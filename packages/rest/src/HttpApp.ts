@@ -1,6 +1,5 @@
-import * as MetricsRoute from "@margin/edge/telemetry/MetricsRoute"
-import { pathOf } from "@margin/edge/telemetry/RequestPath"
-import * as DeprecatedOperations from "@margin/edge/wire/DeprecatedOperations"
+import { MetricsRoute, pathOf } from "@margin/edge/telemetry"
+import { deprecationsInUse } from "@margin/edge/wire"
 import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -69,7 +68,7 @@ export const layer = <E = never, R = never>(options: HttpAppOptions<E, R> = {}) 
   const routes = routesWith(options.beside?.routes ?? [])
   return Layer.unwrap(
     Effect.map(
-      Effect.flatMap(DeprecatedOperations.load, (deprecations) => Deprecations.resolve(Api, deprecations)),
+      Effect.flatMap(deprecationsInUse, (deprecations) => Deprecations.resolve(Api, deprecations)),
       (deprecated) =>
         Layer.mergeAll(
           HttpApiBuilder.layer(Deprecations.documented(Api, deprecated), { openapiPath: openApiPath }).pipe(

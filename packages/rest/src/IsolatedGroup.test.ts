@@ -1,6 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { serveLean } from "@margin/edge/serving/ServeLean"
+import { serveLean } from "@margin/edge/serving"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { HttpClient } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"

@@ -1,6 +1,6 @@
 import { createServer, type Server, ServerResponse } from "node:http"
-import { answerOutsideTheApp } from "@margin/edge/serving/AnswerOutsideTheApp"
-import type { NotServingOptions } from "@margin/edge/serving/AnswerWhileNotServing"
+import type { NotServingOptions } from "@margin/edge/serving"
+import { answerOutsideTheApp } from "@margin/edge/serving"
 
 /**
  * Node's response, less `strictContentLength`. @effect/platform-node turns it on for every

@@ -1,4 +1,4 @@
-import { RouteAccess, type RouteAccessShape } from "@margin/edge/auth/RouteAccess"
+import { RouteAccess, type RouteAccessShape } from "@margin/edge/auth"
 import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
 import { bearerSecurity } from "./Authentication.ts"

@@ -1,15 +1,18 @@
 import { Approval, type ApprovalResult } from "@margin/core/Approval"
 import type { RecommendationMutation } from "@margin/core/RecommendationsService"
 import { Recommendations } from "@margin/core/RecommendationsService"
-import { Caller, callerActor } from "@margin/edge/auth/Caller"
-import { ListJson, listJson, pageRequest } from "@margin/edge/wire/ListJson"
-import { IdempotentRepeatJson, idempotentRepeat } from "@margin/edge/wire/MutationJson"
+import { Caller, callerActor } from "@margin/edge/auth"
 import {
+  IdempotentRepeatJson,
+  idempotentRepeat,
+  ListJson,
+  listJson,
+  pageRequest,
   RecommendationChangedJson,
   RecommendationJson,
   recommendationDetailJson,
   recommendationJson
-} from "@margin/edge/wire/RecommendationJson"
+} from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api, apiMiddlewares } from "./Api.ts"

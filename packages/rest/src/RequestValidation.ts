@@ -1,4 +1,4 @@
-import { BadRequest, type Issue, ValidationFailed } from "@margin/edge/wire/EdgeErrors"
+import { BadRequest, type Issue, ValidationFailed } from "@margin/edge/wire"
 import { Effect, SchemaIssue } from "effect"
 import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
 import { BadRequestError, ValidationFailedError } from "./ApiErrors.ts"

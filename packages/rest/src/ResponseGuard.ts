@@ -1,5 +1,5 @@
-import { finishRequest, type RequestStart, requestContext, startOf } from "@margin/edge/telemetry/RequestTelemetry"
-import { transportCodes } from "@margin/edge/wire/ErrorEnvelope"
+import { RequestTelemetry } from "@margin/edge/telemetry"
+import { transportCodes } from "@margin/edge/wire"
 import { Cause, Context, Effect, type Layer } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -106,7 +106,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
       Types.unhandled,
       HttpServerRequest.HttpServerRequest
     >,
-    start: RequestStart
+    start: RequestTelemetry.RequestStart
   ) =>
     httpEffect.pipe(
       Effect.catchCause((cause) =>
@@ -124,7 +124,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
       // One change of context for the request (each costs a context copy): the body limit, the
       // request's notes, and its id on every log line (authentication adds caller and workspace).
       Effect.updateContext((context: Context.Context<HttpServerRequest.HttpServerRequest>) =>
-        Context.add(requestContext(start, context), HttpIncomingMessage.MaxBodySize, maxBodySize)
+        Context.add(RequestTelemetry.requestContext(start, context), HttpIncomingMessage.MaxBodySize, maxBodySize)
       )
     )
 
@@ -135,7 +135,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
       httpEffect
     ): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> =>
       Effect.contextWith((context: Context.Context<HttpServerRequest.HttpServerRequest>) => {
-        const start = startOf(context)
+        const start = RequestTelemetry.startOf(context)
         const declared = Number(
           Context.get(context, HttpServerRequest.HttpServerRequest).headers["content-length"] ?? "0"
         )
@@ -147,9 +147,9 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
               : undefined
         const route = options.routes.templateOf(start.path) ?? "unmatched"
         return refused !== undefined
-          ? finishRequest(start, route, refused)
+          ? RequestTelemetry.finishRequest(start, route, refused)
           : Effect.flatMap(answering(httpEffect, start), (answered) =>
-              finishRequest(start, route, answerOf(start.method, start.path, answered))
+              RequestTelemetry.finishRequest(start, route, answerOf(start.method, start.path, answered))
             )
       }),
     { global: true }

@@ -1,4 +1,4 @@
-import { Readiness } from "@margin/edge/telemetry/Readiness"
+import { Readiness } from "@margin/edge/telemetry"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"

@@ -1,6 +1,6 @@
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { Caller } from "@margin/edge/auth/Caller"
-import { workspaceStatusJson } from "@margin/edge/wire/WorkspaceStatusJson"
+import { Caller } from "@margin/edge/auth"
+import { workspaceStatusJson } from "@margin/edge/wire"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api, apiMiddlewares } from "./Api.ts"

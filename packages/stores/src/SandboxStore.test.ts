@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { CurrencyCode } from "@margin/core/Money"
 import { StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
 import { storeWriteBackContract } from "@margin/core/testing/StoreWriteBackContract"
-import { listWrites, sandboxPrice } from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import { Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { SandboxFaults } from "./SandboxFaults.ts"
@@ -22,7 +22,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
       const other = yield* sandboxScene(500, 450)
       yield* store.deliver(connection, writeBack)
       yield* store.deliver(other.connection, other.writeBack)
-      const writes = yield* listWrites(workspaceId)
+      const writes = yield* PgSandboxStore.listWrites(workspaceId)
       assert.deepStrictEqual(
         writes.map(({ variantRef, oldPrice, newPrice, idempotencyKey }) => ({
           variantRef,
@@ -32,7 +32,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
         })),
         [{ variantRef, oldPrice: 1000, newPrice: 1200, idempotencyKey: writeBack.idempotencyKey }]
       )
-      assert.strictEqual((yield* listWrites(other.workspaceId)).length, 1)
+      assert.strictEqual((yield* PgSandboxStore.listWrites(other.workspaceId)).length, 1)
     })
   )
 
@@ -45,7 +45,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
         { concurrency: "unbounded" }
       )
       assert.deepStrictEqual(tally(results), { Applied: 1, AlreadyApplied: 19 })
-      assert.strictEqual((yield* listWrites(workspaceId)).length, 1)
+      assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1)
     })
   )
 
@@ -58,8 +58,8 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
         { concurrency: "unbounded" }
       )
       assert.deepStrictEqual(tally(results), { Applied: 1, PriceDrift: 1 })
-      const [write] = yield* listWrites(workspaceId)
-      assert.strictEqual(yield* sandboxPrice(workspaceId, variantRef), write?.newPrice)
+      const [write] = yield* PgSandboxStore.listWrites(workspaceId)
+      assert.strictEqual(yield* PgSandboxStore.sandboxPrice(workspaceId, variantRef), write?.newPrice)
     })
   )
 
@@ -70,7 +70,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
       const bySku = { ...writeBack, payload: { ...writeBack.payload, sku: variantRef, storeVariantRef: null } }
       const result = yield* store.deliver(connection, bySku)
       assert.strictEqual(result._tag, "Applied")
-      assert.strictEqual(yield* sandboxPrice(workspaceId, variantRef), 1200)
+      assert.strictEqual(yield* PgSandboxStore.sandboxPrice(workspaceId, variantRef), 1200)
     })
   )
 
@@ -99,7 +99,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
       const first = yield* Effect.flip(store.deliver(connection, writeBack))
       yield* Effect.flip(store.deliver(connection, writeBack))
       assert.strictEqual(first._tag, "StoreUnavailable")
-      assert.strictEqual((yield* listWrites(workspaceId)).length, 0)
+      assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 0)
       assert.deepStrictEqual(yield* store.deliver(connection, writeBack), { _tag: "Applied" })
     })
   )
@@ -113,7 +113,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
       const crashed = yield* Effect.exit(store.deliver(connection, writeBack))
       assert.isTrue(Exit.hasDies(crashed))
       assert.deepStrictEqual(yield* store.deliver(connection, writeBack), { _tag: "AlreadyApplied" })
-      assert.strictEqual((yield* listWrites(workspaceId)).length, 1)
+      assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1)
     })
   )
 
@@ -128,7 +128,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
       )
       assert.isTrue(Exit.isFailure(timedOut))
       assert.deepStrictEqual(yield* store.deliver(connection, writeBack), { _tag: "AlreadyApplied" })
-      assert.strictEqual((yield* listWrites(workspaceId)).length, 1)
+      assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1)
     })
   )
 
@@ -140,10 +140,10 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
         const { workspaceId, connection, writeBack } = yield* sandboxScene()
         const crashed = yield* deliverInChildProcess(connection, writeBack, { SANDBOX_CRASH_AFTER_WRITE: "true" })
         assert.deepStrictEqual([crashed.signal, crashed.result], ["SIGKILL", null], crashed.output)
-        assert.strictEqual((yield* listWrites(workspaceId)).length, 1)
+        assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1)
         // The restarted delivery (here in this process) finds the price already moved: no second write.
         assert.deepStrictEqual(yield* store.deliver(connection, writeBack), { _tag: "AlreadyApplied" })
-        assert.strictEqual((yield* listWrites(workspaceId)).length, 1)
+        assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1)
       }),
     { timeout: 60_000 }
   )
@@ -158,7 +158,7 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
         assert.include(failed.output, "StoreUnavailable")
         const delivered = yield* deliverInChildProcess(connection, writeBack, {})
         assert.deepStrictEqual(delivered.result, { _tag: "Applied" }, delivered.output)
-        assert.strictEqual((yield* listWrites(workspaceId)).length, 1)
+        assert.strictEqual((yield* PgSandboxStore.listWrites(workspaceId)).length, 1)
       }),
     { timeout: 60_000 }
   )

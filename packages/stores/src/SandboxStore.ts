@@ -1,7 +1,7 @@
 import type { StoreWriteBack } from "@margin/core/ports/StoreWriteBack"
 import type { StoreConnection } from "@margin/core/StoreConnection"
 import type { WriteBack } from "@margin/core/WriteBack"
-import * as PgSandboxStore from "@margin/postgres/PgSandboxStore"
+import { PgSandboxStore } from "@margin/postgres"
 import { Clock, Context, Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { SandboxFaults } from "./SandboxFaults.ts"

@@ -1,5 +1,5 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { DeprecatedOperations } from "@margin/edge/wire/DeprecatedOperations"
+import { DeprecatedOperations } from "@margin/edge/wire"
 import { Effect } from "effect"
 import { program } from "../Program.ts"
 import { testDeprecations } from "./TestDeprecations.ts"

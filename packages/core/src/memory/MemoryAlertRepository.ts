@@ -2,11 +2,11 @@ import { Effect, HashMap, Layer, Option } from "effect"
 import type { Alert } from "../Alert.ts"
 import { effectiveStatus } from "../AlertMachine.ts"
 import { AlertRepository } from "../ports/AlertRepository.ts"
+import { decideAndSave, wholeRow } from "./internal/MemoryDecide.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
+import { getRow, rowsWhere } from "./internal/MemoryRows.ts"
+import { alertsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { decideAndSave, wholeRow } from "./MemoryDecide.ts"
-import { byCreatedAt, pageBy } from "./MemoryPaging.ts"
-import { getRow, rowsWhere } from "./MemoryRows.ts"
-import { alertsTable } from "./MemoryTables.ts"
 
 /** Alerts of one subject: the same kind about the same item (or about no item) in one workspace. */
 const subjectKey = (alert: Alert): string => `${alert.workspaceId}/${alert.itemId ?? ""}/${alert.kind}`

@@ -1,9 +1,9 @@
 import { Effect, Layer } from "effect"
 import { AuditRepository } from "../ports/AuditRepository.ts"
+import { pageBy } from "./internal/MemoryPaging.ts"
+import { insertNew, rowsWhere } from "./internal/MemoryRows.ts"
+import { auditEventsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { pageBy } from "./MemoryPaging.ts"
-import { insertNew, rowsWhere } from "./MemoryRows.ts"
-import { auditEventsTable } from "./MemoryTables.ts"
 
 export const layer: Layer.Layer<AuditRepository, never, MemoryDatabase> = Layer.effect(
   AuditRepository,

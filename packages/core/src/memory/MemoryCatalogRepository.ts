@@ -4,10 +4,10 @@ import { CatalogItemId, type WorkspaceId } from "../Ids.ts"
 import { CatalogRepository } from "../ports/CatalogRepository.ts"
 import { IdGenerator } from "../ports/IdGenerator.ts"
 import type { Tag } from "../Tag.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
+import { compareStrings, getRow, rowsWhere } from "./internal/MemoryRows.ts"
+import { catalogItemsTable, type Tables } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { byCreatedAt, pageBy } from "./MemoryPaging.ts"
-import { compareStrings, getRow, rowsWhere } from "./MemoryRows.ts"
-import { catalogItemsTable, type Tables } from "./MemoryTables.ts"
 
 /** How many past (price, units) observations an item keeps for the elasticity estimate. */
 export const priceHistoryLimit = 24

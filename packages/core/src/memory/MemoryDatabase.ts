@@ -1,5 +1,5 @@
 import { Context, Effect, Exit, Layer, Ref, Semaphore } from "effect"
-import { emptyTables, type Tables } from "./MemoryTables.ts"
+import { emptyTables, type Tables } from "./internal/MemoryTables.ts"
 
 /**
  * The databases whose transaction the current fiber is inside. A fiber that already holds a

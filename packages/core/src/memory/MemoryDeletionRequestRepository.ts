@@ -2,9 +2,9 @@ import { Effect, HashMap, Layer, Option } from "effect"
 import { type DeletionRequest, isDeletionActive } from "../DeletionRequest.ts"
 import type { UserId } from "../Ids.ts"
 import { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
+import { insertNew, rowsWhere } from "./internal/MemoryRows.ts"
+import { deletionRequestsTable, type Tables } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { insertNew, rowsWhere } from "./MemoryRows.ts"
-import { deletionRequestsTable, type Tables } from "./MemoryTables.ts"
 
 /** The user's pending or blocked request; the latest scheduled one if there were ever two. */
 const activeRequest = (tables: Tables, userId: UserId): Option.Option<DeletionRequest> =>

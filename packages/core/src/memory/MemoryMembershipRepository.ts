@@ -1,9 +1,9 @@
 import { Effect, Layer } from "effect"
 import { MembershipRepository } from "../ports/MembershipRepository.ts"
 import { hasAtLeast } from "../Role.ts"
+import { compareStrings, getRow, putRow, rowsWhere } from "./internal/MemoryRows.ts"
+import { membershipKey, membershipsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { compareStrings, getRow, putRow, rowsWhere } from "./MemoryRows.ts"
-import { membershipKey, membershipsTable } from "./MemoryTables.ts"
 
 export const layer: Layer.Layer<MembershipRepository, never, MemoryDatabase> = Layer.effect(
   MembershipRepository,

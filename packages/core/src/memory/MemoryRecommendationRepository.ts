@@ -3,11 +3,11 @@ import type { CatalogItemId, RunId, WorkspaceId } from "../Ids.ts"
 import type { Cursor } from "../Page.ts"
 import { type RecommendationFilter, RecommendationRepository } from "../ports/RecommendationRepository.ts"
 import { openRecommendationStatuses, type Recommendation } from "../Recommendation.ts"
+import { decideAndSave, wholeRow } from "./internal/MemoryDecide.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
+import { getRow, rowsWhere } from "./internal/MemoryRows.ts"
+import { recommendationsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { decideAndSave, wholeRow } from "./MemoryDecide.ts"
-import { byCreatedAt, pageBy } from "./MemoryPaging.ts"
-import { getRow, rowsWhere } from "./MemoryRows.ts"
-import { recommendationsTable } from "./MemoryTables.ts"
 
 /** Rows per read while streaming a workspace's recommendations. */
 const streamChunkSize = 500

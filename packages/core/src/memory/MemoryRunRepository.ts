@@ -1,12 +1,12 @@
 import { Effect, HashMap, Layer, Option } from "effect"
 import { RunRepository } from "../ports/RunRepository.ts"
 import type { Run } from "../Run.ts"
+import { decideAndSave, type EntityInRow } from "./internal/MemoryDecide.ts"
+import { isClaimable, isHeldBy } from "./internal/MemoryLease.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
+import { changeRow, insertNew, oldestFirst, rowsWhere } from "./internal/MemoryRows.ts"
+import { type RunRow, runsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { decideAndSave, type EntityInRow } from "./MemoryDecide.ts"
-import { isClaimable, isHeldBy } from "./MemoryLease.ts"
-import { byCreatedAt, pageBy } from "./MemoryPaging.ts"
-import { changeRow, insertNew, oldestFirst, rowsWhere } from "./MemoryRows.ts"
-import { type RunRow, runsTable } from "./MemoryTables.ts"
 
 const runInRow: EntityInRow<RunRow, Run> = { get: (row) => row.run, set: (row, run) => ({ ...row, run }) }
 

@@ -1,8 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import { StoreConnectionRepository } from "../ports/StoreConnectionRepository.ts"
+import { changeRow, getRow, putRow } from "./internal/MemoryRows.ts"
+import { storeConnectionsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { changeRow, getRow, putRow } from "./MemoryRows.ts"
-import { storeConnectionsTable } from "./MemoryTables.ts"
 
 export const layer: Layer.Layer<StoreConnectionRepository, never, MemoryDatabase> = Layer.effect(
   StoreConnectionRepository,

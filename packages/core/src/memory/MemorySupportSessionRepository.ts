@@ -1,9 +1,9 @@
 import { Effect, HashMap, Layer, Option } from "effect"
 import { SupportSessionRepository } from "../ports/SupportSessionRepository.ts"
 import { isSupportSessionActive } from "../SupportSession.ts"
+import { insertNew, rowsWhere } from "./internal/MemoryRows.ts"
+import { supportSessionsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { insertNew, rowsWhere } from "./MemoryRows.ts"
-import { supportSessionsTable } from "./MemoryTables.ts"
 
 export const layer: Layer.Layer<SupportSessionRepository, never, MemoryDatabase> = Layer.effect(
   SupportSessionRepository,

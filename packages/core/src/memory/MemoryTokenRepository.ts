@@ -1,8 +1,8 @@
 import { Effect, Layer, Option } from "effect"
 import { TokenRepository } from "../ports/TokenRepository.ts"
+import { changeRow, getRow, insertNew, rowsWhere } from "./internal/MemoryRows.ts"
+import { tokensTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { changeRow, getRow, insertNew, rowsWhere } from "./MemoryRows.ts"
-import { tokensTable } from "./MemoryTables.ts"
 
 export const layer: Layer.Layer<TokenRepository, never, MemoryDatabase> = Layer.effect(
   TokenRepository,

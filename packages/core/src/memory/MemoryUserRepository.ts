@@ -1,9 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import { RepositoryError } from "../Errors.ts"
 import { UserRepository } from "../ports/UserRepository.ts"
+import { changeRow, getRow, insertNew, rowsWhere } from "./internal/MemoryRows.ts"
+import { usersTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { changeRow, getRow, insertNew, rowsWhere } from "./MemoryRows.ts"
-import { usersTable } from "./MemoryTables.ts"
 
 /** E-mail addresses compare without regard to case, as mail systems treat them. */
 const sameEmail = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()

@@ -1,9 +1,9 @@
 import { Effect, Layer, Option } from "effect"
 import { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
 import type { Workspace } from "../Workspace.ts"
+import { changeRow, getRow, insertNew, oldestFirst, rowsWhere } from "./internal/MemoryRows.ts"
+import { workspacesTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { changeRow, getRow, insertNew, oldestFirst, rowsWhere } from "./MemoryRows.ts"
-import { workspacesTable } from "./MemoryTables.ts"
 
 export const layer: Layer.Layer<WorkspaceRepository, never, MemoryDatabase> = Layer.effect(
   WorkspaceRepository,

@@ -2,10 +2,10 @@ import { Effect, HashMap, Layer, Option } from "effect"
 import type { WriteBackId } from "../Ids.ts"
 import { WriteBackOutbox } from "../ports/WriteBackOutbox.ts"
 import type { WriteBack } from "../WriteBack.ts"
+import { isClaimable, isHeldBy } from "./internal/MemoryLease.ts"
+import { changeRow, compareStrings, rowsWhere } from "./internal/MemoryRows.ts"
+import { type Tables, type WriteBackRow, writeBacksTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
-import { isClaimable, isHeldBy } from "./MemoryLease.ts"
-import { changeRow, compareStrings, rowsWhere } from "./MemoryRows.ts"
-import { type Tables, type WriteBackRow, writeBacksTable } from "./MemoryTables.ts"
 
 /** Pending and due, or in flight with a lease that ran out (its deliverer died). */
 const isDue = (row: WriteBackRow, now: number): boolean =>

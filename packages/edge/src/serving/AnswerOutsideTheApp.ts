@@ -1,6 +1,6 @@
 import type { Server } from "node:http"
-import { answerClientErrors } from "../wire/ClientErrors.ts"
 import { answerWhileNotServing, type NotServingOptions } from "./AnswerWhileNotServing.ts"
+import { answerClientErrors } from "./ClientErrors.ts"
 
 /**
  * What every HTTP port of ours answers without its app: the error envelope for what is not HTTP

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
 import { Effect, Exit } from "effect"
-import { DeprecatedOperations, load, productionDeprecations } from "./DeprecatedOperations.ts"
+import { DeprecatedOperations, deprecationsInUse, productionDeprecations } from "./DeprecatedOperations.ts"
 
 /** The published reference lists the deprecated operations (spec section 9): docs/api.md. */
 const reference = new URL("../../../../docs/api.md", import.meta.url)
@@ -33,7 +33,7 @@ describe("DeprecatedOperations", () => {
   it.effect("production deprecates nothing today (spec section 9: none), and that registry is valid", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual(productionDeprecations, [])
-      assert.strictEqual((yield* load).size, 0)
+      assert.strictEqual((yield* deprecationsInUse).size, 0)
     })
   )
 
@@ -52,10 +52,10 @@ describe("DeprecatedOperations", () => {
   it.effect("a test's own deprecations replace production's; invalid ones fail to load", () =>
     Effect.gen(function* () {
       const listRuns: Deprecation = { operation: "listRuns", notice: "2026-01-15", sunset: "2026-07-15" }
-      const loaded = yield* load.pipe(Effect.provideService(DeprecatedOperations, [listRuns]))
+      const loaded = yield* deprecationsInUse.pipe(Effect.provideService(DeprecatedOperations, [listRuns]))
       assert.deepStrictEqual([...loaded.values()], [listRuns])
       const invalid = yield* Effect.exit(
-        load.pipe(Effect.provideService(DeprecatedOperations, [{ ...listRuns, sunset: "2026-03-01" }]))
+        deprecationsInUse.pipe(Effect.provideService(DeprecatedOperations, [{ ...listRuns, sunset: "2026-03-01" }]))
       )
       assert.isTrue(Exit.isFailure(invalid))
       assert.match(String(Exit.isFailure(invalid) ? invalid.cause : ""), /less than 6 months after the notice/)

@@ -18,7 +18,7 @@ export const DeprecatedOperations = Context.Reference<ReadonlyArray<Deprecation>
 })
 
 /** The deprecations in use, checked, by operation; invalid ones fail (the process refuses to start). */
-export const load: Effect.Effect<ReadonlyMap<string, Deprecation>, DeprecationsInvalid> = Effect.flatMap(
+export const deprecationsInUse: Effect.Effect<ReadonlyMap<string, Deprecation>, DeprecationsInvalid> = Effect.flatMap(
   Effect.service(DeprecatedOperations),
   (entries) => Effect.fromResult(validateDeprecations(entries))
 )

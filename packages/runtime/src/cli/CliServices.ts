@@ -1,9 +1,7 @@
 import { AuditTrail } from "@margin/core/AuditTrail"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
-import * as Migrations from "@margin/postgres/Migrations"
-import * as PgAdapters from "@margin/postgres/PgAdapters"
-import * as PgIdentityKeyStore from "@margin/postgres/PgIdentityKeyStore"
+import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
 import { Layer } from "effect"
 
 /**

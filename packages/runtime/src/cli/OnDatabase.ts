@@ -1,4 +1,4 @@
-import * as Database from "@margin/postgres/Database"
+import { Database } from "@margin/postgres"
 import { Layer } from "effect"
 import { Command } from "effect/cli"
 import * as CliServices from "./CliServices.ts"

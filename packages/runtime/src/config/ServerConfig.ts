@@ -1,4 +1,4 @@
-import { defaultMaxBodyBytes } from "@margin/rest/HttpApp"
+import { HttpApp } from "@margin/rest"
 import { Config, Duration } from "effect"
 import { type InfrastructureOptions, infrastructureConfig, PositiveInt } from "./InfrastructureConfig.ts"
 
@@ -19,6 +19,6 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(8787)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("127.0.0.1")),
   infrastructure: infrastructureConfig,
-  maxBodyBytes: Config.schema(PositiveInt, "MAX_BODY_BYTES").pipe(Config.withDefault(defaultMaxBodyBytes)),
+  maxBodyBytes: Config.schema(PositiveInt, "MAX_BODY_BYTES").pipe(Config.withDefault(HttpApp.defaultMaxBodyBytes)),
   shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
 }).pipe(Config.map(({ infrastructure, ...server }) => ({ ...server, ...infrastructure })))

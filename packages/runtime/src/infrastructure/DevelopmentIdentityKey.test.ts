@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { developmentIdentityKey } from "@margin/edge/auth/SessionJwtKeys"
-import * as PgIdentityKeyStore from "@margin/postgres/PgIdentityKeyStore"
+import { developmentIdentityKey } from "@margin/edge/auth"
+import { PgIdentityKeyStore } from "@margin/postgres"
 import { backend } from "@margin/postgres/testing/PgTestAdapters"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect, Layer } from "effect"

@@ -2,7 +2,7 @@ import { type RepositoryError, reasonOf } from "@margin/core/Errors"
 import { makeRateWindows } from "@margin/core/memory/RateWindows"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
-import * as ServiceMetrics from "@margin/edge/telemetry/ServiceMetrics"
+import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric } from "effect"
 
 /**

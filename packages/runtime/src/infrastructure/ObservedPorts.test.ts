@@ -4,7 +4,7 @@ import * as Outcome from "@margin/core/Outcome"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { newWriteBack, seedItem, seedRecommendation, seedRun, seedWorkspace } from "@margin/core/testing/Seed"
-import * as ServiceMetrics from "@margin/edge/telemetry/ServiceMetrics"
+import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric, Option } from "effect"
 import * as ObservedPorts from "./ObservedPorts.ts"
 

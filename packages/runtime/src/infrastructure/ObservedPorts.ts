@@ -1,7 +1,7 @@
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { runStatuses } from "@margin/core/Run"
-import * as ServiceMetrics from "@margin/edge/telemetry/ServiceMetrics"
+import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric, Option } from "effect"
 
 const terminal = new Set(["succeeded", "failed", "cancelled"])

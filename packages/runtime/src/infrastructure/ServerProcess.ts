@@ -1,5 +1,5 @@
 import { NodeServices } from "@effect/platform-node"
-import { SessionVerifier } from "@margin/edge/auth/SessionJwt"
+import { SessionVerifier } from "@margin/edge/auth"
 import { Layer } from "effect"
 import type { InfrastructureOptions } from "../config/InfrastructureConfig.ts"
 import * as ServerInfrastructure from "./ServerInfrastructure.ts"

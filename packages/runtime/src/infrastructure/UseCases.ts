@@ -6,8 +6,8 @@ import { ReportExport } from "@margin/core/ReportExportService"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { Authenticate } from "@margin/edge/auth/Authenticate"
-import * as DeliverySettings from "@margin/jobs/DeliverySettings"
+import { Authenticate } from "@margin/edge/auth"
+import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
 
 /**

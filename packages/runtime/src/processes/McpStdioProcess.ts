@@ -1,12 +1,11 @@
 import { NodeStdio } from "@effect/platform-node"
-import * as WorkerBackgroundRuns from "@margin/jobs/WorkerBackgroundRuns"
-import * as McpStdio from "@margin/mcp-server/McpStdio"
-import { marginToken } from "@margin/mcp-server/StdioAuthentication"
+import { WorkerBackgroundRuns } from "@margin/jobs"
+import { McpStdio, marginToken } from "@margin/mcp-server"
 import { Config, Effect, Layer } from "effect"
 import { infrastructureConfig } from "../config/InfrastructureConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
-import type { ProcessDefinition } from "../process/Launch.ts"
-import * as Logging from "../process/Logging.ts"
+import type { ProcessDefinition } from "../lifecycle/Launch.ts"
+import * as Logging from "../lifecycle/Logging.ts"
 
 /**
  * The MCP server over stdin/stdout for a local agent that starts it (Claude Desktop, Claude

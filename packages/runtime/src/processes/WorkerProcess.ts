@@ -1,13 +1,12 @@
 import { RunExecutor } from "@margin/core/RunExecutor"
-import { Readiness } from "@margin/edge/telemetry/Readiness"
-import * as DeliverySettings from "@margin/jobs/DeliverySettings"
-import * as Jobs from "@margin/jobs/Jobs"
+import { Readiness } from "@margin/edge/telemetry"
+import { DeliverySettings, Jobs } from "@margin/jobs"
 import { Effect, Layer } from "effect"
 import { workerConfig } from "../config/WorkerConfig.ts"
 import * as ServerInfrastructure from "../infrastructure/ServerInfrastructure.ts"
-import type { ProcessDefinition } from "../process/Launch.ts"
-import * as Logging from "../process/Logging.ts"
-import * as OperationsServer from "../process/OperationsServer.ts"
+import type { ProcessDefinition } from "../lifecycle/Launch.ts"
+import * as Logging from "../lifecycle/Logging.ts"
+import * as OperationsServer from "../lifecycle/OperationsServer.ts"
 
 /**
  * A worker process: the background loops of Jobs.layer (write-back delivery, analysis runs) without

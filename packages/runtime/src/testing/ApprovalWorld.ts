@@ -20,8 +20,8 @@ import type { StorePlatform } from "@margin/core/StoreConnection"
 import { aCatalogItemInput, anApiToken, aRecommendation, aStoreConnection } from "@margin/core/testing/Fixtures"
 import { freshId, seedRun, seedUser, seedWorkspace } from "@margin/core/testing/Seed"
 import type { WriteBack } from "@margin/core/WriteBack"
-import { generateTokenSecret, hashTokenSecret } from "@margin/edge/auth/TokenSecret"
-import { seedVariants } from "@margin/postgres/PgSandboxStore"
+import { generateTokenSecret, hashTokenSecret } from "@margin/edge/auth"
+import { PgSandboxStore } from "@margin/postgres"
 import { Array as Arr, Clock, Effect, Option, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 
@@ -119,7 +119,7 @@ export const seedPendingRecommendations = Effect.fnUntraced(function* (
     .flat()
     .filter((item) => item.sku.startsWith(`SKU-${run.id}-`))
   if (options.sandbox ?? true) {
-    yield* seedVariants(
+    yield* PgSandboxStore.seedVariants(
       workspaceId,
       items.map((item) => ({ variantRef: variantRef(item.sku), price, currency: item.currency }))
     )

@@ -1,6 +1,6 @@
 import { Alerts } from "@margin/core/AlertsService"
 import { Recommendations } from "@margin/core/RecommendationsService"
-import * as PgAdapters from "@margin/postgres/PgAdapters"
+import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { ConfigProvider, Context, Effect, Layer } from "effect"
 

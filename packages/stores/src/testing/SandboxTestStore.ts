@@ -10,8 +10,7 @@ import type { StoreConnection } from "@margin/core/StoreConnection"
 import { aStoreConnection, aWorkspace, aWriteBack, aWriteBackPayload } from "@margin/core/testing/Fixtures"
 import { StoreHarness } from "@margin/core/testing/StoreHarness"
 import type { WriteBack } from "@margin/core/WriteBack"
-import { sandboxPrice, seedVariants, setPriceBehindOurBack } from "@margin/postgres/PgSandboxStore"
-import * as PgWorkspaceRepository from "@margin/postgres/PgWorkspaceRepository"
+import { PgSandboxStore, PgWorkspaceRepository } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
@@ -44,13 +43,17 @@ export const sandboxTestStore = Layer.mergeAll(
         newVariant: (workspaceId, price) =>
           Effect.gen(function* () {
             const variantRef = yield* ids.next("catalogItem")
-            yield* seedVariants(workspaceId, [{ variantRef, price, currency: "USD" }])
+            yield* PgSandboxStore.seedVariants(workspaceId, [{ variantRef, price, currency: "USD" }])
             return variantRef
           }).pipe(Effect.orDie, inDatabase),
         setPrice: (workspaceId, variantRef, price) =>
-          setPriceBehindOurBack(workspaceId, variantRef, price).pipe(Effect.orDie, inDatabase),
+          PgSandboxStore.setPriceBehindOurBack(workspaceId, variantRef, price).pipe(Effect.orDie, inDatabase),
         priceOf: (workspaceId, variantRef) =>
-          sandboxPrice(workspaceId, variantRef).pipe(Effect.map(Option.fromNullishOr), Effect.orDie, inDatabase)
+          PgSandboxStore.sandboxPrice(workspaceId, variantRef).pipe(
+            Effect.map(Option.fromNullishOr),
+            Effect.orDie,
+            inDatabase
+          )
       })
     })
   )

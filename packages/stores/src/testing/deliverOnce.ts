@@ -9,7 +9,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { StoreConnection } from "@margin/core/StoreConnection"
 import { WriteBack } from "@margin/core/WriteBack"
-import * as Database from "@margin/postgres/Database"
+import { Database } from "@margin/postgres"
 import { Console, Effect, Layer, Schema } from "effect"
 import { SandboxFaults } from "../SandboxFaults.ts"
 import { SandboxStore } from "../SandboxStore.ts"

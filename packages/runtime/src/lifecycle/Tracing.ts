@@ -1,4 +1,4 @@
-import { pathOf } from "@margin/edge/telemetry/RequestPath"
+import { pathOf } from "@margin/edge/telemetry"
 import { Duration, Effect, Layer, Option, References, Tracer } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientError, HttpMiddleware, type HttpServerRequest } from "effect/http"
 import { OtlpExporter, OtlpSerialization, OtlpTracer } from "effect/observability"

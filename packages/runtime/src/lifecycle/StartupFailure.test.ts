@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { DatabaseConfigError } from "@margin/postgres/DatabaseErrors"
+import { DatabaseConfigError } from "@margin/postgres"
 import { Cause, ConfigProvider, Effect, Exit } from "effect"
 import { serverConfig } from "../config/ServerConfig.ts"
 import { describeStartFailure } from "./StartupFailure.ts"

@@ -1,6 +1,6 @@
 import { Effect, HashMap, Option } from "effect"
-import { RepositoryError } from "../Errors.ts"
-import type { MemoryDatabase } from "./MemoryDatabase.ts"
+import { RepositoryError } from "../../Errors.ts"
+import type { MemoryDatabase } from "../MemoryDatabase.ts"
 import type { Table } from "./MemoryTables.ts"
 
 // Row operations the memory repositories share. Each one is atomic on its own (one `modify`).

@@ -1,8 +1,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { answerOutsideTheApp } from "@margin/edge/serving/AnswerOutsideTheApp"
-import * as HealthRoutes from "@margin/edge/telemetry/HealthRoutes"
-import * as MetricsRoute from "@margin/edge/telemetry/MetricsRoute"
+import { answerOutsideTheApp } from "@margin/edge/serving"
+import { HealthRoutes, MetricsRoute } from "@margin/edge/telemetry"
 import { Cause, Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 

@@ -1,6 +1,6 @@
 import { HashMap, Option } from "effect"
-import type { Outcome } from "../Outcome.ts"
-import type { MemoryDatabase } from "./MemoryDatabase.ts"
+import type { Outcome } from "../../Outcome.ts"
+import type { MemoryDatabase } from "../MemoryDatabase.ts"
 import type { Table } from "./MemoryTables.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */

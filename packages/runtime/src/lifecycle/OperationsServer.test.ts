@@ -1,7 +1,7 @@
 import { connect, createServer } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
-import { Readiness } from "@margin/edge/telemetry/Readiness"
+import { Readiness } from "@margin/edge/telemetry"
 import { Effect, Layer, Logger } from "effect"
 import * as OperationsServer from "./OperationsServer.ts"
 

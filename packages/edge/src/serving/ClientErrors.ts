@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto"
 import { type Server, STATUS_CODES } from "node:http"
 import { Socket } from "node:net"
 import type { Duplex } from "node:stream"
-import { failureCodes, transportCodes } from "./ErrorEnvelope.ts"
+import { failureCodes, transportCodes } from "../wire/ErrorEnvelope.ts"
 
 interface Refusal {
   readonly status: number

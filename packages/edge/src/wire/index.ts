@@ -1,0 +1,20 @@
+/**
+ * @margin/edge/wire: what both front doors put on the wire: the JSON of every resource, the
+ * request bodies, lists, the report formats, the error envelope, the deprecated operations.
+ */
+export * from "./AlertJson.ts"
+export * from "./CatalogItemJson.ts"
+export * from "./DeprecatedOperations.ts"
+export * from "./EdgeErrors.ts"
+export * from "./ErrorEnvelope.ts"
+export * from "./ListJson.ts"
+export * from "./MoneyJson.ts"
+export * from "./MutationJson.ts"
+export * from "./Payloads.ts"
+export * from "./RatioJson.ts"
+export * from "./RecommendationJson.ts"
+export * from "./ReportFormat.ts"
+export * from "./RunJson.ts"
+export * from "./TimestampJson.ts"
+export * from "./UnavailableLog.ts"
+export * from "./WorkspaceStatusJson.ts"

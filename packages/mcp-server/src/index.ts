@@ -1,0 +1,10 @@
+/**
+ * @margin/mcp-server: the MCP front door: the toolkit on the use cases, its HTTP routes (/mcp and
+ * the protected-resource metadata) and its stdio transport. A process mounts it (@margin/runtime).
+ */
+export { allowedHeaders, exposedHeaders } from "./McpCors.ts"
+export * as McpRoutes from "./McpRoutes.ts"
+export { McpSettings, type McpSettingsShape, mcpSettingsConfig } from "./McpSettings.ts"
+export * as McpStdio from "./McpStdio.ts"
+export * as ProtectedResource from "./ProtectedResource.ts"
+export { marginToken } from "./StdioAuthentication.ts"

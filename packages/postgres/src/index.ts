@@ -1,0 +1,17 @@
+/**
+ * @margin/postgres: the PostgreSQL adapters of core's ports, the database of every process
+ * (PostgreSQL, or the embedded PGlite one), its migrations, and the sandbox store's tables. Its test
+ * kit (TestDatabase, PgTestAdapters) is under "@margin/postgres/testing/*".
+ */
+export * as Database from "./Database.ts"
+export * as DatabaseConfig from "./DatabaseConfig.ts"
+export { DatabaseConfigError, DatabaseUnavailable } from "./DatabaseErrors.ts"
+export { DatabaseInfo } from "./DatabaseInfo.ts"
+export * as Migrations from "./Migrations.ts"
+export * as PgAdapters from "./PgAdapters.ts"
+export * as PgAdvisoryLock from "./PgAdvisoryLock.ts"
+export * as PgDeprecationNoticeRepository from "./PgDeprecationNoticeRepository.ts"
+export * as PgIdentityKeyStore from "./PgIdentityKeyStore.ts"
+export * as PgRateBudgetStore from "./PgRateBudgetStore.ts"
+export * as PgSandboxStore from "./PgSandboxStore.ts"
+export * as PgWorkspaceRepository from "./PgWorkspaceRepository.ts"
