@@ -7,7 +7,9 @@ export default defineConfig({
         extends: true,
         test: { name: "packages", include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"] }
       },
-      { extends: true, test: { name: "apps", include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"] } }
+      { extends: true, test: { name: "apps", include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"] } },
+      // The boundary check's own tests (scripts/boundaries.ts).
+      { extends: true, test: { name: "scripts", include: ["scripts/**/*.test.ts"] } }
     ],
     // Generous: CI runs on 2 cores, and some tests start databases and processes.
     testTimeout: 60_000,

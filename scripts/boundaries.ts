@@ -48,7 +48,8 @@ const walk = (dir: string): Array<string> =>
 
 // Static imports and exports (`import x from "..."`, `export * from "..."`, `import "..."`) and
 // `import("...")` with a literal; template strings are not read.
-const importPattern = /(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|(?:^|[\s;])import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g
+const importPattern =
+  /(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|(?:^|[\s;])import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/g
 
 export const importsOf = (text: string): Array<string> =>
   [...text.replace(/^\s*\/\/.*$/gm, "").matchAll(importPattern)].map((m) => m[1] ?? m[2] ?? m[3] ?? "")
@@ -79,7 +80,9 @@ export const exportTarget = (exports: unknown, subpath: string): string | null |
 }
 
 const withExtension = (path: string): string | undefined =>
-  [path, `${path}.ts`, join(path, "index.ts")].find((candidate) => existsSync(candidate) && statSync(candidate).isFile())
+  [path, `${path}.ts`, join(path, "index.ts")].find(
+    (candidate) => existsSync(candidate) && statSync(candidate).isFile()
+  )
 
 export const checkBoundaries = (root: string): Array<Violation> => {
   const rootPackage = readJson(join(root, "package.json"))
@@ -163,7 +166,11 @@ export const checkBoundaries = (root: string): Array<Violation> => {
         const targetFile = relative(root, target)
         const owner = workspaceOfFile(targetFile)
         if (owner !== workspace) {
-          report(file, "not-exported", `imports "${spec}": a path into ${owner === undefined ? targetFile : `@margin/${owner.name}`}; import its package instead`)
+          report(
+            file,
+            "not-exported",
+            `imports "${spec}": a path into ${owner === undefined ? targetFile : `@margin/${owner.name}`}; import its package instead`
+          )
         } else if (inCoreSrc && !targetFile.startsWith(`${workspace.dir}/src/`)) {
           report(file, "core", `imports "${spec}": the domain never imports its tests or testing/`)
         }
@@ -176,7 +183,11 @@ export const checkBoundaries = (root: string): Array<Violation> => {
           spec.startsWith("effect/") ||
           (!inCoreSrc && (spec === "@effect/vitest" || spec === "fast-check"))
         if (!allowed) {
-          report(file, "core", `imports "${spec}": core imports only effect${inCoreSrc ? "" : " (its tests: @effect/vitest, fast-check)"}`)
+          report(
+            file,
+            "core",
+            `imports "${spec}": core imports only effect${inCoreSrc ? "" : " (its tests: @effect/vitest, fast-check)"}`
+          )
         }
         continue
       }
@@ -198,7 +209,11 @@ export const checkBoundaries = (root: string): Array<Violation> => {
         continue
       }
       if (!workspace.dependencies.has(target.name)) {
-        report(file, "undeclared", `imports "${spec}": @margin/${target.name} is not declared in ${workspace.dir}/package.json`)
+        report(
+          file,
+          "undeclared",
+          `imports "${spec}": @margin/${target.name} is not declared in ${workspace.dir}/package.json`
+        )
       }
       if (!(target.layer < workspace.layer)) {
         report(
@@ -256,12 +271,38 @@ export const checkBoundaries = (root: string): Array<Violation> => {
         } while (member !== frame.node)
         const selfLoop = component.length === 1 && (graph.get(frame.node) ?? []).includes(frame.node)
         if (component.length > 1 || selfLoop) {
-          const files = component.sort()
-          report(files[0] ?? frame.node, "cycle", `a file loop: ${files.join(" <-> ")}`)
+          const loop = shortestLoop(component.sort())
+          const more = component.length > loop.length - 1 ? ` (one of the loops among ${component.length} files)` : ""
+          report(loop[0] ?? frame.node, "cycle", `a file loop: ${loop.join(" -> ")}${more}`)
         }
       }
     }
   }
+  /** The shortest loop from the first file of a component back to it, through the component. */
+  const shortestLoop = (component: ReadonlyArray<string>): Array<string> => {
+    const start = component[0] ?? ""
+    const members = new Set(component)
+    const cameFrom = new Map<string, string>()
+    const queue = [start]
+    for (let at = 0; at < queue.length; at++) {
+      const node = queue[at] ?? ""
+      for (const next of graph.get(node) ?? []) {
+        if (next === start) {
+          const path = [start]
+          for (let step: string | undefined = node; step !== undefined && step !== start; step = cameFrom.get(step)) {
+            path.splice(1, 0, step)
+          }
+          return [...path, start]
+        }
+        if (members.has(next) && !cameFrom.has(next)) {
+          cameFrom.set(next, node)
+          queue.push(next)
+        }
+      }
+    }
+    return [...component, start]
+  }
+
   for (const file of graph.keys()) if (!indexOf.has(file)) visit(file)
 
   return violations
