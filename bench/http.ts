@@ -420,7 +420,7 @@ const program = Effect.gen(function* () {
     })
   /**
    * The servers of one round, each a new process: a process is fast or slow for its whole life
-   * (docs/performance-log.md, session 12), so each round draws again and the sums over the rounds
+   * (docs/history/performance-log.md, session 12), so each round draws again and the sums over the rounds
    * average the draws rather than repeat one.
    */
   const startServers = Effect.gen(function* () {

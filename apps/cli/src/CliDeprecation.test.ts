@@ -21,7 +21,7 @@ import {
 } from "./testing/Marginctl.ts"
 
 /**
- * `marginctl deprecation notify` as a process (spec section 9), with the tests' deprecated
+ * `marginctl deprecation notify` as a process (docs/contract.md, "Versioning and deprecation"), with the tests' deprecated
  * operations (testing/TestDeprecations.ts: listRuns, getRun, getAlert) and a real SMTP server in this
  * process; production deprecates nothing. Every workspace of the database is notified, so the
  * tests of this file share one world and run in order.

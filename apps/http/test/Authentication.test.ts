@@ -16,7 +16,7 @@ import { Clock, Effect } from "effect"
 import { HttpApi } from "effect/http-api"
 import { type Operation, operations } from "./Operations.ts"
 
-/** Spec section 5 (and the 401/403 rows of section 7), for every operation. */
+/** docs/contract.md, "Who may call" (and the 401/403 rows of its errors), for every operation. */
 
 const send = (operation: Operation, options: CallOptions = {}) =>
   call(operation.method, operation.path, operation.body === undefined ? options : { ...options, body: operation.body })

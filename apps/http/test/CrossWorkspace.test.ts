@@ -6,7 +6,7 @@ import { bodyOf, call, expectError, layer as testServer } from "@margin/runtime/
 import { Effect, Option } from "effect"
 
 /**
- * Spec section 2: a caller reaches only its own workspace's resources; another workspace's
+ * docs/contract.md, "Workspaces and resources": a caller reaches only its own workspace's resources; another workspace's
  * answer `not_found`, indistinguishable from an id that does not exist.
  */
 

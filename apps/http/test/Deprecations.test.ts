@@ -1,20 +1,15 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
+import { deprecatedGetRun, deprecatedListRuns } from "@margin/core/testing/Deprecations"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import { productionDeprecations } from "@margin/edge/wire"
 import { bodyOf, call, expectError, type Reply, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect, Exit, Layer } from "effect"
 
-/** Spec section 9, on the wire: deprecated operations of a test's own (production has none). */
+/** docs/contract.md, "Versioning and deprecation", on the wire: deprecated operations of a test's own (production has none). */
 
-const listRuns: Deprecation = {
-  operation: "listRuns",
-  notice: "2026-01-15",
-  sunset: "2026-07-15",
-  replacement: "GET /api/v1/runs/{run_id}",
-  link: "https://docs.example/deprecations/list-runs"
-}
-const getRun: Deprecation = { operation: "getRun", notice: "2026-02-01", sunset: "2026-08-31" }
+const listRuns = deprecatedListRuns
+const getRun = deprecatedGetRun
 
 interface DeprecationHeaders {
   readonly deprecation: string | undefined

@@ -15,7 +15,7 @@ import {
 import { bodyOf, call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect, Option, Schedule } from "effect"
 
-/** Spec section 4: every endpoint, its status and the shape of its answer; plus the additive ones. */
+/** The contract's endpoints (docs/api.md): every endpoint, its status and the shape of its answer; plus the additive ones. */
 
 const ids = (body: Readonly<Record<string, unknown>>): ReadonlyArray<unknown> => {
   const data = body.data

@@ -25,7 +25,7 @@ import {
 import { Clock, Effect, Layer } from "effect"
 import { operations } from "./Operations.ts"
 
-/** Spec section 7: every error row, the envelope of every error, and the order of the checks (model.md). */
+/** docs/contract.md, "Errors and the order of checks": every error row, the envelope of every error, and the order. */
 
 const issuePaths = (body: Readonly<Record<string, unknown>>): ReadonlyArray<unknown> =>
   Array.isArray(body.issues) ? body.issues.map((issue) => Object(issue).path) : []
@@ -300,7 +300,7 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
   )
 })
 
-describe("the order of checks (model.md)", () => {
+describe("the order of checks (docs/contract.md)", () => {
   layer(testServer(), { excludeTestServices: true })("order", (it) => {
     it.effect(
       "credential, then workspace, then scope, then token_unusable, then body, then validation, then role",

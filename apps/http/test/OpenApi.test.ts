@@ -3,7 +3,7 @@ import { bodyOf, call, layer as testServer } from "@margin/runtime/testing/TestS
 import { Effect } from "effect"
 import { operations } from "./Operations.ts"
 
-/** Spec section 9: the machine-readable description, generated from the same HttpApi that serves. */
+/** docs/contract.md, "Lists, reports, the OpenAPI document": the machine-readable description, generated from the same HttpApi that serves. */
 
 const record = (value: unknown): Readonly<Record<string, unknown>> => ({ ...Object(value) })
 

@@ -4,7 +4,7 @@ import { call, expectError, type Reply, layer as testServer } from "@margin/runt
 import { Clock, Effect } from "effect"
 import { operations } from "./Operations.ts"
 
-/** Spec section 8, with a budget of 5 per minute so that the tests are quick. */
+/** docs/contract.md, "The rate budget", with a budget of 5 per minute so that the tests are quick. */
 
 const limit = 5
 

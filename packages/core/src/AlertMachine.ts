@@ -1,5 +1,5 @@
 /**
- * The life of an alert (model.md, "State machines"):
+ * The life of an alert (docs/contract.md, "States and repeats"):
  *
  * ```
  * open --snooze--> snoozed --(snoozed_until passes)--> open

@@ -1,7 +1,7 @@
 import { Result, Schema } from "effect"
 
 /**
- * A deprecated v1 operation (spec section 9): which one, when owners and admins are told, and the
+ * A deprecated v1 operation (docs/contract.md, "Versioning and deprecation"): which one, when owners and admins are told, and the
  * earliest day it may be removed. Dates are calendar days (`YYYY-MM-DD`), read as midnight UTC.
  */
 export interface Deprecation {

@@ -32,7 +32,7 @@ const concurrency = 4
 
 /**
  * Tells every owner and admin of every workspace, once per operation, that an operation is
- * deprecated (spec section 9). Each notice is claimed (a lease of `claimLeaseMs`), sent, then
+ * deprecated (docs/contract.md, "Versioning and deprecation"). Each notice is claimed (a lease of `claimLeaseMs`), sent, then
  * recorded: two calls at once never both send one, since the second finds the first's claim; a
  * failed send drops its claim, so the next call tries it again; a process that dies between the
  * claim and the record leaves a claim that lapses, and a call after that sends the message again

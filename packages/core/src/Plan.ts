@@ -15,7 +15,7 @@ export interface PlanLimits {
   readonly mcp: boolean
 }
 
-/** model.md, "Plans". */
+/** docs/contract.md, "Who may call" (the plans). */
 export const planLimits: Record<Plan, PlanLimits> = {
   free: { runsPerMonth: 10, catalogItems: 1_000, writeBack: false, mcp: false },
   pro: { runsPerMonth: 200, catalogItems: 50_000, writeBack: false, mcp: false },

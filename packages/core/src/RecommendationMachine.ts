@@ -1,5 +1,5 @@
 /**
- * The life of a recommendation (model.md, "State machines"):
+ * The life of a recommendation (docs/contract.md, "States and repeats"):
  *
  * ```
  * new --accept--> pending_approval --approve--> approved --(write-back ok)--> applied
@@ -13,7 +13,7 @@
  * whatever happened after it: an accept repeated after the approval, or after a dismissal
  * from pending_approval, is still a repeat. The timestamps the machine sets (`acceptedAt`,
  * `approvedAt`, `dismissedAt`) are the record of what took effect. A repeated reject is a
- * `Conflict`: the spec lists no idempotent reject. The machine never touches `version`:
+ * `Conflict`: the contract has no idempotent reject. The machine never touches `version`:
  * repositories bump it when they save.
  */
 import { type CatalogItemId, RecommendationId, type RunId, type WorkspaceId } from "./Ids.ts"

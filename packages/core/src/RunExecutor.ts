@@ -63,7 +63,7 @@ interface AnalysedChunk {
 }
 
 /**
- * Executes a claimed run (model.md, "What a run computes"): start it, stream the catalog in
+ * Executes a claimed run (docs/pricing.md): start it, stream the catalog in
  * chunks through the pure engine and, per chunk and in one transaction, supersede the open
  * recommendations of the items that get a new one, insert the new ones, raise the alerts and
  * remember the costs that moved; record the progress after each chunk. Then succeed, or fail

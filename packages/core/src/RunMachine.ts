@@ -1,5 +1,5 @@
 /**
- * The life of an analysis run (model.md, "State machines"):
+ * The life of an analysis run (docs/contract.md, "States and repeats"):
  *
  * ```
  * queued --start--> running --succeed--> succeeded

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** Every scope a token can carry: the spec's nine plus the additive `alerts:read`. */
+/** Every scope a token can carry: the contract's nine plus the additive `alerts:read`. */
 export const scopes = [
   "runs:read",
   "runs:trigger",

@@ -41,7 +41,7 @@ export interface WorkspaceStatusReport {
   } | null
   /** Only the calling user's own request, while pending or blocked. */
   readonly accountDeletion: {
-    /** When the deletion was scheduled (the spec's `scheduled`). */
+    /** When the deletion was scheduled (the contract's `scheduled`). */
     readonly scheduledAt: number
     readonly effectiveAt: number
   } | null

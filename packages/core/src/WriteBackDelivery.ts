@@ -52,7 +52,7 @@ export const defaultDeliveryConfig: DeliveryConfig = {
 const systemActor = "system:write-back"
 
 /**
- * Delivers approved prices to the store (model.md, "Approve and the write-back", step 2):
+ * Delivers approved prices to the store (docs/contract.md, "Approve and the write-back", step 2):
  * claim -> deliver -> record the result. The store adapter makes a repeat harmless, so a crash
  * between delivering and recording only costs a second delivery that answers AlreadyApplied.
  */

@@ -7,6 +7,8 @@ import { RunWorker } from "./RunWorker.ts"
  * `apps/worker` process run the same ones: the outbox worker delivering approved prices to the
  * stores (OutboxWorker) and the run worker executing queued analysis runs (RunWorker). Configured
  * from the environment; needs the use cases they drive. RunWorker.layer is the one value every
- * process uses (WorkerBackgroundRuns too), so a process that names it twice builds it once.
+ * process uses (WorkerBackgroundRuns too), built once per layer graph; the REST process's router
+ * builds its app in a graph of its own (HttpRouter.serve), so there the run worker that requests
+ * wake and the one of Jobs.layer are two loops of one process.
  */
 export const layer = Layer.mergeAll(OutboxWorker.layer, RunWorker.layer)

@@ -5,7 +5,7 @@ import { RunWorker } from "./RunWorker.ts"
 /**
  * The BackgroundRuns port on this process's run worker (which the layer brings along): a run just
  * queued wakes it, so it claims now rather than at its next poll. RunWorker.layer is the value
- * Jobs.layer uses too, so a process that names both builds one run worker.
+ * Jobs.layer uses too: one run worker where both are in one layer graph (see Jobs.ts).
  */
 export const layer = Layer.effect(
   BackgroundRuns,

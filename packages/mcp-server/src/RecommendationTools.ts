@@ -20,7 +20,7 @@ import { pageParams } from "./PageParams.ts"
 const RecommendationParams = Schema.Struct({ recommendation_id: RecommendationId })
 
 /**
- * A command's answer. Unlike REST, whose repeat answers only `{ ok, idempotent }` (spec rule 2),
+ * A command's answer. Unlike REST, whose repeat answers only `{ ok, idempotent }` (docs/contract.md, "States and repeats"),
  * an agent always gets the recommendation as it now is: one object shape per tool.
  */
 export const RecommendationMutationJson = Schema.Struct({

@@ -9,7 +9,7 @@ import { instantOrNull, isInstant, isInstantOrNull, isRecord, literalOf, stringO
  * The rows every authenticated request reads (the token by its secret's hash, the caller's
  * membership, for a mutation the token's issuer): their schemas, which their repositories decode
  * with, and the same checks written out (PgRows.FastRow): through the schemas they were about a
- * tenth of our own work per accept beyond the framework floor (docs/performance.md).
+ * tenth of our own work per accept beyond the framework floor (docs/history/performance-log.md).
  * PgCallerRows.test.ts holds each to its schema.
  */
 

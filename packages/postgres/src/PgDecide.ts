@@ -52,7 +52,7 @@ export const decideAndSave = <A extends Versioned>(
 }
 
 // Combinators rather than a generator: a generator function written inside `decideAndSave` would be
-// a new closure per call, for which V8 builds a new map and prototype (docs/performance-log.md, session 8).
+// a new closure per call, for which V8 builds a new map and prototype (docs/history/performance-log.md, session 8).
 const attempt = <A extends Versioned>(
   operation: string,
   rows: VersionedRows<A>,

@@ -43,7 +43,7 @@ import { operation } from "./Operation.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 
 /**
- * The REST contract, v1: the ten operations of the spec plus the additive ones of model.md. The
+ * The REST contract, v1: the ten operations of the contract plus the additive ones (docs/contract.md). The
  * OpenAPI document, the router and the request decoding all come from this one definition.
  */
 

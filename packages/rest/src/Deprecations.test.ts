@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { Deprecation } from "@margin/core/Deprecation"
+import { deprecatedGetRun, deprecatedListRuns } from "@margin/core/testing/Deprecations"
 import { productionDeprecations } from "@margin/edge/wire"
 import { Effect } from "effect"
 import { Api } from "./Api.ts"
@@ -7,14 +7,8 @@ import * as Deprecations from "./Deprecations.ts"
 
 // What the wire says of a deprecated operation; the served headers: apps/http/test/Deprecations.test.ts.
 
-const listRuns: Deprecation = {
-  operation: "listRuns",
-  notice: "2026-01-15",
-  sunset: "2026-07-15",
-  replacement: "GET /api/v1/runs/{run_id}",
-  link: "https://docs.example/deprecations/list-runs"
-}
-const getRun: Deprecation = { operation: "getRun", notice: "2026-02-01", sunset: "2026-08-31" }
+const listRuns = deprecatedListRuns
+const getRun = deprecatedGetRun
 
 describe("Deprecations.headersOf", () => {
   it("RFC 9745 Deprecation is @ the notice's epoch seconds; RFC 8594 Sunset an IMF-fixdate; Link when given", () => {

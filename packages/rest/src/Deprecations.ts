@@ -6,7 +6,7 @@ import { HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import type { RouteTable } from "./RouteTable.ts"
 
 /**
- * How the REST front door shows the deprecations of @margin/edge/DeprecatedOperations (the one
+ * How the REST front door shows the deprecations of DeprecatedOperations (@margin/edge/wire: the one
  * place they are listed): `deprecated: true` on their operations in the OpenAPI document, and
  * `Deprecation` / `Sunset` / `Link` headers on every response of their routes, errors included.
  */

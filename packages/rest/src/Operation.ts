@@ -6,7 +6,7 @@ import { bearerSecurity } from "./Authentication.ts"
 /**
  * The annotations of one /api/v1 operation: what it asks of the caller (enforced by
  * `Authentication`) and the same said in the OpenAPI description. Deprecation is not here: it is
- * listed in @margin/edge/DeprecatedOperations and applied by HttpApp (Deprecations.ts).
+ * listed in DeprecatedOperations (@margin/edge/wire) and applied by HttpApp (Deprecations.ts).
  */
 export const operation = (access: RouteAccessShape, description: string): Context.Context<never> =>
   Context.merge(

@@ -5,7 +5,7 @@ import type { UserId, WorkspaceId } from "../Ids.ts"
 
 export type ClaimOutcome = "claimed" | "sent" | "held"
 
-/** Who is told of a deprecated operation, and who was told when (spec section 9). */
+/** Who is told of a deprecated operation, and who was told when (docs/contract.md, "Versioning and deprecation"). */
 export class DeprecationNoticeRepository extends Context.Service<
   DeprecationNoticeRepository,
   {

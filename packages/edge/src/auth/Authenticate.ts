@@ -36,9 +36,10 @@ const touchIntervalMs = 60_000
 const bearerPattern = /^Bearer +(\S+) *$/i
 
 /**
- * Resolves the caller of one request, in the order of model.md: credential (401), rate budget
- * (429, counted for every authenticated request), workspace (403), scope (403), token_unusable
- * (403, mutations). Role checks come later, after the body is validated (`requireRole`).
+ * Resolves the caller of one request, in the contract's order (docs/contract.md): credential (401),
+ * rate budget (429, counted for every authenticated request), workspace (403), scope (403),
+ * token_unusable (403, mutations). The role rule comes later, after the body is validated: it is
+ * the use cases' (core's `Recommendations.approve` and `reject`, on the caller's `role`).
  */
 export class Authenticate extends Context.Service<
   Authenticate,

@@ -7,7 +7,7 @@ import { errors, jwtVerify } from "jose"
 import { type SessionKeyConfigError, type SessionVerificationKey, sessionVerificationKey } from "./SessionJwtKeys.ts"
 
 /**
- * Session JWTs: the first-party apps' credential (spec section 5). The identity provider signs
+ * Session JWTs: the first-party apps' credential (docs/contract.md, "Who may call"). The identity provider signs
  * them with an asymmetric key; the service only verifies. `sub` is the user id, `exp` is
  * required, `iss` and `aud` must be ours. `alg: none`, symmetric algorithms (an HS256 token
  * "signed" with the public key: algorithm confusion) and anything not signed by the configured

@@ -4,7 +4,7 @@ import type { Deprecation } from "@margin/core/Deprecation"
 import { Effect, Exit } from "effect"
 import { DeprecatedOperations, deprecationsInUse, productionDeprecations } from "./DeprecatedOperations.ts"
 
-/** The published reference lists the deprecated operations (spec section 9): docs/api.md. */
+/** The published reference lists the deprecated operations (docs/contract.md, "Versioning and deprecation"): docs/api.md. */
 const reference = new URL("../../../../docs/api.md", import.meta.url)
 const heading = "### Deprecated operations"
 
@@ -30,7 +30,7 @@ const sectionOf = (markdown: string): ReadonlyArray<string> => {
 }
 
 describe("DeprecatedOperations", () => {
-  it.effect("production deprecates nothing today (spec section 9: none), and that registry is valid", () =>
+  it.effect("production deprecates nothing today (docs/contract.md: none), and that registry is valid", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual(productionDeprecations, [])
       assert.strictEqual((yield* deprecationsInUse).size, 0)

@@ -2,8 +2,8 @@ import { type Deprecation, type DeprecationsInvalid, validateDeprecations } from
 import { Context, Effect } from "effect"
 
 /**
- * The one place to deprecate a v1 operation (spec section 9). An entry here, and nowhere else:
- * - marks the operation `deprecated: true` in the OpenAPI document (apps/http HttpApp);
+ * The one place to deprecate a v1 operation (docs/contract.md, "Versioning and deprecation"). An entry here, and nowhere else:
+ * - marks the operation `deprecated: true` in the OpenAPI document (HttpApp of @margin/rest);
  * - adds `Deprecation`, `Sunset` (and `Link` when given) to every response of its route;
  * - lets `marginctl deprecation notify --operation <id>` e-mail every workspace's owners and admins.
  * docs/api.md lists the same operations under "Deprecated operations" (a test compares them).

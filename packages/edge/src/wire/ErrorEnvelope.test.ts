@@ -21,7 +21,7 @@ import {
 } from "./EdgeErrors.ts"
 import { type ApiFailure, envelopeOf, failureCodes, failureResponse } from "./ErrorEnvelope.ts"
 
-/** One of every failure, with the status and code spec section 7 gives it. */
+/** One of every failure, with the status and code the contract gives it (docs/contract.md, "Errors"). */
 const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
   [new BadRequest({ detail: "x" }), 400, "bad_request"],
   [new Unauthorized({ reason: "expired" }), 401, "unauthorized"],
@@ -46,7 +46,7 @@ const table: ReadonlyArray<readonly [ApiFailure, number, string]> = [
 ]
 
 describe("ErrorEnvelope", () => {
-  it("maps every failure to the status and code of the spec, with a message", () => {
+  it("maps every failure to the status and code of the contract, with a message", () => {
     assert.strictEqual(table.length, Object.keys(failureCodes).length, "the table covers every failure")
     for (const [failure, status, code] of table) {
       const response = failureResponse(failure)

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** Spec section 3, rule 2: a command that had already taken effect answers exactly this. */
+/** docs/contract.md, "States and repeats": a command that had already taken effect answers exactly this. */
 export const IdempotentRepeatJson = Schema.Struct({
   ok: Schema.Literal(true),
   idempotent: Schema.Literal(true)

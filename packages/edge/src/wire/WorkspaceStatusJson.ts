@@ -6,7 +6,7 @@ import { Schema } from "effect"
 import { IsoTimestamp, isoOrNull } from "./TimestampJson.ts"
 
 /**
- * Spec section 2: four keys, always present. `support_access` has exactly four fields, and
+ * docs/contract.md, "Workspace status": four keys, always present. `support_access` has exactly four fields, and
  * `account_deletion` exactly two (`scheduled` is the instant the deletion was scheduled).
  */
 export const WorkspaceStatusJson = Schema.Struct({

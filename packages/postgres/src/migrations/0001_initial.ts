@@ -1,7 +1,7 @@
 import { runStatements } from "./runStatements.ts"
 
 /**
- * The whole schema of v1 (design/model.md, "Entities").
+ * The whole schema of v1: a table for every entity of the service (docs/repositories.md).
  *
  * - Every table carries workspace_id except the platform-level ones: users, deletion_requests
  *   (a user's, across workspaces), rate_budget_windows (keyed by token / user) and identity_keys.

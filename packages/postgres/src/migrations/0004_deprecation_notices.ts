@@ -1,7 +1,7 @@
 import { runStatements } from "./runStatements.ts"
 
 /**
- * Who was told of a deprecated operation, when, and how (spec section 9; `marginctl deprecation
+ * Who was told of a deprecated operation, when, and how (docs/contract.md, "Versioning and deprecation"; `marginctl deprecation
  * notify`). One row per (operation, workspace, user): the primary key is what makes a notice go
  * out once. The address is kept as it was when the notice was sent (a user may change theirs).
  */

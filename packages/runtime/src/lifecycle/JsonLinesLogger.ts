@@ -59,7 +59,7 @@ const formatLine = (options: Logger.Options<unknown>): string => {
  * Logger.consoleJson's lines (Logger.formatJson, one JSON object a line), handed to `write` together
  * at most `flushAfterMs` after the first of them rather than through one `console.log` each: on a
  * server under load the lines of many requests leave in one system call (with one line per request,
- * a write each was a tenth of the REST server's CPU per request: bench:http, docs/performance-log.md). Lines still
+ * a write each was a tenth of the REST server's CPU per request: bench:http, docs/history/performance-log.md). Lines still
  * waiting when the process exits are written then, synchronously.
  */
 export const jsonLinesLogger = (
