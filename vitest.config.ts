@@ -9,6 +9,8 @@ export default defineConfig({
       },
       { extends: true, test: { name: "apps", include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"] } }
     ],
+    // The embedded test server and the migrated template, once per run (TestDatabase).
+    globalSetup: ["packages/postgres/test/globalSetup.ts"],
     // Generous: CI runs on 2 cores, and some tests start databases and processes.
     testTimeout: 60_000,
     hookTimeout: 180_000
