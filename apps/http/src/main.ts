@@ -65,7 +65,17 @@ const Tracing = ServerTracing.layer({ serviceName: "margin-http", spanName: Http
 // Before any request: request objects stay young, request code reaches TurboFan early (V8Tuning).
 tuneV8ForServing()
 
-Layer.launch(Server.pipe(Layer.provide(Tracing))).pipe(
+/** Once everything is up: how long the start took, from the process's own start (module loading included). */
+const sayReady = Effect.suspend(() =>
+  Effect.logInfo(`margin-service ready in ${Math.round(process.uptime() * 1000)} ms`)
+)
+
+Layer.launch(
+  Server.pipe(
+    Layer.provide(Tracing),
+    Layer.tap(() => sayReady)
+  )
+).pipe(
   explainStartFailure,
   Effect.provide(Logging),
   NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })
