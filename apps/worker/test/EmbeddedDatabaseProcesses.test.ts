@@ -1,17 +1,17 @@
-import { existsSync, readdirSync } from "node:fs"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
 import { Alerts } from "@margin/core/AlertsService"
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { eventually } from "@margin/jobs/testing/Eventually"
 import * as Database from "@margin/postgres/Database"
-import * as DataDirLock from "@margin/postgres/DataDirLock"
-import * as EmbeddedCluster from "@margin/postgres/EmbeddedCluster"
-import * as EmbeddedDatabase from "@margin/postgres/EmbeddedDatabase"
-import * as EmbeddedUsers from "@margin/postgres/EmbeddedUsers"
 import * as Migrations from "@margin/postgres/Migrations"
 import * as PgAdapters from "@margin/postgres/PgAdapters"
-import { initializedDataDir } from "@margin/postgres/testing/EmbeddedDataDir"
+import {
+  initializedDataDir,
+  isStopped,
+  recordedUsers,
+  serverPid as serverPidOf
+} from "@margin/postgres/testing/EmbeddedDataDir"
 import { Duration, Effect, Fiber, Layer, Option, Schema } from "effect"
 import { seedApprovalWorkspace, seedPendingRecommendations } from "../src/testing/ApprovalWorld.ts"
 import { type ApproveAnswer, approveOver, requestOver } from "../src/testing/ApproveRequest.ts"
@@ -27,7 +27,7 @@ import { spawnProgram, startRestServer, startWorker } from "../src/testing/Child
 const root = new URL("../../../", import.meta.url).pathname
 const marginctlLauncher = join(root, "apps/cli/bin/marginctl.js")
 
-/** The ports and use cases on the embedded database of `dataDir`, as this test process seeds and reads it. */
+/** The ports and use cases on the embedded database of `dataDir`, as this test process seeds it. */
 const onEmbedded = (dataDir: string) =>
   Layer.mergeAll(Recommendations.layer, Alerts.layer).pipe(
     Layer.provideMerge(PgAdapters.layer),
@@ -36,24 +36,29 @@ const onEmbedded = (dataDir: string) =>
     Layer.orDie
   )
 
-const postmasterOf = (dataDir: string) =>
-  Effect.orDie(EmbeddedCluster.readPostmaster(EmbeddedDatabase.postgresDirectory(dataDir)))
+/**
+ * An approver's workspace and `count` recommendations waiting for approval in `dataDir`'s database,
+ * seeded from this process, which then leaves the server (and, as its only user, stops it).
+ */
+const seedApprovals = (dataDir: string, count: number) =>
+  Effect.gen(function* () {
+    const approver = yield* seedApprovalWorkspace()
+    const recommendations = yield* seedPendingRecommendations(approver.workspaceId, count)
+    return { ...approver, recommendations }
+  }).pipe(Effect.scoped, Effect.provide(onEmbedded(dataDir)))
 
 /** The pid of the server running on `dataDir`; a defect when none runs. */
 const serverPid = (dataDir: string) =>
-  Effect.flatMap(postmasterOf(dataDir), (postmaster) =>
-    Option.match(postmaster, {
+  Effect.flatMap(serverPidOf(dataDir), (pid) =>
+    Option.match(pid, {
       onNone: () => Effect.die(`no PostgreSQL server runs on ${dataDir}`),
-      onSome: (found) => Effect.succeed(found.pid)
+      onSome: Effect.succeed
     })
   )
 
 /** No PostgreSQL process is left on `dataDir`: the server's pid is gone, and so is its postmaster.pid. */
 const assertStopped = (dataDir: string, pid: number) =>
-  Effect.gen(function* () {
-    assert.isFalse(yield* DataDirLock.pidAlive(pid), `the PostgreSQL server ${pid} still runs`)
-    assert.isFalse(existsSync(join(EmbeddedDatabase.postgresDirectory(dataDir), "postmaster.pid")))
-  })
+  Effect.map(isStopped(dataDir, pid), (stopped) => assert.isTrue(stopped, `the PostgreSQL server ${pid} still runs`))
 
 /** `marginctl <args> --json` as a process on `dataDir`: its JSON output. */
 const marginctl = (dataDir: string, ...args: ReadonlyArray<string>) =>
@@ -77,19 +82,13 @@ describe("the embedded PostgreSQL under the service's processes", () => {
     () =>
       Effect.gen(function* () {
         const dataDir = yield* initializedDataDir
-        const world = yield* Effect.scoped(
-          Effect.gen(function* () {
-            const approver = yield* seedApprovalWorkspace()
-            const recommendations = yield* seedPendingRecommendations(approver.workspaceId, 2)
-            return { ...approver, recommendations }
-          }).pipe(Effect.provide(onEmbedded(dataDir)))
-        )
+        const world = yield* seedApprovals(dataDir, 2)
         const env = { DATA_DIR: dataDir }
         const server = yield* startRestServer("rest-embedded", env)
         const started = yield* serverPid(dataDir)
         const worker = yield* startWorker("worker-embedded", env)
         assert.strictEqual(yield* serverPid(dataDir), started, "the worker joined the server's PostgreSQL")
-        assert.strictEqual(readdirSync(EmbeddedUsers.usersDirectory(dataDir)).length, 2)
+        assert.strictEqual(recordedUsers(dataDir), 2)
 
         for (const recommendation of world.recommendations) {
           const answer = yield* approveOver(server.baseUrl, world.token, recommendation.id)
@@ -119,13 +118,7 @@ describe("the embedded PostgreSQL under the service's processes", () => {
     () =>
       Effect.gen(function* () {
         const dataDir = yield* initializedDataDir
-        const world = yield* Effect.scoped(
-          Effect.gen(function* () {
-            const approver = yield* seedApprovalWorkspace()
-            const recommendations = yield* seedPendingRecommendations(approver.workspaceId, 40)
-            return { ...approver, recommendations }
-          }).pipe(Effect.provide(onEmbedded(dataDir)))
-        )
+        const world = yield* seedApprovals(dataDir, 40)
         const env = { DATA_DIR: dataDir }
         const first = yield* startRestServer("rest-killed", env)
         const killedServer = yield* serverPid(dataDir)
@@ -173,7 +166,7 @@ describe("the embedded PostgreSQL under the service's processes", () => {
         const stopped = yield* second.terminate()
         assert.strictEqual(stopped.code, 0, yield* second.output)
         yield* assertStopped(dataDir, restarted)
-        assert.deepStrictEqual(readdirSync(EmbeddedUsers.usersDirectory(dataDir)), [])
+        assert.strictEqual(recordedUsers(dataDir), 0)
       }),
     processTimeout
   )

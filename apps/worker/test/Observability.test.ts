@@ -140,7 +140,7 @@ layer(World, { timeout: "3 minutes", excludeTestServices: true })("tracing and m
 
         const statements = spans.filter((span) => span.kind === 3)
         const database = yield* TestDatabase
-        // The database the statements ran on (the embedded one is `postgres` on its socket).
+        // The database the statements ran on.
         const namespace = database.name
         const underUseCase = statements.filter((span) => ancestorsOf(spans, span).includes(useCase))
         assert.isAbove(underUseCase.length, 0, "the use case's SQL statements are its descendants")

@@ -57,18 +57,20 @@ export const describeUrl = (url: Redacted.Redacted<string>): string => {
  * The database, host and port of `url` as PgClient options, which name its statements' spans
  * (`db.namespace`, `server.address`): @effect/sql-pg 4.0.5 reads them from its options only, so a
  * client configured by URL alone reports `postgres` at `localhost`. They repeat the URL's own
- * values, so the connection is the same; a URL that sets them otherwise (`?host=`...) keeps its own.
+ * values (its `dbname`, `host` and `port` parameters first, as the driver reads them), so the
+ * connection is the same. A unix socket's directory is a host too.
  */
 const spanTarget = (url: Redacted.Redacted<string>): { database?: string; host?: string; port?: number } => {
   const parsed = new URL(Redacted.value(url))
-  if (["host", "port", "dbname"].some((name) => parsed.searchParams.has(name))) return {}
+  const database = parsed.searchParams.get("dbname") ?? parsed.pathname.slice(1)
+  const host = parsed.searchParams.get("host") ?? parsed.hostname
+  const port = parsed.searchParams.get("port") ?? parsed.port
   // Only plain names: anything percent-encoded or bracketed is left to the driver's own parsing.
-  const database = parsed.pathname.slice(1)
-  const plainHost = /^[A-Za-z0-9.-]+$/.test(parsed.hostname)
+  const plainHost = /^[A-Za-z0-9.-]+$/.test(host) || /^\/[A-Za-z0-9._/-]*$/.test(host)
   return {
     ...(/^[A-Za-z0-9_.-]+$/.test(database) ? { database } : {}),
-    ...(plainHost ? { host: parsed.hostname } : {}),
-    ...(plainHost && parsed.port !== "" ? { port: Number(parsed.port) } : {})
+    ...(plainHost ? { host } : {}),
+    ...(plainHost && /^[0-9]+$/.test(port) ? { port: Number(port) } : {})
   }
 }
 

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto"
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Effect, Option, References, type Scope } from "effect"
 import * as DataDirLock from "../DataDirLock.ts"
 import * as EmbeddedCluster from "../EmbeddedCluster.ts"
 import * as EmbeddedDatabase from "../EmbeddedDatabase.ts"
+import * as EmbeddedUsers from "../EmbeddedUsers.ts"
 import * as PostgresBinaries from "../PostgresBinaries.ts"
 import { runProgram } from "../RunProgram.ts"
 import * as ServerAccount from "../ServerAccount.ts"
@@ -63,3 +64,23 @@ const initializedTemplate = Effect.gen(function* () {
   )
   return pgdata
 })
+
+/** The pid in the `postmaster.pid` of `dataDir`'s server, whether that process still runs or not. */
+export const serverPid = (dataDir: string): Effect.Effect<Option.Option<number>> =>
+  Effect.map(
+    EmbeddedCluster.readPostmaster(EmbeddedDatabase.postgresDirectory(dataDir)),
+    Option.map((found) => found.pid)
+  ).pipe(Effect.orDie)
+
+/** No server is left on `dataDir`: process `pid` is gone, and so is the `postmaster.pid` it wrote. */
+export const isStopped = (dataDir: string, pid: number): Effect.Effect<boolean> =>
+  Effect.map(
+    DataDirLock.pidAlive(pid),
+    (alive) => !alive && !existsSync(join(EmbeddedDatabase.postgresDirectory(dataDir), "postmaster.pid"))
+  )
+
+/** How many processes are recorded as users of `dataDir`'s server (dead ones included, until someone reads the list). */
+export const recordedUsers = (dataDir: string): number => {
+  const directory = EmbeddedUsers.usersDirectory(dataDir)
+  return existsSync(directory) ? readdirSync(directory).length : 0
+}
