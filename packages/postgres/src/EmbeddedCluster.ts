@@ -332,23 +332,23 @@ export const start = (pgdata: string, options: StartOptions): Effect.Effect<Post
  */
 export const stop = (pgdata: string, postmaster: Postmaster): Effect.Effect<void, DatabaseUnavailable> =>
   Effect.gen(function* () {
-    const gone = Effect.map(pidAlive(postmaster.pid), (alive) => (alive ? Option.none() : Option.some(true)))
     const signal = (name: NodeJS.Signals) =>
       Effect.ignore(fsTry(`signal ${postmaster.pid}`, () => process.kill(postmaster.pid, name), ["ESRCH"]))
     yield* signal("SIGINT")
-    yield* pollUntil(gone, "1 minute", () => new DatabaseUnavailable({ message: "slow" })).pipe(
-      Effect.catchTag("DatabaseUnavailable", () =>
-        Effect.gen(function* () {
-          yield* Effect.logWarning(
-            `the embedded PostgreSQL server ${postmaster.pid} of ${pgdata} does not stop: quitting it`
-          )
-          yield* signal("SIGQUIT")
-          yield* pollUntil(
-            gone,
-            "30 seconds",
-            () => new DatabaseUnavailable({ message: `the embedded PostgreSQL server ${postmaster.pid} does not stop` })
-          )
-        })
-      )
-    )
+    if (yield* awaitGone(postmaster.pid, "1 minute")) return
+    yield* Effect.logWarning(`the embedded PostgreSQL server ${postmaster.pid} of ${pgdata} does not stop: quitting it`)
+    yield* signal("SIGQUIT")
+    if (yield* awaitGone(postmaster.pid, "30 seconds")) return
+    return yield* new DatabaseUnavailable({ message: `the embedded PostgreSQL server ${postmaster.pid} does not stop` })
+  })
+
+/** Waits until process `pid` is gone: true, or false when it is still there after `within`. */
+export const awaitGone = (pid: number, within: Duration.Input): Effect.Effect<boolean> =>
+  Effect.gen(function* () {
+    const deadline = (yield* Clock.currentTimeMillis) + millis(within)
+    while (yield* pidAlive(pid)) {
+      if ((yield* Clock.currentTimeMillis) > deadline) return false
+      yield* Effect.sleep("50 millis")
+    }
+    return true
   })

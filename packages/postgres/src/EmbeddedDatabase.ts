@@ -92,7 +92,11 @@ const enter = (dataDir: string, account: ServerAccount.ServerAccount, options: C
       yield* EmbeddedCluster.initialize(pgdata, account, binaries)
       yield* Effect.logInfo(`embedded PostgreSQL: created ${pgdata} in ${yield* elapsedSince(started)}`)
     }
-    const found = yield* EmbeddedCluster.running(pgdata)
+    const running = yield* EmbeddedCluster.running(pgdata)
+    // A server that is shutting down (someone stopped it by hand) is waited for, then started again.
+    const stopping = Option.isSome(running) && running.value.state === "stopping"
+    const found =
+      stopping && (yield* EmbeddedCluster.awaitGone(running.value.pid, "1 minute")) ? Option.none() : running
     const joined: Omit<Joined, "registration"> = Option.isSome(found)
       ? {
           role: "joined",
