@@ -11,6 +11,8 @@ export default defineConfig({
       // The boundary check's own tests (scripts/boundaries.ts).
       { extends: true, test: { name: "scripts", include: ["scripts/**/*.test.ts"] } }
     ],
+    // The embedded test server and the migrated template, once per run (TestDatabase).
+    globalSetup: ["packages/postgres/test/globalSetup.ts"],
     // Generous: CI runs on 2 cores, and some tests start databases and processes.
     testTimeout: 60_000,
     hookTimeout: 180_000

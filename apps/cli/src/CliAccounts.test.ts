@@ -17,10 +17,9 @@ import {
 } from "./testing/Marginctl.ts"
 
 /**
- * marginctl driven as a process, on a fresh migrated database: PGlite by default (this test
- * process owns it and serves it on its socket, so every marginctl attaches to it as it would to
- * a running service), PostgreSQL when DATABASE_URL is set. One file per area, each on its own
- * database.
+ * marginctl driven as a process, on a fresh migrated database of the test server (the embedded
+ * PostgreSQL of the test run by default, DATABASE_URL's server when it is set), which every
+ * marginctl reaches by DATABASE_URL. One file per area, each on its own database.
  */
 
 /** The arguments of `token create` for a member of a workspace, with `extra` flags. */

@@ -147,13 +147,11 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
         Effect.gen(function* () {
           const { shopA, owner } = yield* World
           const database = yield* testDatabaseEnvironment
-          // On PGlite DATA_DIR is the database's own directory; with DATABASE_URL it only says where the outbox is.
-          const dataDir =
-            database.DATA_DIR ??
-            (yield* Effect.acquireRelease(
-              Effect.sync(() => mkdtempSync(join(tmpdir(), "marginctl-outbox-"))),
-              (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-            ))
+          // With DATABASE_URL, DATA_DIR only says where the outbox is.
+          const dataDir = yield* Effect.acquireRelease(
+            Effect.sync(() => mkdtempSync(join(tmpdir(), "marginctl-outbox-"))),
+            (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+          )
           const outcome = yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "getRun"], {
             ...database,
             DATA_DIR: dataDir
@@ -185,8 +183,7 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
       processTimeout
     )
 
-    // Two processes on one embedded database cannot be: the second waits for the data directory.
-    it.effect.runIf(PgTestAdapters.backend === "postgres")(
+    it.effect(
       "two runs at once send each notice once: each claims a notice before sending it, and leaves the other's claims alone",
       () =>
         Effect.gen(function* () {

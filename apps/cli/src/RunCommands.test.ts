@@ -18,7 +18,7 @@ import {
 
 /**
  * `marginctl run trigger` and `marginctl run watch` as processes, on a fresh migrated database
- * (PGlite served by this test process, or PostgreSQL with DATABASE_URL). The test process plays
+ * (on the embedded test server, or PostgreSQL with DATABASE_URL). The test process plays
  * the run worker: it executes the queued run while `watch` follows it.
  */
 

@@ -16,8 +16,8 @@ import { StoreRouter } from "@margin/stores"
 import { Effect, Layer, Option } from "effect"
 
 /**
- * The main flows again, over the PostgreSQL adapters (PGlite by default, PostgreSQL when
- * DATABASE_URL is set), the store router and the database rate budget: what the server runs.
+ * The main flows again, over the PostgreSQL adapters (the embedded PostgreSQL by default,
+ * DATABASE_URL's server when it is set), the store router and the database rate budget: what the server runs.
  */
 
 const ports = Layer.mergeAll(

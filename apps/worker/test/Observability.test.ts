@@ -13,23 +13,16 @@ import {
 import { requestOver } from "@margin/runtime/testing/ApproveRequest"
 import { type Child, freePort, startRestServer, startWorker } from "@margin/runtime/testing/ChildProcesses"
 import { ancestorsOf, type CollectedSpan, type Collector, startCollector } from "@margin/runtime/testing/FakeCollector"
-import { serverUrl } from "@margin/runtime/testing/ScratchDatabase"
 import { Duration, Effect, Layer } from "effect"
 
 /**
  * Tracing and metrics of the real processes (docs/operations.md): a REST server and a worker,
  * started as in production with OTEL_EXPORTER_OTLP_ENDPOINT pointing at a fake collector, on the
- * test's database (embedded, which this test process serves to them, or PostgreSQL).
+ * test's database (on the embedded test server, or PostgreSQL).
  */
 
 /** The environment that puts a child process on the test's database. */
-const databaseEnvironment = Effect.gen(function* () {
-  const database = yield* TestDatabase
-  if (database.backend === "pglite") return { DATA_DIR: database.name }
-  const url = new URL(serverUrl)
-  url.pathname = `/${database.name}`
-  return { DATABASE_URL: url.toString() }
-})
+const databaseEnvironment = TestDatabase.useSync((database) => ({ DATABASE_URL: database.url }))
 
 /** Export as JSON (readable by the fake collector), every 100 ms. */
 const tracingTo = (collector: Pick<Collector, "url">) => ({
@@ -147,8 +140,8 @@ layer(World, { timeout: "3 minutes", excludeTestServices: true })("tracing and m
 
         const statements = spans.filter((span) => span.kind === 3)
         const database = yield* TestDatabase
-        // The database the statements ran on (the embedded one is `postgres` on its socket).
-        const namespace = database.backend === "postgres" ? database.name : "postgres"
+        // The database the statements ran on.
+        const namespace = database.name
         const underUseCase = statements.filter((span) => ancestorsOf(spans, span).includes(useCase))
         assert.isAbove(underUseCase.length, 0, "the use case's SQL statements are its descendants")
         for (const statement of statements) {

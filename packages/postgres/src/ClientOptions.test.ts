@@ -4,7 +4,7 @@ import { Effect, Result } from "effect"
 import { SqlClient } from "effect/sql"
 import { TestDatabase } from "./testing/TestDatabase.ts"
 
-// On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
+// On the embedded PostgreSQL, or on DATABASE_URL's server when it is set.
 
 /** Around the 32-bit halves the int8 codec reads and writes, and the ends of the safe integers. */
 const edges = [

@@ -1,41 +1,47 @@
 import { randomBytes } from "node:crypto"
-import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs"
+import { linkSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
 import { hostname } from "node:os"
 import { join } from "node:path"
-import { Effect, Option, Schema, type Scope } from "effect"
+import { Clock, Duration, Effect, Option, Schema, type Scope } from "effect"
 import { DatabaseUnavailable } from "./DatabaseErrors.ts"
 
 /**
- * The lock that makes one process the only one to open the embedded database's files.
+ * The lock under which a process sets up, starts, joins, leaves or stops the embedded PostgreSQL
+ * server of a data directory, so that two processes never do that at once.
  *
- * `<DATA_DIR>/pglite.lock` holds the owner's pid and, once it serves the database, the socket
- * other processes reach it on. The file is created atomically (link of a complete temp file,
- * which fails if the lock exists), so nobody ever reads half a lock. A lock whose pid is dead
- * is stale: a process takes it over under a second lock (`pglite.lock.takeover`), re-reading
- * it first, so two processes recovering at once cannot both win.
+ * `<DATA_DIR>/postgres.lock` holds the pid and host of the process that holds it, for the few
+ * hundred milliseconds of a start or a stop (seconds for a first initdb). The file is created
+ * atomically (link of a complete temp file, which fails if the lock exists), so nobody ever reads
+ * half a lock. A lock whose pid is dead is stale: a process takes it over under a second lock
+ * (`postgres.lock.takeover`), re-reading it first, so two processes recovering at once cannot both win.
  */
 export const Holder = Schema.Struct({
   pid: Schema.Int,
   hostname: Schema.String,
-  startedAt: Schema.String,
-  /** Unix socket path the owner serves the database on; null while it is still starting. */
-  socket: Schema.NullOr(Schema.String)
+  startedAt: Schema.String
 })
 export type Holder = typeof Holder.Type
 
 const HolderJson = Schema.fromJsonString(Holder)
 const decodeHolder = Schema.decodeUnknownOption(HolderJson)
-const encodeHolder = Schema.encodeSync(HolderJson)
+export const encodeHolder = Schema.encodeSync(HolderJson)
 
 export type LockResult =
-  /** This process owns the files; `publish` tells others where it serves them. The lock goes with the scope. */
-  | { readonly _tag: "Acquired"; readonly publish: (socket: string) => Effect.Effect<void, DatabaseUnavailable> }
-  /** A live process owns them. */
+  /** This process holds the lock; it goes with the scope. */
+  | { readonly _tag: "Acquired" }
+  /** A live process holds it. */
   | { readonly _tag: "Held"; readonly holder: Holder }
 
-export const lockFile = (dataDir: string): string => join(dataDir, "pglite.lock")
+export const lockFile = (dataDir: string): string => join(dataDir, "postgres.lock")
 
-const errnoOf = (error: unknown): string | undefined =>
+/** This process, as a lock holder or a user of the server records it. */
+export const currentHolder: Effect.Effect<Holder> = Effect.map(Clock.currentTimeMillis, (now) => ({
+  pid: process.pid,
+  hostname: hostname(),
+  startedAt: new Date(now).toISOString()
+}))
+
+export const errnoOf = (error: unknown): string | undefined =>
   typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
     ? error.code
     : undefined
@@ -43,8 +49,12 @@ const errnoOf = (error: unknown): string | undefined =>
 const fsFailure = (what: string) => (cause: unknown) =>
   new DatabaseUnavailable({ message: `cannot ${what} (${errnoOf(cause) ?? String(cause)})`, cause })
 
-/** Runs a file operation; the errno codes in `expected` are answers, not failures. */
-const fsTry = <A>(what: string, operation: () => A, expected: ReadonlyArray<string>) =>
+/** Runs a file operation, failing with a message that names it. */
+export const fsRun = <A>(what: string, operation: () => A): Effect.Effect<A, DatabaseUnavailable> =>
+  Effect.try({ try: operation, catch: fsFailure(what) })
+
+/** Runs a file operation; the errno codes in `expected` are answers (None), not failures. */
+export const fsTry = <A>(what: string, operation: () => A, expected: ReadonlyArray<string> = []) =>
   Effect.try({ try: () => Option.some(operation()), catch: (cause) => cause }).pipe(
     Effect.catch((cause) => {
       const errno = errnoOf(cause)
@@ -58,7 +68,7 @@ const fsTry = <A>(what: string, operation: () => A, expected: ReadonlyArray<stri
 const createExclusive = (path: string, content: string) =>
   Effect.gen(function* () {
     const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
-    yield* fsTry(`write ${temp}`, () => writeFileSync(temp, content, { mode: 0o600 }), [])
+    yield* fsTry(`write ${temp}`, () => writeFileSync(temp, content, { mode: 0o600 }))
     const linked = yield* fsTry(`create ${path}`, () => linkSync(temp, path), ["EEXIST"]).pipe(
       Effect.ensuring(Effect.ignore(fsTry(`remove ${temp}`, () => unlinkSync(temp), ["ENOENT"])))
     )
@@ -66,30 +76,31 @@ const createExclusive = (path: string, content: string) =>
   })
 
 /** The holder written in `path`; None when there is no such file. */
-const readHolder = (path: string) =>
+export const readHolder = (path: string) =>
   Effect.gen(function* () {
     const text = yield* fsTry(`read ${path}`, () => readFileSync(path, "utf8"), ["ENOENT"])
     if (Option.isNone(text)) return Option.none<Holder>()
     const holder = decodeHolder(text.value)
     if (Option.isNone(holder)) {
       return yield* new DatabaseUnavailable({
-        message: `the lock file ${path} is not a lock this service wrote: remove it if no margin process uses this data directory`
+        message: `${path} is not a file this service wrote: remove it if no margin process uses this data directory`
       })
     }
     return holder
   })
 
-const removeFile = (path: string) => Effect.asVoid(fsTry(`remove ${path}`, () => unlinkSync(path), ["ENOENT"]))
+export const removeFile = (path: string) => Effect.asVoid(fsTry(`remove ${path}`, () => unlinkSync(path), ["ENOENT"]))
+
+/** Whether process `pid` of this host exists (EPERM: it does, but belongs to another user). */
+export const pidAlive = (pid: number): Effect.Effect<boolean> =>
+  Effect.try({ try: () => process.kill(pid, 0), catch: errnoOf }).pipe(
+    Effect.as(true),
+    Effect.catch((errno) => Effect.succeed(errno === "EPERM"))
+  )
 
 /** Alive, or on another host (where its pid tells us nothing: assume alive). */
 export const isAlive = (holder: Holder): Effect.Effect<boolean> =>
-  holder.hostname !== hostname()
-    ? Effect.succeed(true)
-    : Effect.try({ try: () => process.kill(holder.pid, 0), catch: errnoOf }).pipe(
-        Effect.as(true),
-        // EPERM: the process exists but belongs to another user.
-        Effect.catch((errno) => Effect.succeed(errno === "EPERM"))
-      )
+  holder.hostname !== hostname() ? Effect.succeed(true) : pidAlive(holder.pid)
 
 const sameHolder = (a: Holder, b: Holder): boolean =>
   a.pid === b.pid && a.hostname === b.hostname && a.startedAt === b.startedAt
@@ -112,18 +123,16 @@ const takeOver = (path: string, stale: Holder, me: Holder) =>
   })
 
 /**
- * Takes the data directory's lock, or names the live process that holds it.
- * A lock left by a dead process is recovered. The lock is released with the scope.
+ * Takes the lock `path` once, or names the live process that holds it. A lock left by a dead
+ * process is recovered. The lock is released with the scope.
  */
-export const acquire = (dataDir: string): Effect.Effect<LockResult, DatabaseUnavailable, Scope.Scope> =>
+export const tryAcquire = (path: string): Effect.Effect<LockResult, DatabaseUnavailable, Scope.Scope> =>
   Effect.gen(function* () {
-    const path = lockFile(dataDir)
-    const me: Holder = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString(), socket: null }
+    const me = yield* currentHolder
     for (let attempt = 0; attempt < 50; attempt++) {
       if (yield* createExclusive(path, encodeHolder(me))) {
         yield* Effect.addFinalizer(() => Effect.ignore(releaseIfMine(path, me)))
-        const publish = (socket: string) => replace(path, { ...me, socket })
-        return { _tag: "Acquired", publish } as const
+        return { _tag: "Acquired" } as const
       }
       const holder = yield* readHolder(path)
       if (Option.isNone(holder)) continue
@@ -134,13 +143,32 @@ export const acquire = (dataDir: string): Effect.Effect<LockResult, DatabaseUnav
     return yield* new DatabaseUnavailable({ message: `cannot take the lock ${path}: it keeps changing hands` })
   })
 
-/** Rewrites the lock atomically (temp file + rename): readers see the old or the new content, whole. */
-const replace = (path: string, holder: Holder) =>
-  Effect.gen(function* () {
-    const temp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
-    yield* fsTry(`write ${temp}`, () => writeFileSync(temp, encodeHolder(holder), { mode: 0o600 }), [])
-    yield* fsTry(`replace ${path}`, () => renameSync(temp, path), [])
-  })
+/**
+ * Runs `effect` holding the lock `path`, waiting (up to `timeout`) while another live process
+ * holds it. The lock goes when `effect` ends, however it ends.
+ */
+export const withLock = <A, E, R>(
+  path: string,
+  effect: Effect.Effect<A, E, R>,
+  timeout: Duration.Input = "2 minutes"
+): Effect.Effect<A, E | DatabaseUnavailable, Exclude<R, Scope.Scope>> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(Duration.fromInputUnsafe(timeout))
+      while (true) {
+        const lock = yield* tryAcquire(path)
+        if (lock._tag === "Acquired") return yield* effect
+        if ((yield* Clock.currentTimeMillis) > deadline) {
+          return yield* new DatabaseUnavailable({
+            message:
+              `process ${lock.holder.pid} (${lock.holder.hostname}) has held ${path} since ${lock.holder.startedAt}: ` +
+              `if no margin process is starting or stopping the embedded database, remove that file`
+          })
+        }
+        yield* Effect.sleep("50 millis")
+      }
+    })
+  )
 
 const releaseIfMine = (path: string, me: Holder) =>
   Effect.gen(function* () {

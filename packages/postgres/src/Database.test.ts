@@ -3,7 +3,8 @@ import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as Database from "./Database.ts"
 import { DatabaseInfo } from "./DatabaseInfo.ts"
-import { migratedDataDir, TestDatabase } from "./testing/TestDatabase.ts"
+import { initializedDataDir } from "./testing/EmbeddedDataDir.ts"
+import { TestDatabase } from "./testing/TestDatabase.ts"
 
 const window = "2030-01-01T00:00:00Z"
 
@@ -31,22 +32,22 @@ describe("Database", () => {
     "opens the embedded database of DATA_DIR when DATABASE_URL is unset",
     () =>
       Effect.gen(function* () {
-        const dataDir = yield* migratedDataDir
+        const dataDir = yield* initializedDataDir
         const info = yield* DatabaseInfo.pipe(
           Effect.provide(Database.layer),
           Effect.provideService(ConfigProvider.ConfigProvider, ConfigProvider.fromEnvRecord({ DATA_DIR: dataDir }))
         )
         assert.deepStrictEqual(info, {
           kind: "embedded",
-          role: "owner",
-          description: `embedded database in ${dataDir}`
+          role: "started",
+          description: `embedded PostgreSQL in ${dataDir}`
         })
       }),
     120_000
   )
 })
 
-// On PostgreSQL when DATABASE_URL is set, otherwise on PGlite: the client is multiplexed on both.
+// On the embedded PostgreSQL, or DATABASE_URL's server: the client is multiplexed on both.
 layer(TestDatabase.layer, { timeout: "3 minutes", excludeTestServices: true })("Database clients", (it) => {
   it.effect("keep transactions atomic while other queries share the connections", () =>
     Effect.gen(function* () {

@@ -6,11 +6,12 @@ import { clientOptions } from "./ClientOptions.ts"
 import * as DatabaseConfig from "./DatabaseConfig.ts"
 import { type DatabaseConfigError, DatabaseUnavailable, reasonOf } from "./DatabaseErrors.ts"
 import { DatabaseInfo } from "./DatabaseInfo.ts"
+import * as EmbeddedCluster from "./EmbeddedCluster.ts"
 import * as EmbeddedDatabase from "./EmbeddedDatabase.ts"
 
 /**
- * The database of every process (service, worker, marginctl): PostgreSQL when DATABASE_URL is
- * set, otherwise the embedded PGlite database in DATA_DIR (see EmbeddedDatabase). Provides
+ * The database of every process (service, worker, marginctl): the PostgreSQL server of DATABASE_URL
+ * when it is set, otherwise the embedded PostgreSQL of DATA_DIR (see EmbeddedDatabase). Provides
  * PgClient and SqlClient, configured with ClientOptions (snake_case columns, camelCase rows,
  * bigint as number), and DatabaseInfo. Building the layer checks that the database answers,
  * so a wrong URL fails at start with a message that says what to do, not at the first request.
@@ -56,18 +57,20 @@ export const describeUrl = (url: Redacted.Redacted<string>): string => {
  * The database, host and port of `url` as PgClient options, which name its statements' spans
  * (`db.namespace`, `server.address`): @effect/sql-pg 4.0.5 reads them from its options only, so a
  * client configured by URL alone reports `postgres` at `localhost`. They repeat the URL's own
- * values, so the connection is the same; a URL that sets them otherwise (`?host=`...) keeps its own.
+ * values (its `dbname`, `host` and `port` parameters first, as the driver reads them), so the
+ * connection is the same. A unix socket's directory is a host too.
  */
 const spanTarget = (url: Redacted.Redacted<string>): { database?: string; host?: string; port?: number } => {
   const parsed = new URL(Redacted.value(url))
-  if (["host", "port", "dbname"].some((name) => parsed.searchParams.has(name))) return {}
+  const database = parsed.searchParams.get("dbname") ?? parsed.pathname.slice(1)
+  const host = parsed.searchParams.get("host") ?? parsed.hostname
+  const port = parsed.searchParams.get("port") ?? parsed.port
   // Only plain names: anything percent-encoded or bracketed is left to the driver's own parsing.
-  const database = parsed.pathname.slice(1)
-  const plainHost = /^[A-Za-z0-9.-]+$/.test(parsed.hostname)
+  const plainHost = /^[A-Za-z0-9.-]+$/.test(host) || /^\/[A-Za-z0-9._/-]*$/.test(host)
   return {
     ...(/^[A-Za-z0-9_.-]+$/.test(database) ? { database } : {}),
-    ...(plainHost ? { host: parsed.hostname } : {}),
-    ...(plainHost && parsed.port !== "" ? { port: Number(parsed.port) } : {})
+    ...(plainHost ? { host } : {}),
+    ...(plainHost && /^[0-9]+$/.test(port) ? { port: Number(port) } : {})
   }
 }
 
@@ -100,10 +103,12 @@ export const makePostgres = (
     return { client, info: { kind: "postgres", role: null, description } } as const
   })
 
+/** Connections of one process to the embedded server: enough for the service's requests and jobs, few backends. */
+const embeddedPoolSize = 5
+
 /**
- * The embedded database in `dataDir`, opened or attached to (EmbeddedDatabase.connect). One
- * connection per process: PGlite has one backend, which the socket server shares frame by
- * frame; a second connection of the same process would only queue behind the first.
+ * The embedded PostgreSQL of `dataDir`, created, started or joined (EmbeddedDatabase.connect),
+ * reached over its unix socket, the same client as for a PostgreSQL server.
  */
 export const makeEmbedded = (
   dataDir: string,
@@ -111,15 +116,15 @@ export const makeEmbedded = (
 ): Effect.Effect<Connected, DatabaseUnavailable, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function* () {
     const embedded = yield* EmbeddedDatabase.connect(dataDir, options)
-    const description =
-      embedded.role === "owner"
-        ? `embedded database in ${dataDir}`
-        : `embedded database in ${dataDir} (served by process ${embedded.ownerPid})`
+    const description = `embedded PostgreSQL in ${dataDir}`
     const client = yield* PgClient.make({
       path: embedded.socket,
-      username: "postgres",
+      host: embedded.socketDirectory,
+      port: embedded.port,
+      username: EmbeddedCluster.superuser,
       database: "postgres",
-      maxConnections: 1,
+      maxConnections: embeddedPoolSize,
+      connectTimeout: Duration.seconds(10),
       multiplex: true,
       ...clientOptions
     }).pipe(

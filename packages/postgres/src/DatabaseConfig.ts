@@ -5,9 +5,10 @@ import { DatabaseConfigError } from "./DatabaseErrors.ts"
 /**
  * Where the data lives:
  * - `Postgres`: DATABASE_URL names a PostgreSQL server (production).
- * - `Embedded`: no DATABASE_URL; an embedded PGlite database keeps its files in DATA_DIR
- *   (default `./.data`). PGlite does not fsync its commits: a power loss can lose committed
- *   data, so the embedded database is for development, demos and tests, not production.
+ * - `Embedded`: no DATABASE_URL; an embedded PostgreSQL server keeps its files in DATA_DIR
+ *   (default `./.data`), started by the first process that needs it and shared by the others
+ *   (EmbeddedDatabase). It is durable (fsync on), but one machine's directory: production
+ *   runs on a PostgreSQL server it can back up and fail over.
  */
 export type DatabaseConfig =
   | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }

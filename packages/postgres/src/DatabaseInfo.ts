@@ -5,9 +5,9 @@ export class DatabaseInfo extends Context.Service<
   DatabaseInfo,
   {
     readonly kind: "postgres" | "embedded"
-    /** Embedded only: whether this process opened the files or reaches the process that did. */
-    readonly role: "owner" | "attached" | null
-    /** For people: `PostgreSQL at db.example.com:5432/margin`, `embedded database in /srv/.data (served by process 4711)`. */
+    /** Embedded only: whether this process started the server or joined one that ran. */
+    readonly role: "started" | "joined" | null
+    /** For people: `PostgreSQL at db.example.com:5432/margin`, `embedded PostgreSQL in /srv/.data`. */
     readonly description: string
   }
 >()("margin/postgres/DatabaseInfo") {}

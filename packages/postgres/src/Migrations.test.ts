@@ -6,7 +6,7 @@ import { insertWorkspace } from "../test/WorkspaceRow.ts"
 import * as Migrations from "./Migrations.ts"
 import { TestDatabase } from "./testing/TestDatabase.ts"
 
-// On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
+// On the embedded PostgreSQL, or on DATABASE_URL's server when it is set.
 
 const tables = [
   "alerts",

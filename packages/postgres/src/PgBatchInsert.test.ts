@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { insertSkippingConflicts } from "./PgBatchInsert.ts"
 import { TestDatabase } from "./testing/TestDatabase.ts"
 
-// On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
+// On the embedded PostgreSQL, or on DATABASE_URL's server when it is set.
 
 interface Row {
   readonly id: string

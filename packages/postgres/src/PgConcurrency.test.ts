@@ -11,19 +11,7 @@ import { Recommendations } from "@margin/core/RecommendationsService"
 import { aStoreConnection, fixtureNow, minuteMs } from "@margin/core/testing/Fixtures"
 import { drainRuns } from "@margin/core/testing/Leases"
 import { expectSome, seedItem, seedRecommendation, seedRun, seedWorkspace } from "@margin/core/testing/Seed"
-import {
-  ConfigProvider,
-  Context,
-  Deferred,
-  Duration,
-  Effect,
-  Fiber,
-  Layer,
-  Option,
-  Redacted,
-  Schedule,
-  Schema
-} from "effect"
+import { Context, Deferred, Duration, Effect, Fiber, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
 import * as TestClock from "effect/testing/TestClock"
@@ -32,12 +20,7 @@ import * as PgAdapters from "./PgAdapters.ts"
 import { Int8 } from "./PgColumns.ts"
 import { TestDatabase } from "./testing/TestDatabase.ts"
 
-/**
- * Concurrency needs a real PostgreSQL (PGlite is one backend: it serializes everything), so this
- * file runs on PostgreSQL whatever DATABASE_URL says: DATABASE_URL when it is set, else PG_TEST_URL,
- * else the local server CI always starts. When none answers, the suite fails saying so.
- */
-const postgresUrl = process.env.DATABASE_URL ?? process.env.PG_TEST_URL ?? "postgres://postgres@127.0.0.1:5432/test"
+/** Concurrent writers on the test's database (the embedded PostgreSQL, or DATABASE_URL's server). */
 
 /** Connections of the pool the writers share: each transaction holds one of them. */
 const poolSize = 20
@@ -47,20 +30,14 @@ const writers = 50
 const database = Layer.effectContext(
   Effect.gen(function* () {
     const test = yield* TestDatabase
-    const url = new URL(postgresUrl)
-    url.pathname = `/${test.name}`
     const client = yield* PgClient.make({
-      url: Redacted.make(url.toString()),
+      url: Redacted.make(test.url),
       maxConnections: poolSize,
       ...clientOptions
     })
     return Context.make(SqlClient.SqlClient, client)
   })
-).pipe(
-  Layer.provide(Reactivity.layer),
-  Layer.provide(TestDatabase.layer),
-  Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ DATABASE_URL: postgresUrl })))
-)
+).pipe(Layer.provide(Reactivity.layer), Layer.provide(TestDatabase.layer))
 
 const services = Recommendations.layer.pipe(
   Layer.provideMerge(PgAdapters.layer),

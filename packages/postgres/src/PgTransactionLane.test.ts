@@ -5,7 +5,7 @@ import { CurrentTransformer } from "effect/sql/Statement"
 import { transactionLane } from "./PgTransactionLane.ts"
 import { TestDatabase } from "./testing/TestDatabase.ts"
 
-// On PostgreSQL when DATABASE_URL is set (CI runs both), otherwise on PGlite.
+// On the embedded PostgreSQL, or on DATABASE_URL's server when it is set.
 
 const text = "SELECT $1::text AS label, $2::int AS amount"
 const parameters = ["lane", 7]

@@ -1,6 +1,6 @@
 /**
  * @margin/postgres: the PostgreSQL adapters of core's ports, the database of every process
- * (PostgreSQL, or the embedded PGlite one), its migrations, and the sandbox store's tables. Its test
+ * (a PostgreSQL server, or the embedded PostgreSQL of a DATA_DIR), its migrations, and the sandbox store's tables. Its test
  * kit (TestDatabase, PgTestAdapters) is under "@margin/postgres/testing/*".
  */
 export * as Database from "./Database.ts"

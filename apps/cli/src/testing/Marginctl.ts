@@ -68,14 +68,8 @@ export const assertFailed = (outcome: Outcome, message: RegExp): void => {
   assert.match(outcome.stderr, message)
 }
 
-/** The environment that points a marginctl process at the test's TestDatabase (PGlite it serves, or PostgreSQL). */
-export const testDatabaseEnvironment = Effect.gen(function* () {
-  const database = yield* TestDatabase
-  if (database.backend === "pglite") return { DATA_DIR: database.name }
-  const url = new URL(process.env.DATABASE_URL ?? "")
-  url.pathname = `/${database.name}`
-  return { DATABASE_URL: url.toString() }
-})
+/** The environment that points a marginctl process at the test's TestDatabase (on the embedded test server or PostgreSQL). */
+export const testDatabaseEnvironment = TestDatabase.useSync((database) => ({ DATABASE_URL: database.url }))
 
 /** `marginctl <args>` on the test's database. */
 export const marginctlOnTestDatabase = (...args: ReadonlyArray<string>) =>

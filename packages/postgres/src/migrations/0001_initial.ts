@@ -13,7 +13,7 @@ import { runStatements } from "./runStatements.ts"
  * - Instants are timestamptz; the defaults are truncated to milliseconds, the precision of
  *   the domain's epoch-millisecond timestamps and of the cursors.
  * - Every enum is a CHECK on the values the core defines; adding a value is a migration.
- * Runs on PostgreSQL 15 and later (NULLS NOT DISTINCT) and on PGlite.
+ * Runs on PostgreSQL 15 and later (NULLS NOT DISTINCT) and on the embedded PostgreSQL 18.
  */
 const now = `date_trunc('milliseconds', now())`
 const id = `text COLLATE "C"`

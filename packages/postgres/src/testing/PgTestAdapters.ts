@@ -3,7 +3,7 @@ import * as PgAdapters from "../PgAdapters.ts"
 import { TestDatabase } from "./TestDatabase.ts"
 
 /** Which database the tests of this run use (TestDatabase decides the same way), for suite names. */
-export const backend: "pglite" | "postgres" = process.env.DATABASE_URL === undefined ? "pglite" : "postgres"
+export const backend: "embedded" | "postgres" = process.env.DATABASE_URL === undefined ? "embedded" : "postgres"
 
 /**
  * Every Postgres adapter over a fresh migrated TestDatabase: each build of the layer (each

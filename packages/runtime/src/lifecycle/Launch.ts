@@ -20,6 +20,10 @@ export interface ProcessDefinition<E> {
   readonly serves: boolean
 }
 
+/** Once everything is up: how long the start took, from the process's own start (module loading included). */
+const sayReady = (serviceName: string) =>
+  Effect.suspend(() => Effect.logInfo(`${serviceName} ready in ${Math.round(globalThis.process.uptime() * 1000)} ms`))
+
 /**
  * Runs a process until SIGTERM / SIGINT: spans over OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set; a
  * start that fails (a bad setting, an unreachable database) says why in one log line, then exits 1;
@@ -31,7 +35,12 @@ export const run = <E>(process: ProcessDefinition<E>): void => {
     serviceName: process.serviceName,
     ...(process.spanName === undefined ? {} : { spanName: process.spanName })
   })
-  Layer.launch(process.layer.pipe(Layer.provide(tracing))).pipe(
+  Layer.launch(
+    process.layer.pipe(
+      Layer.provide(tracing),
+      Layer.tap(() => sayReady(process.serviceName))
+    )
+  ).pipe(
     explainStartFailure,
     Effect.provide(process.logging),
     NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })

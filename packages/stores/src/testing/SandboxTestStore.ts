@@ -19,7 +19,7 @@ import { SandboxStore } from "../SandboxStore.ts"
 import { resultPrefix } from "./deliverOnce.ts"
 
 /**
- * The sandbox store on a fresh migrated TestDatabase (PGlite, or PostgreSQL when DATABASE_URL is set),
+ * The sandbox store on a fresh migrated TestDatabase (embedded PostgreSQL, or DATABASE_URL's server),
  * bound to the StoreWriteBack port, with scriptable faults, the StoreHarness of the port's contract
  * and a workspace repository (sandbox variants belong to an existing workspace).
  */
@@ -114,11 +114,7 @@ export const deliverInChildProcess = (
 ) =>
   Effect.gen(function* () {
     const database = yield* TestDatabase
-    const serverUrl = process.env.DATABASE_URL
-    const location: Record<string, string> =
-      database.backend === "postgres" && serverUrl !== undefined
-        ? { DATABASE_URL: Object.assign(new URL(serverUrl), { pathname: `/${database.name}` }).toString() }
-        : { DATA_DIR: database.name }
+    const location = { DATABASE_URL: database.url }
     return yield* Effect.callback<ChildExit>((resume) => {
       const child = spawn(
         process.execPath,
