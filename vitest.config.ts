@@ -1,11 +1,17 @@
 import { defineConfig } from "vitest/config"
+import { coreTests } from "./vitest.core.config.ts"
 
 export default defineConfig({
   test: {
     projects: [
+      { extends: true, test: coreTests },
       {
         extends: true,
-        test: { name: "packages", include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"] }
+        test: {
+          name: "packages",
+          include: ["packages/*/src/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+          exclude: ["packages/core/**", "**/node_modules/**"]
+        }
       },
       { extends: true, test: { name: "apps", include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"] } },
       // The boundary check's own tests (scripts/boundaries.ts).

@@ -1,18 +1,36 @@
 #!/usr/bin/env node
-// Launcher of marginctl. The CLI is TypeScript run directly by Node >= 24 (type stripping, and the
-// Node that Effect 4 requires). When started by an older `node` on the PATH, it re-runs itself on
+// Launcher of marginctl. It runs the bundle of apps/cli/dist (built by `npm install`, see
+// scripts/build-cli.ts) while that is newer than every source it was built from, else the
+// TypeScript sources directly (Node >= 24 strips the types). Node's compile cache keeps the
+// compiled code between runs. When started by an older `node` on the PATH, it re-runs itself on
 // the Node 24 the repository installs as a dev dependency (`node_modules/.bin/node`).
 import { spawnSync } from "node:child_process"
-import { existsSync, realpathSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs"
+import module from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const here = dirname(realpathSync(fileURLToPath(import.meta.url)))
 const main = join(here, "..", "src", "main.ts")
+const dist = join(here, "..", "dist")
+const bundle = join(dist, "marginctl.mjs")
 const major = Number(process.versions.node.split(".")[0])
 
+/** The bundle, if it exists and no source it was built from changed since (a missing source: stale too). */
+const freshBundle = () => {
+  if (!existsSync(bundle)) return null
+  const built = statSync(bundle).mtimeMs
+  const inputs = JSON.parse(readFileSync(join(dist, "inputs.json"), "utf8"))
+  for (const input of inputs) {
+    const source = statSync(join(dist, input), { throwIfNoEntry: false })
+    if (source === undefined || source.mtimeMs > built) return null
+  }
+  return bundle
+}
+
 if (major >= 24) {
-  await import(pathToFileURL(main).href)
+  module.enableCompileCache?.()
+  await import(pathToFileURL(freshBundle() ?? main).href)
 } else {
   let dir = here
   let node = null
@@ -28,7 +46,7 @@ if (major >= 24) {
     )
     process.exit(1)
   }
-  const result = spawnSync(node, [main, ...process.argv.slice(2)], { stdio: "inherit" })
+  const result = spawnSync(node, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: "inherit" })
   if (result.error) {
     process.stderr.write(`marginctl: could not start ${node}: ${result.error.message}\n`)
     process.exit(1)

@@ -8,10 +8,10 @@ import type { Run } from "@margin/core/Run"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { scopes } from "@margin/core/Scope"
-import { PgAdvisoryLock } from "@margin/postgres"
 import { Clock, Effect, Option } from "effect"
 import { Command } from "effect/cli"
 import { demoCatalog } from "./DemoCatalog.ts"
+import { postgres } from "./LazyModules.ts"
 import { addMember } from "./MemberCommands.ts"
 import { report } from "./Output.ts"
 import { connectStore } from "./StoreCommands.ts"
@@ -53,30 +53,31 @@ const demoRun = Effect.fn("demoRun")(function* (workspaceId: Run["workspaceId"])
  * committed instead of seeding a second workspace. The run is only queued here; executing it
  * (which writes on connections of its own) waits until the lock is released.
  */
-const seedDemo = PgAdvisoryLock.exclusively("marginctl demo")(
-  Effect.gen(function* () {
-    const existing = yield* WorkspaceRepository.use((workspaces) => workspaces.findByName(demoWorkspaceName))
-    const workspace = Option.isSome(existing)
-      ? existing.value
-      : yield* createWorkspace(demoWorkspaceName, "max", "active")
-    const people = yield* Effect.forEach(demoUsers, ({ email, role }) =>
-      Effect.gen(function* () {
-        const user = yield* findOrCreateUser(email)
-        const membership = yield* MembershipRepository.use((memberships) => memberships.get(workspace.id, user.id))
-        if (Option.isNone(membership)) yield* addMember({ workspaceId: workspace.id, userId: user.id, role })
-        return { user, role }
-      })
-    )
-    const catalog = yield* CatalogRepository
-    if ((yield* catalog.count(workspace.id)) === 0) {
-      yield* catalog.upsertMany(workspace.id, demoCatalog(), yield* Clock.currentTimeMillis)
-    }
-    const connection = yield* StoreConnectionRepository.use((stores) => stores.get(workspace.id))
-    const sandboxVariants = Option.exists(connection, (c) => c.status === "connected")
-      ? null
-      : (yield* connectStore(workspace.id, "sandbox", null, null)).variants
-    return { workspace, created: Option.isNone(existing), people, sandboxVariants, ...(yield* demoRun(workspace.id)) }
-  })
+const seedDemoUnlocked = Effect.gen(function* () {
+  const existing = yield* WorkspaceRepository.use((workspaces) => workspaces.findByName(demoWorkspaceName))
+  const workspace = Option.isSome(existing)
+    ? existing.value
+    : yield* createWorkspace(demoWorkspaceName, "max", "active")
+  const people = yield* Effect.forEach(demoUsers, ({ email, role }) =>
+    Effect.gen(function* () {
+      const user = yield* findOrCreateUser(email)
+      const membership = yield* MembershipRepository.use((memberships) => memberships.get(workspace.id, user.id))
+      if (Option.isNone(membership)) yield* addMember({ workspaceId: workspace.id, userId: user.id, role })
+      return { user, role }
+    })
+  )
+  const catalog = yield* CatalogRepository
+  if ((yield* catalog.count(workspace.id)) === 0) {
+    yield* catalog.upsertMany(workspace.id, demoCatalog(), yield* Clock.currentTimeMillis)
+  }
+  const connection = yield* StoreConnectionRepository.use((stores) => stores.get(workspace.id))
+  const sandboxVariants = Option.exists(connection, (c) => c.status === "connected")
+    ? null
+    : (yield* connectStore(workspace.id, "sandbox", null, null)).variants
+  return { workspace, created: Option.isNone(existing), people, sandboxVariants, ...(yield* demoRun(workspace.id)) }
+})
+const seedDemo = Effect.flatMap(postgres, ({ PgAdvisoryLock }) =>
+  PgAdvisoryLock.exclusively("marginctl demo")(seedDemoUnlocked)
 )
 
 /** Ready-to-paste requests against the service on HOST:PORT (the settings `npm start` uses). */

@@ -2,11 +2,10 @@ import { addCalendarMonths, calendarDayOf, minimumNoticeMonths } from "@margin/c
 import { claimLeaseMs, DeprecationNotices } from "@margin/core/DeprecationNoticesService"
 import { toIso } from "@margin/core/Timestamp"
 import { deprecationsInUse } from "@margin/edge/wire"
-import { MailerLayer } from "@margin/mail"
-import { PgDeprecationNoticeRepository } from "@margin/postgres"
 import { CliMail, onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Layer } from "effect"
 import { Command, Flag } from "effect/cli"
+import { mail, postgres } from "./LazyModules.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 
@@ -30,6 +29,8 @@ const notifyCommand = Command.make(
       })
     }
     const settings = yield* CliMail.settings(outboxFolder)
+    const { MailerLayer } = yield* mail
+    const { PgDeprecationNoticeRepository } = yield* postgres
     const today = calendarDayOf(yield* Clock.currentTimeMillis)
     const notices = yield* DeprecationNotices.use((service) => service.notify(deprecation)).pipe(
       Effect.provide(

@@ -1,12 +1,13 @@
-import { DatabaseInfo, Migrations } from "@margin/postgres"
 import { Effect } from "effect"
 import { Command } from "effect/cli"
+import { postgres } from "./LazyModules.ts"
 import { report } from "./Output.ts"
 
 export const migrateCommand = Command.make(
   "migrate",
   {},
   Effect.fn(function* () {
+    const { DatabaseInfo, Migrations } = yield* postgres
     const info = yield* DatabaseInfo
     const applied = yield* Migrations.run
     yield* report(

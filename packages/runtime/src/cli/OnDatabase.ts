@@ -1,10 +1,9 @@
-import { Database } from "@margin/postgres"
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Command } from "effect/cli"
-import * as CliServices from "./CliServices.ts"
 
-/** The database of the process (DATABASE_URL or DATA_DIR), migrated, and every port on it. */
-const services = CliServices.layer.pipe(Layer.provideMerge(Database.layer))
+// The database layers are imported when a command runs, not when marginctl starts: `--help` and
+// a mistyped flag never load the PostgreSQL client, the migrations or the adapters.
+const layers = Effect.promise(() => import("./CliLayers.ts"))
 
 /**
  * Runs a command on the database. Apply it to commands that run, never to a group: the layer is
@@ -13,9 +12,9 @@ const services = CliServices.layer.pipe(Layer.provideMerge(Database.layer))
  */
 export const onDatabase = <const Name extends string, Input, ContextInput, E, R>(
   command: Command.Command<Name, Input, ContextInput, E, R>
-) => command.pipe(Command.provide(services))
+) => command.pipe(Command.provide(Layer.unwrap(Effect.map(layers, (cli) => cli.services))))
 
 /** Runs a command on the database alone, not migrated (`marginctl migrate`, which migrates it). */
 export const onBareDatabase = <const Name extends string, Input, ContextInput, E, R>(
   command: Command.Command<Name, Input, ContextInput, E, R>
-) => command.pipe(Command.provide(Database.layer))
+) => command.pipe(Command.provide(Layer.unwrap(Effect.map(layers, (cli) => cli.bareDatabase))))
