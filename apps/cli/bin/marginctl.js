@@ -16,11 +16,16 @@ const dist = join(here, "..", "dist")
 const bundle = join(dist, "marginctl.mjs")
 const major = Number(process.versions.node.split(".")[0])
 
-/** The bundle, if it exists and no source it was built from changed since (a missing source: stale too). */
+/**
+ * The bundle, if it exists and no source it was built from changed since (a missing source: stale
+ * too). The build's time is that of inputs.json, written by every build (esbuild leaves an output
+ * file that did not change untouched).
+ */
 const freshBundle = () => {
-  if (!existsSync(bundle)) return null
-  const built = statSync(bundle).mtimeMs
-  const inputs = JSON.parse(readFileSync(join(dist, "inputs.json"), "utf8"))
+  const manifest = join(dist, "inputs.json")
+  if (!existsSync(bundle) || !existsSync(manifest)) return null
+  const built = statSync(manifest).mtimeMs
+  const inputs = JSON.parse(readFileSync(manifest, "utf8"))
   for (const input of inputs) {
     const source = statSync(join(dist, input), { throwIfNoEntry: false })
     if (source === undefined || source.mtimeMs > built) return null
