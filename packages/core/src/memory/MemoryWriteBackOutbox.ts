@@ -52,18 +52,24 @@ export const layer: Layer.Layer<WriteBackOutbox, never, MemoryDatabase> = Layer.
       // One row per recommendation: the approval that enqueued first wins, a repeat is a no-op.
       enqueue: (writeBack) =>
         db.update((tables) =>
-          HashMap.some(tables.writeBacks, (row) => row.writeBack.recommendationId === writeBack.recommendationId)
+          HashMap.has(tables.writeBackByRecommendation, writeBack.recommendationId)
             ? tables
-            : { ...tables, writeBacks: HashMap.set(tables.writeBacks, writeBack.id, { writeBack, lease: null }) }
+            : {
+                ...tables,
+                writeBacks: HashMap.set(tables.writeBacks, writeBack.id, { writeBack, lease: null }),
+                writeBackByRecommendation: HashMap.set(
+                  tables.writeBackByRecommendation,
+                  writeBack.recommendationId,
+                  writeBack.id
+                )
+              }
         ),
       getByRecommendation: (workspaceId, recommendationId) =>
         db.read((tables) =>
-          Option.fromUndefinedOr(
-            rowsWhere(
-              tables.writeBacks,
-              ({ writeBack }) =>
-                writeBack.workspaceId === workspaceId && writeBack.recommendationId === recommendationId
-            )[0]?.writeBack
+          HashMap.get(tables.writeBackByRecommendation, recommendationId).pipe(
+            Option.flatMap((id) => HashMap.get(tables.writeBacks, id)),
+            Option.map((row) => row.writeBack),
+            Option.filter((writeBack) => writeBack.workspaceId === workspaceId)
           )
         ),
       claimDue: (owner, now, leaseUntil, limit) =>

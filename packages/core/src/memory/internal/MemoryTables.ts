@@ -58,6 +58,8 @@ export interface Tables {
   readonly alerts: HashMap.HashMap<string, Alert>
   readonly auditEvents: HashMap.HashMap<string, AuditEvent>
   readonly writeBacks: HashMap.HashMap<string, WriteBackRow>
+  /** The write-back of each recommendation (one at most), by recommendation id: found without a scan. */
+  readonly writeBackByRecommendation: HashMap.HashMap<string, string>
   readonly supportSessions: HashMap.HashMap<string, SupportSession>
   readonly deletionRequests: HashMap.HashMap<string, DeletionRequest>
 }
@@ -74,6 +76,7 @@ export const emptyTables: Tables = {
   alerts: HashMap.empty(),
   auditEvents: HashMap.empty(),
   writeBacks: HashMap.empty(),
+  writeBackByRecommendation: HashMap.empty(),
   supportSessions: HashMap.empty(),
   deletionRequests: HashMap.empty()
 }
