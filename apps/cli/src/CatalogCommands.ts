@@ -21,7 +21,7 @@ const importCommand = Command.make(
   Effect.fn(function* ({ workspace: workspaceId, file }) {
     const workspace = yield* requireWorkspace(workspaceId)
     const format = formatOfFileName(file)
-    if (Result.isFailure(format)) return yield* new OperatorError({ message: format.failure })
+    if (Result.isFailure(format)) return yield* new OperatorError({ message: format.failure, kind: "usage" })
     const summary = yield* importCatalogFile(workspaceId, file, format.success)
     const items = yield* CatalogRepository.use((catalog) => catalog.count(workspaceId))
     const limit = planLimits[workspace.plan].catalogItems

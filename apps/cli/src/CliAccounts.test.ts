@@ -8,6 +8,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   assertFailed,
+  assertFailedJson,
   listOf,
   marginctl,
   marginctlJsonOnTestDatabase,
@@ -91,11 +92,13 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               "--min-margin",
               "0.5"
             ),
-            /^marginctl: invalid pricing policy: .*minMargin/m
+            /^marginctl: invalid pricing policy: .*minMargin/m,
+            2
           )
           assertFailed(
             yield* marginctlOnTestDatabase("workspace", "set-plan", "--workspace", "ws_nope", "--plan", "max"),
-            /no workspace ws_nope/
+            /no workspace ws_nope/,
+            3
           )
 
           const user = yield* marginctlJsonOnTestDatabase("user", "create", "--email", "ada@acme.example")
@@ -104,11 +107,13 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.isTrue(user.email_confirmed)
           assertFailed(
             yield* marginctlOnTestDatabase("user", "create", "--email", "ADA@acme.example"),
-            /exists already: usr_/
+            /exists already: usr_/,
+            4
           )
           assertFailed(
             yield* marginctlOnTestDatabase(...tokenCreate(workspaceId, userId, "all")),
-            /is not a member of workspace/
+            /is not a member of workspace/,
+            1
           )
           const member = yield* marginctlJsonOnTestDatabase(
             "member",
@@ -141,7 +146,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
 
           assertFailed(
             yield* marginctlOnTestDatabase(...tokenCreate(workspaceId, userId, "runs:read,nope")),
-            /unknown scope nope/
+            /unknown scope nope/,
+            2
           )
           const limited = yield* marginctlJsonOnTestDatabase(
             ...tokenCreate(workspaceId, userId, "runs:read, workspace:read")
@@ -152,7 +158,11 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.isTrue(
             (yield* marginctlJsonOnTestDatabase("token", "revoke", "--token-id", textOf(token.id))).already_revoked
           )
-          assertFailed(yield* marginctlOnTestDatabase("token", "revoke", "--token-id", "tok_nope"), /no token tok_nope/)
+          assertFailed(
+            yield* marginctlOnTestDatabase("token", "revoke", "--token-id", "tok_nope"),
+            /no token tok_nope/,
+            3
+          )
 
           const deleted = yield* marginctlJsonOnTestDatabase("user", "delete", "--user", userId)
           assert.isFalse(deleted.already_deleted)
@@ -188,20 +198,23 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.strictEqual(help.code, 0, help.stderr)
           assert.match(help.stdout, /set-policy/)
           assert.isFalse(existsSync(untouched))
-          assertFailed(yield* marginctlOnTestDatabase("frobnicate"), /Unknown subcommand "frobnicate"/)
-          assertFailed(yield* marginctlOnTestDatabase("workspace", "create"), /Missing required flag: --name/)
+          assertFailed(yield* marginctlOnTestDatabase("frobnicate"), /Unknown subcommand "frobnicate"/, 2)
+          assertFailed(yield* marginctlOnTestDatabase("workspace", "create"), /Missing required flag: --name/, 2)
           assertFailed(
             yield* marginctlOnTestDatabase("workspace", "create", "--name", "X", "--plan", "gold"),
-            /Invalid value for flag --plan/
+            /Invalid value for flag --plan/,
+            2
           )
-          assertFailed(yield* marginctlOnTestDatabase("user", "create", "--email", "not-an-address"), /e-mail/)
-          assertFailed(
+          assertFailed(yield* marginctlOnTestDatabase("user", "create", "--email", "not-an-address"), /e-mail/, 2)
+          assertFailedJson(
             yield* marginctl(["migrate", "--json"], { DATABASE_URL: "postgres://postgres@127.0.0.1:1/nowhere" }),
-            /^marginctl: cannot (reach|use) PostgreSQL at 127\.0\.0\.1:1\/nowhere/m
+            /^cannot (reach|use) PostgreSQL at 127\.0\.0\.1:1\/nowhere/,
+            5
           )
           assertFailed(
             yield* marginctl(["migrate"], { DATABASE_URL: "mysql://x" }),
-            /DATABASE_URL has the scheme "mysql"/
+            /DATABASE_URL has the scheme "mysql"/,
+            2
           )
         }),
       processTimeout

@@ -102,7 +102,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               "--file",
               tempFile("items.xlsx", "x")
             ),
-            /name it \.csv or \.jsonl/
+            /name it \.csv or \.jsonl/,
+            2
           )
           assertFailed(
             yield* marginctlOnTestDatabase(
@@ -113,7 +114,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               "--file",
               tempFile("bad.csv", "sku,name\n")
             ),
-            /line 1: header: unknown column "name"/
+            /line 1: header: unknown column "name"/,
+            1
           )
 
           const connected = yield* marginctlJsonOnTestDatabase(
@@ -144,7 +146,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.deepStrictEqual(writes.writes, [])
           assertFailed(
             yield* marginctlOnTestDatabase("store", "connect", "--workspace", workspaceId, "--platform", "shopify"),
-            /needs --shop DOMAIN and --access-token/
+            /needs --shop DOMAIN and --access-token/,
+            2
           )
           assert.isTrue(
             (yield* marginctlJsonOnTestDatabase("store", "disconnect", "--workspace", workspaceId)).disconnected

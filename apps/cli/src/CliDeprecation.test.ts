@@ -10,6 +10,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   assertFailed,
+  assertFailedJson,
   jsonOf,
   listOf,
   marginctl,
@@ -74,8 +75,12 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
           )
 
           const first = yield* notify
-          assert.strictEqual(first.code, 1, first.stderr)
-          assert.match(first.stderr, /marginctl: 1 of 5 notices could not be sent; run the command again to retry them/)
+          // The mail server could not take them all: unavailable (5), said as JSON under --json.
+          assert.strictEqual(first.code, 5, first.stderr)
+          assert.match(
+            first.stderr,
+            /"message":"1 of 5 notices could not be sent; run the command again to retry them"/
+          )
           const report = jsonOf({ ...first, code: 0 })
           assert.strictEqual(report.operation, "listRuns")
           assert.strictEqual(report.notice, "2026-01-15")
@@ -204,13 +209,13 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
             keys.map((key) => key.replace(/^<deprecation\.getAlert\.([^.]+)\.([^@]+)@.*$/, "$1/$2")).sort(),
             sorted(rows.map((row) => [row.workspace_id, row.user_id]))
           )
-          // Each run sent some and left the rest to the other: a run that met a claim says so and exits 1.
+          // Each run sent some and left the rest to the other: a run that met a claim says so and exits 4 (conflict).
           const reports = runs.map((run) => {
-            assert.include([0, 1], run.code, run.stderr)
-            if (run.code === 1) {
+            assert.include([0, 4], run.code, run.stderr)
+            if (run.code === 4) {
               assert.match(
                 run.stderr,
-                /marginctl: \d+ notices? (is|are) claimed by another notify run of getAlert \(running now, or stopped less than 10 minutes ago\); run the command again after that to send any it did not/
+                /"code":"conflict","message":"\d+ notices? (is|are) claimed by another notify run of getAlert \(running now, or stopped less than 10 minutes ago\); run the command again after that to send any it did not"/
               )
             }
             return jsonOf({ ...run, code: 0 })
@@ -242,25 +247,29 @@ layer(Layer.effect(World, seedNoticeAudience).pipe(Layer.provideMerge(PgTestAdap
           const env = yield* testDatabaseEnvironment
           assertFailed(
             yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listAlerts"], env),
-            /^marginctl: listAlerts is not a deprecated operation \(deprecated: listRuns, getRun, getAlert\); list it in packages\/edge\/src\/wire\/DeprecatedOperations.ts and deploy first\n$/
+            /^marginctl: listAlerts is not a deprecated operation \(deprecated: listRuns, getRun, getAlert\); list it in packages\/edge\/src\/wire\/DeprecatedOperations.ts and deploy first\n$/,
+            2
           )
-          assertFailed(
+          assertFailedJson(
             yield* marginctl(["deprecation", "notify", "--operation", "listRuns", "--json"], env),
-            /^marginctl: listRuns is not a deprecated operation \(deprecated: none\)/
+            /^listRuns is not a deprecated operation \(deprecated: none\)/,
+            2
           )
           assertFailed(
             yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listRuns"], {
               ...env,
               SMTP_URL: "smtps://ops:hunter2@127.0.0.1:1"
             }),
-            /^marginctl: cannot use the SMTP server smtps:\/\/127\.0\.0\.1:1: /
+            /^marginctl: cannot use the SMTP server smtps:\/\/127\.0\.0\.1:1: /,
+            5
           )
           assertFailed(
             yield* marginctlWithTestDeprecations(["deprecation", "notify", "--operation", "listRuns"], {
               ...env,
               SMTP_URL: "mail.example.com"
             }),
-            /^marginctl: SMTP_URL is not a URL/
+            /^marginctl: SMTP_URL is not a URL/,
+            2
           )
         }),
       processTimeout

@@ -43,7 +43,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             )
           )
           assert.strictEqual(verified, userId)
-          assertFailed(yield* marginctlOnTestDatabase("session-token", "--user", "usr_nope"), /no user usr_nope/)
+          assertFailed(yield* marginctlOnTestDatabase("session-token", "--user", "usr_nope"), /no user usr_nope/, 3)
 
           const opened = yield* marginctlJsonOnTestDatabase(
             "support",
@@ -65,7 +65,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               "--admin-email",
               "other@margin.example"
             ),
-            /is open on ws_.* close it first/
+            /is open on ws_.* close it first/,
+            4
           )
           assert.strictEqual(
             (yield* marginctlJsonOnTestDatabase("support", "close", "--workspace", workspaceId)).closed,
@@ -90,7 +91,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.deepStrictEqual([cancelled.previous_state, cancelled.state], ["blocked", "cancelled"])
           assertFailed(
             yield* marginctlOnTestDatabase("deletion", "cancel", "--user", userId),
-            /has no pending or blocked deletion request/
+            /has no pending or blocked deletion request/,
+            4
           )
         }),
       processTimeout

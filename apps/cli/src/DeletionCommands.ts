@@ -88,7 +88,10 @@ const move = (name: "block" | "cancel", state: DeletionState, description: strin
       const requests = yield* DeletionRequestRepository
       const active = yield* requests.activeFor(userId)
       if (Option.isNone(active)) {
-        return yield* new OperatorError({ message: `user ${userId} has no pending or blocked deletion request` })
+        return yield* new OperatorError({
+          message: `user ${userId} has no pending or blocked deletion request`,
+          kind: "conflict"
+        })
       }
       yield* auditedForUser(requests.setState(userId, state), userId, `deletion.${name}`, active.value.state, state)
       yield* report(

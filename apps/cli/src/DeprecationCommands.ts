@@ -25,7 +25,8 @@ const notifyCommand = Command.make(
     if (deprecation === undefined) {
       const listed = [...deprecations.keys()]
       return yield* new OperatorError({
-        message: `${operation} is not a deprecated operation (deprecated: ${listed.length === 0 ? "none" : listed.join(", ")}); list it in packages/edge/src/wire/DeprecatedOperations.ts and deploy first`
+        message: `${operation} is not a deprecated operation (deprecated: ${listed.length === 0 ? "none" : listed.join(", ")}); list it in packages/edge/src/wire/DeprecatedOperations.ts and deploy first`,
+        kind: "usage"
       })
     }
     const settings = yield* CliMail.settings(outboxFolder)
@@ -89,13 +90,15 @@ const notifyCommand = Command.make(
     )
     if (notices.failed.length > 0) {
       return yield* new OperatorError({
-        message: `${notices.failed.length} of ${notices.failed.length + notices.notified.length} notices could not be sent; run the command again to retry them`
+        message: `${notices.failed.length} of ${notices.failed.length + notices.notified.length} notices could not be sent; run the command again to retry them`,
+        kind: "unavailable"
       })
     }
     // Claimed by a run that is still sending, or by one that stopped: only a later run can tell which.
     if (notices.inProgress.length > 0) {
       return yield* new OperatorError({
-        message: `${notices.inProgress.length} notice${notices.inProgress.length === 1 ? " is" : "s are"} claimed by another notify run of ${operation} (running now, or stopped less than ${claimLeaseMs / 60_000} minutes ago); run the command again after that to send any it did not`
+        message: `${notices.inProgress.length} notice${notices.inProgress.length === 1 ? " is" : "s are"} claimed by another notify run of ${operation} (running now, or stopped less than ${claimLeaseMs / 60_000} minutes ago); run the command again after that to send any it did not`,
+        kind: "conflict"
       })
     }
   })

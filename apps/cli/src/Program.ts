@@ -2,20 +2,37 @@ import { NodeServices } from "@effect/platform-node"
 import { Cause, Console, Effect, Layer, Logger, References } from "effect"
 import { CliError, CliOutput, Command } from "effect/cli"
 import { marginctl, version } from "./Cli.ts"
+import { CommandFailed, type FailureKind, failureKind } from "./FailureKind.ts"
 import { failureMessage } from "./FailureMessage.ts"
 
 /**
- * Parse errors go to stderr with a pointer to --help (stdout stays for results, so a script
- * reading `--json` output never gets usage text); help and version go to stdout.
+ * `--json` anywhere on the command line (it is a global flag). Read from the arguments themselves,
+ * because a command line that does not parse has no parsed flags, and its error must be JSON too.
  */
+const jsonRequested = process.argv.slice(2).some((arg) => arg === "--json" || arg === "--json=true")
+
+/** A failure on stderr: one `marginctl: …` line, or with --json one object `{ code, message }`. */
+const sayFailure = (kind: FailureKind, message: string) =>
+  Console.error(jsonRequested ? JSON.stringify({ code: kind, message }) : `marginctl: ${message}`)
+
+/**
+ * A command line that does not parse: one line on stderr with a pointer to --help (stdout stays for
+ * results, so a script reading `--json` output never gets usage text); help and version go to stdout.
+ */
+/** A parse error's message on one line: `… (did you mean --name?)` for the CLI's suggestion block. */
+const oneLine = (message: string): string => {
+  const [head = "", suggestions] = message.split(/\s*Did you mean this\?\s*/)
+  const flat = head.replaceAll(/\s+/g, " ").trim()
+  return suggestions === undefined ? flat : `${flat} (did you mean ${suggestions.trim().split(/\s+/).join(", ")}?)`
+}
+
 const presenter = CliOutput.layerPresenter({
   present: (event) =>
     event._tag === "InvalidInvocation"
-      ? Effect.gen(function* () {
-          const formatter = yield* CliOutput.Formatter
-          yield* Console.error(formatter.formatErrors(event.errors))
-          yield* Console.error(`Run marginctl ${[...event.commandPath.slice(1), "--help"].join(" ")} for usage.`)
-        })
+      ? sayFailure(
+          "usage",
+          `${event.errors.map((error) => oneLine(error.message)).join("; ")}; run marginctl ${[...event.commandPath.slice(1), "--help"].join(" ")} for usage`
+        )
       : CliOutput.defaultPresenter.present(event)
 })
 
@@ -25,15 +42,23 @@ const logging = Layer.mergeAll(
   Layer.succeed(References.MinimumLogLevel, "Warn")
 )
 
-/** marginctl on the process's arguments: a failure is one `marginctl: …` line on stderr (main.ts runs it). */
+/**
+ * marginctl on the process's arguments. A failure is said once on stderr and ends the process with
+ * its kind's exit status (FailureKind; main.ts runs it).
+ */
 export const program = Command.run(marginctl, { version }).pipe(
   Effect.catchCause((cause) => {
     const failure = Cause.findErrorOption(cause)
-    // The CLI printed its own parse errors and help already.
-    if (failure._tag === "Some" && CliError.isCliError(failure.value)) return Effect.failCause(cause)
-    const message =
-      failure._tag === "Some" ? failureMessage(failure.value) : `unexpected failure:\n${Cause.pretty(cause)}`
-    return Console.error(`marginctl: ${message}`).pipe(Effect.andThen(Effect.failCause(cause)))
+    // A defect (no expected failure): said with its trace, exit status 1.
+    if (failure._tag === "None") {
+      return sayFailure("refused", `unexpected failure:\n${Cause.pretty(cause)}`).pipe(
+        Effect.andThen(Effect.fail(new CommandFailed({ kind: "refused" })))
+      )
+    }
+    const kind = failureKind(failure.value)
+    // The CLI printed its own parse errors and help already (the presenter).
+    const said = CliError.isCliError(failure.value) ? Effect.void : sayFailure(kind, failureMessage(failure.value))
+    return said.pipe(Effect.andThen(Effect.fail(new CommandFailed({ kind }))))
   }),
   Effect.provide(Layer.mergeAll(NodeServices.layer, presenter, logging))
 )

@@ -98,8 +98,8 @@ layer(services, { timeout: "5 minutes", excludeTestServices: true })("marginctl 
     "watch fails for an unknown run and for a failed one; trigger refuses beyond the plan's runs",
     () =>
       Effect.gen(function* () {
-        assertFailed(yield* cli("run", "watch", "run_missing"), /^marginctl: there is no run run_missing/m)
-        assertFailed(yield* cli("run", "trigger", "--workspace", "ws_missing"), /ws_missing/)
+        assertFailed(yield* cli("run", "watch", "run_missing"), /^marginctl: there is no run run_missing/m, 3)
+        assertFailed(yield* cli("run", "trigger", "--workspace", "ws_missing"), /ws_missing/, 3)
 
         const workspaceId = yield* aWorkspace("free")
         const first = textOf((yield* cliJson("run", "trigger", "--workspace", workspaceId)).id)
@@ -118,7 +118,8 @@ layer(services, { timeout: "5 minutes", excludeTestServices: true })("marginctl 
         for (let n = 1; n < 10; n++) yield* cliJson("run", "trigger", "--workspace", workspaceId)
         assertFailed(
           yield* cli("run", "trigger", "--workspace", workspaceId),
-          /plan limit reached: runs_per_month 10 of 10/
+          /plan limit reached: runs_per_month 10 of 10/,
+          1
         )
       }),
     processTimeout

@@ -58,7 +58,7 @@ const pollInterval = Duration.millis(500)
 const sight = (id: RunId) =>
   Effect.gen(function* () {
     const found = yield* RunRepository.use((runs) => runs.find(id))
-    if (Option.isNone(found)) return yield* new OperatorError({ message: `there is no run ${id}` })
+    if (Option.isNone(found)) return yield* new OperatorError({ message: `there is no run ${id}`, kind: "not_found" })
     return { run: found.value, at: yield* Clock.currentTimeMillis } satisfies Sighting
   })
 

@@ -97,10 +97,13 @@ const connect = Command.make(
   },
   Effect.fn(function* ({ workspace, platform, shop, accessToken }) {
     if (platform === "shopify" && (Option.isNone(shop) || Option.isNone(accessToken))) {
-      return yield* new OperatorError({ message: "a shopify store needs --shop DOMAIN and --access-token SECRET" })
+      return yield* new OperatorError({
+        message: "a shopify store needs --shop DOMAIN and --access-token SECRET",
+        kind: "usage"
+      })
     }
     if (platform === "sandbox" && (Option.isSome(shop) || Option.isSome(accessToken))) {
-      return yield* new OperatorError({ message: "the sandbox store takes no --shop or --access-token" })
+      return yield* new OperatorError({ message: "the sandbox store takes no --shop or --access-token", kind: "usage" })
     }
     const { connection, variants } = yield* connectStore(
       workspace,

@@ -30,7 +30,8 @@ const open = Command.make(
     const active = yield* sessions.activeFor(workspaceId, now)
     if (Option.isSome(active)) {
       return yield* new OperatorError({
-        message: `a support session by ${active.value.adminEmail} is open on ${workspaceId} until ${toIso(active.value.expiresAt)}; close it first`
+        message: `a support session by ${active.value.adminEmail} is open on ${workspaceId} until ${toIso(active.value.expiresAt)}; close it first`,
+        kind: "conflict"
       })
     }
     const session: SupportSession = {

@@ -28,7 +28,8 @@ export const parseScopes = (text: string): Effect.Effect<ReadonlyArray<Scope>, O
   if (names.length === 0 || unknown.length > 0) {
     return Effect.fail(
       new OperatorError({
-        message: `${names.length === 0 ? "no scopes given" : `unknown scope ${unknown.join(", ")}`}; use all or some of ${scopes.join(",")}`
+        message: `${names.length === 0 ? "no scopes given" : `unknown scope ${unknown.join(", ")}`}; use all or some of ${scopes.join(",")}`,
+        kind: "usage"
       })
     )
   }

@@ -18,7 +18,10 @@ export const requireUser = Effect.fn("requireUser")(function* (id: UserId, allow
   const found = yield* UserRepository.use((users) => users.get(id))
   if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "user", id })
   if (found.value.deletedAt !== null && !allowDeleted) {
-    return yield* new OperatorError({ message: `user ${id} was deleted on ${toIso(found.value.deletedAt)}` })
+    return yield* new OperatorError({
+      message: `user ${id} was deleted on ${toIso(found.value.deletedAt)}`,
+      kind: "conflict"
+    })
   }
   return found.value
 })
@@ -28,7 +31,10 @@ export const createUser = Effect.fn("createUser")(function* (email: string, conf
   const users = yield* UserRepository
   const existing = yield* users.findByEmail(email)
   if (Option.isSome(existing)) {
-    return yield* new OperatorError({ message: `a user with e-mail ${email} exists already: ${existing.value.id}` })
+    return yield* new OperatorError({
+      message: `a user with e-mail ${email} exists already: ${existing.value.id}`,
+      kind: "conflict"
+    })
   }
   const user: User = {
     id: UserId.make(yield* (yield* IdGenerator).next("user")),

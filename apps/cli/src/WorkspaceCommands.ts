@@ -145,7 +145,9 @@ const setPolicy = Command.make(
       threshold: Option.getOrElse(input.threshold, () => current.threshold)
     }
     const policy = yield* Schema.decodeUnknownEffect(PricingPolicy)(candidate).pipe(
-      Effect.mapError((error) => new OperatorError({ message: `invalid pricing policy: ${error.message}` }))
+      Effect.mapError(
+        (error) => new OperatorError({ message: `invalid pricing policy: ${error.message}`, kind: "usage" })
+      )
     )
     yield* audited(
       WorkspaceRepository.use((workspaces) => workspaces.setPricingPolicy(workspace.id, policy)),

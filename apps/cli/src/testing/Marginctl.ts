@@ -61,11 +61,36 @@ export const jsonOf = (outcome: Outcome): Readonly<Record<string, unknown>> => {
   return typeof parsed === "object" && parsed !== null ? Object.fromEntries(Object.entries(parsed)) : {}
 }
 
-/** A failed command: non-zero exit, nothing on stdout, one `marginctl: ...` message on stderr matching `message`. */
-export const assertFailed = (outcome: Outcome, message: RegExp): void => {
-  assert.notStrictEqual(outcome.code, 0, `expected a failure, got: ${outcome.stdout}`)
+/**
+ * A failed command: the exit status of its kind (docs/cli.md: 1 refused, 2 usage, 3 not found,
+ * 4 conflict, 5 unavailable), nothing on stdout, one `marginctl: ...` line on stderr matching `message`.
+ */
+export const assertFailed = (outcome: Outcome, message: RegExp, status: number): void => {
+  assert.strictEqual(outcome.code, status, `expected exit status ${status}: ${outcome.stderr}${outcome.stdout}`)
   assert.strictEqual(outcome.stdout, "")
   assert.match(outcome.stderr, message)
+  assert.match(outcome.stderr, /^marginctl: [^\n]*\n$/, "one line")
+}
+
+const kindOfStatus = ["ok", "refused", "usage", "not_found", "conflict", "unavailable"]
+
+/**
+ * A failed command with --json: the exit status of its kind, nothing on stdout, and on stderr one
+ * JSON object `{ code, message }` with the kind as `code` and `message` matching.
+ */
+export const assertFailedJson = (outcome: Outcome, message: RegExp, status: number): void => {
+  assert.strictEqual(outcome.code, status, `expected exit status ${status}: ${outcome.stderr}${outcome.stdout}`)
+  assert.strictEqual(outcome.stdout, "")
+  assert.match(outcome.stderr, /^\{[^\n]*\}\n$/, "one JSON line")
+  const error: unknown = JSON.parse(outcome.stderr)
+  assert.deepStrictEqual(
+    typeof error === "object" && error !== null ? Object.keys(error).sort() : [],
+    ["code", "message"],
+    outcome.stderr
+  )
+  assert.match(outcome.stderr, new RegExp(`"code":"${kindOfStatus[status]}"`))
+  const text = typeof error === "object" && error !== null && "message" in error ? String(error.message) : ""
+  assert.match(text, message)
 }
 
 /** The environment that points a marginctl process at the test's TestDatabase (on the embedded test server or PostgreSQL). */
