@@ -49,10 +49,17 @@ const importCommand = Command.make(
     )
   })
 ).pipe(
-  Command.withDescription("Import a catalog file: upsert by sku, streamed; bad lines are reported, good ones imported")
+  Command.withDescription("Import a catalog file: upsert by sku, streamed; bad lines are reported, good ones imported"),
+  Command.withExamples([
+    {
+      command: "marginctl catalog import --workspace ws_01jh8x --file items.csv --json",
+      description: "CSV with a header line, or .jsonl: one item per line"
+    }
+  ])
 )
 
 export const catalogCommand = Command.make("catalog").pipe(
   Command.withDescription("The workspace's catalog"),
+  Command.withExamples([{ command: "marginctl catalog import --workspace ws_01jh8x --file items.csv" }]),
   Command.withSubcommands([onDatabase(importCommand)])
 )

@@ -26,6 +26,17 @@ export const marginctl = Command.make("marginctl").pipe(
   Command.withDescription(
     "The operator's command line of margin-service. Uses DATABASE_URL (PostgreSQL) or, without it, the embedded database in DATA_DIR (default ./.data), like the service. Every command migrates the schema first."
   ),
+  Command.withExamples([
+    {
+      command: "marginctl demo",
+      description: "A demo workspace with a catalog, a sandbox store, a finished run and tokens"
+    },
+    {
+      command: 'marginctl workspace create --name "Acme Goods" --plan pro --json',
+      description: "A workspace, as JSON"
+    },
+    { command: "marginctl run watch run_01jh92", description: "Follow a run to its end" }
+  ]),
   Command.withSubcommands([
     onBareDatabase(migrateCommand),
     workspaceCommand,

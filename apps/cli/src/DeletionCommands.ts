@@ -77,7 +77,10 @@ const request = Command.make(
       (r) => `Scheduled the deletion of ${r.user_id}: pending, effective ${r.effective_at}`
     )
   })
-).pipe(Command.withDescription("Request the deletion of a user's account"))
+).pipe(
+  Command.withDescription("Request the deletion of a user's account"),
+  Command.withExamples([{ command: "marginctl deletion request --user usr_01jh8y --effective-in-days 14 --json" }])
+)
 
 const move = (name: "block" | "cancel", state: DeletionState, description: string) =>
   Command.make(
@@ -99,10 +102,14 @@ const move = (name: "block" | "cancel", state: DeletionState, description: strin
         (r) => `Deletion request of ${r.user_id}: ${r.previous_state} -> ${r.state}`
       )
     })
-  ).pipe(Command.withDescription(description))
+  ).pipe(
+    Command.withDescription(description),
+    Command.withExamples([{ command: `marginctl deletion ${name} --user usr_01jh8y` }])
+  )
 
 export const deletionCommand = Command.make("deletion").pipe(
   Command.withDescription("Account deletion requests"),
+  Command.withExamples([{ command: "marginctl deletion request --user usr_01jh8y --effective-in-days 14" }]),
   Command.withSubcommands([
     onDatabase(request),
     onDatabase(move("block", "blocked", "Block a user's pending deletion (e.g. a legal hold)")),

@@ -155,5 +155,8 @@ export const demoCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Seed a demo workspace (plan max, sandbox store, catalog, a finished run) and print its tokens"
-  )
+  ),
+  Command.withExamples([
+    { command: "marginctl demo", description: "Seed once; later runs find the workspace and print fresh tokens" }
+  ])
 )

@@ -105,10 +105,17 @@ const notifyCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "E-mail every workspace's owners and admins that a deprecated operation will go away, once each: a second run tells only those not told yet (a new admin, a failed send). SMTP with SMTP_URL, else .eml files under <DATA_DIR>/outbox/deprecations; sender MAIL_FROM"
-  )
+  ),
+  Command.withExamples([
+    {
+      command: "marginctl deprecation notify --operation listRuns",
+      description: "Tell those not told yet; run again to retry failed sends"
+    }
+  ])
 )
 
 export const deprecationCommand = Command.make("deprecation").pipe(
   Command.withDescription("Deprecated v1 operations (spec section 9)"),
+  Command.withExamples([{ command: "marginctl deprecation notify --operation listRuns" }]),
   Command.withSubcommands([onDatabase(notifyCommand)])
 )

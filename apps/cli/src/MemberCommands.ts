@@ -41,9 +41,18 @@ const add = Command.make(
         : `Changed ${r.user_id}'s role in ${r.workspace_id}: ${r.previous_role} -> ${r.role}`
     )
   })
-).pipe(Command.withDescription("Add a user to a workspace with a role, or change their role"))
+).pipe(
+  Command.withDescription("Add a user to a workspace with a role, or change their role"),
+  Command.withExamples([
+    {
+      command: "marginctl member add --workspace ws_01jh8x --user usr_01jh8y --role approver --json",
+      description: "Add, or change the role of, a member"
+    }
+  ])
+)
 
 export const memberCommand = Command.make("member").pipe(
   Command.withDescription("Workspace memberships"),
+  Command.withExamples([{ command: "marginctl member add --workspace ws_01jh8x --user usr_01jh8y --role approver" }]),
   Command.withSubcommands([onDatabase(add)])
 )

@@ -16,4 +16,9 @@ export const migrateCommand = Command.make(
         r.applied.length === 0 ? `Schema up to date (${r.database})` : `Applied ${r.applied.join(", ")} (${r.database})`
     )
   })
-).pipe(Command.withDescription("Apply the pending database migrations (every other command does it too)"))
+).pipe(
+  Command.withDescription("Apply the pending database migrations (every other command does it too)"),
+  Command.withExamples([
+    { command: "marginctl migrate --json", description: "Apply what is pending; print the applied migrations as JSON" }
+  ])
+)

@@ -49,7 +49,14 @@ const triggerCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Queue an analysis run of a workspace, as POST /api/v1/runs does (the plan's caps apply); workers execute it"
-  )
+  ),
+  Command.withExamples([
+    { command: "marginctl run trigger --workspace ws_01jh8x --json", description: "Every item" },
+    {
+      command: "marginctl run trigger --workspace ws_01jh8x --tags kitchen,garden",
+      description: "Only the items carrying one of the tags"
+    }
+  ])
 )
 
 /** How often `watch` looks at the run. */
@@ -100,10 +107,12 @@ const watchCommand = Command.make(
 ).pipe(
   Command.withDescription(
     "Follow a run until it ends, with a progress bar: items analysed, recommendations and alerts so far, pace and time left. Exits 1 unless the run succeeded"
-  )
+  ),
+  Command.withExamples([{ command: "marginctl run watch run_01jh92" }])
 )
 
 export const runCommand = Command.make("run").pipe(
   Command.withDescription("Analysis runs: queue one, follow one"),
+  Command.withExamples([{ command: "marginctl run trigger --workspace ws_01jh8x" }]),
   Command.withSubcommands([onDatabase(triggerCommand), onDatabase(watchCommand)])
 )

@@ -30,5 +30,6 @@ export const sessionTokenCommand = Command.make(
   })
 ).pipe(
   Command.withDescription("Sign a session JWT for a user with the development identity key"),
+  Command.withExamples([{ command: "marginctl session-token --user usr_01jh8y --json" }]),
   Command.provide(SessionSigner.layerDevelopment)
 )

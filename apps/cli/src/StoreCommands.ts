@@ -124,7 +124,20 @@ const connect = Command.make(
         `Connected ${r.workspace_id} to ${r.platform === "shopify" ? `Shopify ${r.shop}` : "the sandbox store"}${r.sandbox_variants === null ? "" : `; copied ${r.sandbox_variants} catalog prices into it`}`
     )
   })
-).pipe(Command.withDescription("Connect a workspace's store (sandbox: copies the catalog prices into it)"))
+).pipe(
+  Command.withDescription("Connect a workspace's store (sandbox: copies the catalog prices into it)"),
+  Command.withExamples([
+    {
+      command: "marginctl store connect --workspace ws_01jh8x --platform sandbox --json",
+      description: "The sandbox store, for demos and tests"
+    },
+    {
+      command:
+        "marginctl store connect --workspace ws_01jh8x --platform shopify --shop acme.myshopify.com --access-token shpat_x",
+      description: "A Shopify store"
+    }
+  ])
+)
 
 const disconnect = Command.make(
   "disconnect",
@@ -151,7 +164,10 @@ const disconnect = Command.make(
       r.disconnected ? `Disconnected the store of ${r.workspace_id}` : `${r.workspace_id} had no connected store`
     )
   })
-).pipe(Command.withDescription("Disconnect a workspace's store"))
+).pipe(
+  Command.withDescription("Disconnect a workspace's store"),
+  Command.withExamples([{ command: "marginctl store disconnect --workspace ws_01jh8x" }])
+)
 
 const writes = Command.make(
   "writes",
@@ -182,9 +198,13 @@ const writes = Command.make(
             ].join("\n")
     )
   })
-).pipe(Command.withDescription("List every price write the sandbox store received"))
+).pipe(
+  Command.withDescription("List every price write the sandbox store received"),
+  Command.withExamples([{ command: "marginctl store writes --workspace ws_01jh8x --json" }])
+)
 
 export const storeCommand = Command.make("store").pipe(
   Command.withDescription("Connect and disconnect stores; inspect the sandbox store"),
+  Command.withExamples([{ command: "marginctl store connect --workspace ws_01jh8x --platform sandbox" }]),
   Command.withSubcommands([onDatabase(connect), onDatabase(disconnect), onDatabase(writes)])
 )

@@ -63,7 +63,12 @@ const open = Command.make(
       (s) => `Opened a support session on ${s.workspace_id} for ${s.admin_email} until ${s.expires_at}`
     )
   })
-).pipe(Command.withDescription("Open a platform support session on a workspace (shown in its status)"))
+).pipe(
+  Command.withDescription("Open a platform support session on a workspace (shown in its status)"),
+  Command.withExamples([
+    { command: "marginctl support open --workspace ws_01jh8x --admin-email support@margin.example --minutes 30 --json" }
+  ])
+)
 
 const close = Command.make(
   "close",
@@ -93,9 +98,15 @@ const close = Command.make(
         : `Closed ${r.closed} support session${r.closed === 1 ? "" : "s"} on ${r.workspace_id}`
     )
   })
-).pipe(Command.withDescription("Close the support sessions open on a workspace"))
+).pipe(
+  Command.withDescription("Close the support sessions open on a workspace"),
+  Command.withExamples([{ command: "marginctl support close --workspace ws_01jh8x" }])
+)
 
 export const supportCommand = Command.make("support").pipe(
   Command.withDescription("Platform support sessions"),
+  Command.withExamples([
+    { command: "marginctl support open --workspace ws_01jh8x --admin-email support@margin.example --minutes 30" }
+  ]),
   Command.withSubcommands([onDatabase(open), onDatabase(close)])
 )

@@ -125,7 +125,20 @@ const create = Command.make(
         `Created token ${t.id} for ${t.user_id} in ${t.workspace_id} (${t.scopes.join(",")}${t.expires_at === null ? "" : `, expires ${t.expires_at}`}).\nSecret, shown only this once:\n${t.token}`
     )
   })
-).pipe(Command.withDescription("Issue an API token; prints its id and its secret, once"))
+).pipe(
+  Command.withDescription("Issue an API token; prints its id and its secret, once"),
+  Command.withExamples([
+    {
+      command: "marginctl token create --workspace ws_01jh8x --user usr_01jh8y --scopes all --json",
+      description: "Every scope, no expiry"
+    },
+    {
+      command:
+        "marginctl token create --workspace ws_01jh8x --user usr_01jh8y --scopes runs:read,recommendations:read --expires-in 2592000 --name ci",
+      description: "Read-only, for 30 days"
+    }
+  ])
+)
 
 const revoke = Command.make(
   "revoke",
@@ -154,9 +167,13 @@ const revoke = Command.make(
     ])
     yield* report({ id: token.id, revoked_at: toIso(now), already_revoked: false }, (r) => `Revoked token ${r.id}`)
   })
-).pipe(Command.withDescription("Revoke an API token"))
+).pipe(
+  Command.withDescription("Revoke an API token"),
+  Command.withExamples([{ command: "marginctl token revoke --token-id tok_01jh8z" }])
+)
 
 export const tokenCommand = Command.make("token").pipe(
   Command.withDescription("Issue and revoke API tokens"),
+  Command.withExamples([{ command: "marginctl token create --workspace ws_01jh8x --user usr_01jh8y --scopes all" }]),
   Command.withSubcommands([onDatabase(create), onDatabase(revoke)])
 )

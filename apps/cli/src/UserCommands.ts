@@ -71,7 +71,10 @@ const create = Command.make(
       (u) => `Created user ${u.id} <${u.email}>${u.email_confirmed ? "" : " (e-mail not confirmed)"}`
     )
   })
-).pipe(Command.withDescription("Create a user; prints its id"))
+).pipe(
+  Command.withDescription("Create a user; prints its id"),
+  Command.withExamples([{ command: "marginctl user create --email ada@acme.example --json" }])
+)
 
 const remove = Command.make(
   "delete",
@@ -104,9 +107,13 @@ const remove = Command.make(
       (u) => `Deleted user ${u.id} <${u.email}>; the tokens they issued can no longer mutate`
     )
   })
-).pipe(Command.withDescription("Delete a user (soft delete: their tokens stop working for mutations)"))
+).pipe(
+  Command.withDescription("Delete a user (soft delete: their tokens stop working for mutations)"),
+  Command.withExamples([{ command: "marginctl user delete --user usr_01jh8y" }])
+)
 
 export const userCommand = Command.make("user").pipe(
   Command.withDescription("Create and delete users"),
+  Command.withExamples([{ command: "marginctl user create --email ada@acme.example" }]),
   Command.withSubcommands([onDatabase(create), onDatabase(remove)])
 )

@@ -94,7 +94,19 @@ const create = Command.make(
         `Created workspace ${w.id} "${w.name}" on plan ${w.plan}, ${w.state}${w.trial_ends_at === null ? "" : ` until ${w.trial_ends_at}`}`
     )
   })
-).pipe(Command.withDescription("Create a workspace; prints its id"))
+).pipe(
+  Command.withDescription("Create a workspace; prints its id"),
+  Command.withExamples([
+    {
+      command: 'marginctl workspace create --name "Acme Goods" --plan pro --json',
+      description: "A pro workspace, in trial for 14 days"
+    },
+    {
+      command: "marginctl workspace create --name Acme --plan max --state active",
+      description: "An active max workspace"
+    }
+  ])
+)
 
 const setPlan = Command.make(
   "set-plan",
@@ -119,7 +131,10 @@ const setPlan = Command.make(
       (r) => `Workspace ${r.id}: plan ${r.previous_plan} -> ${r.plan}`
     )
   })
-).pipe(Command.withDescription("Change a workspace's plan"))
+).pipe(
+  Command.withDescription("Change a workspace's plan"),
+  Command.withExamples([{ command: "marginctl workspace set-plan --workspace ws_01jh8x --plan max" }])
+)
 
 const ratio = (name: string, description: string) =>
   Flag.Finite(name).pipe(Flag.withDescription(description), Flag.optional)
@@ -168,9 +183,18 @@ const setPolicy = Command.make(
         `Workspace ${r.id}: target margin ${policy.targetMargin}, min margin ${policy.minMargin}, max change ${policy.maxChangePct}, rounding ${policy.rounding}, threshold ${policy.threshold}`
     )
   })
-).pipe(Command.withDescription("Change a workspace's pricing policy (only the flags given)"))
+).pipe(
+  Command.withDescription("Change a workspace's pricing policy (only the flags given)"),
+  Command.withExamples([
+    {
+      command: "marginctl workspace set-policy --workspace ws_01jh8x --target-margin 0.35 --min-margin 0.15",
+      description: "Only the flags given change"
+    }
+  ])
+)
 
 export const workspaceCommand = Command.make("workspace").pipe(
   Command.withDescription("Create workspaces, change their plan and pricing policy"),
+  Command.withExamples([{ command: 'marginctl workspace create --name "Acme Goods" --plan pro' }]),
   Command.withSubcommands([onDatabase(create), onDatabase(setPlan), onDatabase(setPolicy)])
 )
