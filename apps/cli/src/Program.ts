@@ -11,9 +11,14 @@ import { failureMessage } from "./FailureMessage.ts"
  */
 const jsonRequested = process.argv.slice(2).some((arg) => arg === "--json" || arg === "--json=true")
 
-/** A failure on stderr: one `marginctl: …` line, or with --json one object `{ code, message }`. */
-const sayFailure = (kind: FailureKind, message: string) =>
-  Console.error(jsonRequested ? JSON.stringify({ code: kind, message }) : `marginctl: ${message}`)
+/**
+ * A failure on stderr: one `marginctl: …` line, or with --json one object `{ code, message }`. A
+ * message of several lines (a schema's list of issues) is joined into one.
+ */
+const sayFailure = (kind: FailureKind, message: string) => {
+  const line = message.replaceAll(/\s*\n\s*/g, " ").trim()
+  return Console.error(jsonRequested ? JSON.stringify({ code: kind, message: line }) : `marginctl: ${line}`)
+}
 
 /**
  * A command line that does not parse: one line on stderr with a pointer to --help (stdout stays for
@@ -49,14 +54,18 @@ const logging = Layer.mergeAll(
 export const program = Command.run(marginctl, { version }).pipe(
   Effect.catchCause((cause) => {
     const failure = Cause.findErrorOption(cause)
-    // A defect (no expected failure): said with its trace, exit status 1.
+    // A defect (no expected failure): said with its trace on the lines after, exit status 1.
     if (failure._tag === "None") {
-      return sayFailure("refused", `unexpected failure:\n${Cause.pretty(cause)}`).pipe(
+      return sayFailure("refused", "unexpected failure").pipe(
+        Effect.andThen(Console.error(Cause.pretty(cause))),
         Effect.andThen(Effect.fail(new CommandFailed({ kind: "refused" })))
       )
     }
+    // Help shown for a group without a subcommand (`marginctl workspace`): not a failure.
+    const error = failure.value
+    if (CliError.isCliError(error) && error._tag === "ShowHelp" && error.errors.length === 0) return Effect.void
     const kind = failureKind(failure.value)
-    // The CLI printed its own parse errors and help already (the presenter).
+    // The CLI printed its own parse errors already (the presenter).
     const said = CliError.isCliError(failure.value) ? Effect.void : sayFailure(kind, failureMessage(failure.value))
     return said.pipe(Effect.andThen(Effect.fail(new CommandFailed({ kind }))))
   }),
