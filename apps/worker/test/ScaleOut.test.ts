@@ -95,11 +95,11 @@ const world = Layer.effect(
   })
 ).pipe(Layer.provideMerge(ScratchDatabase.layer))
 
-/** Budgets are fixed minutes: a burst starts well inside one, so that no reset happens in the middle of it. */
+/** Budgets are fixed minutes: a burst starts well inside one (20 s left, however slow the burst), so that no reset happens in the middle of it. */
 const awayFromWindowEdge = Effect.gen(function* () {
   const now = yield* Clock.currentTimeMillis
   const left = 60_000 - (now % 60_000)
-  if (left < 10_000) yield* Effect.sleep(left + 200)
+  if (left < 20_000) yield* Effect.sleep(left + 200)
 })
 
 /** An MCP initialize as an agent's first request (every MCP HTTP request counts against the budget). */
