@@ -50,7 +50,12 @@ const serverPorts = Layer.unwrap(
     (url) =>
       Layer.mergeAll(
         Layer.mergeAll(StoreRouter.layerLive, ObservedPorts.layer).pipe(Layer.provideMerge(PgAdapters.layer)),
-        ServerInfrastructure.rateBudgetLayer({ rateLimitPerMinute: 1_000_000, redisUrl: Option.none() })
+        ServerInfrastructure.rateBudgetLayer({
+          rateLimitPerMinute: 1_000_000,
+          redisUrl: Option.none(),
+          rateLimitProcesses: 1,
+          redisTimeout: Duration.seconds(2)
+        })
       ).pipe(
         Layer.provide(Migrations.layer),
         Layer.provideMerge(Database.layerPostgres(Redacted.make(url), { connectTimeout: Duration.seconds(2) }))

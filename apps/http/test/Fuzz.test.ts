@@ -1,4 +1,4 @@
-import { assert, layer } from "@effect/vitest"
+import { layer } from "@effect/vitest"
 import { aWorkspaceWithOwner, member, seedAlert, seedRecommendation, session } from "@margin/edge/testing/World"
 import { baseUrl, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect } from "effect"
@@ -203,7 +203,6 @@ layer(testServer(), { excludeTestServices: true, timeout: "120 seconds" })("fuzz
             { numRuns: 600, seed: 20_261_122 }
           )
         )
-        assert.isTrue(true)
       }),
     120_000
   )

@@ -13,7 +13,7 @@ import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
 import { ServerInfrastructure } from "@margin/runtime"
 import { bodyOf, call, expectError, layerOn } from "@margin/runtime/testing/TestServer"
 import { StoreRouter } from "@margin/stores"
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 
 /**
  * The main flows again, over the PostgreSQL adapters (the embedded PostgreSQL by default,
@@ -22,7 +22,12 @@ import { Effect, Layer, Option } from "effect"
 
 const ports = Layer.mergeAll(
   StoreRouter.layerLive,
-  ServerInfrastructure.rateBudgetLayer({ rateLimitPerMinute: 1_000_000, redisUrl: Option.none() })
+  ServerInfrastructure.rateBudgetLayer({
+    rateLimitPerMinute: 1_000_000,
+    redisUrl: Option.none(),
+    rateLimitProcesses: 1,
+    redisTimeout: Duration.seconds(2)
+  })
 ).pipe(Layer.provideMerge(PgTestAdapters.layer))
 
 const count = (body: Readonly<Record<string, unknown>>): number => (Array.isArray(body.data) ? body.data.length : -1)

@@ -1,9 +1,11 @@
 import { connect } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
+import { eventually } from "@margin/jobs/testing/Eventually"
 import { seedApprovalWorkspace } from "@margin/runtime/testing/ApprovalWorld"
 import { startRestServer } from "@margin/runtime/testing/ChildProcesses"
 import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
 
 /**
  * SIGTERM to a REST server process (issue 4, "Graceful shutdown"): it stops accepting connections,
@@ -70,13 +72,22 @@ describe("SIGTERM to a REST server process", () => {
     () =>
       Effect.gen(function* () {
         const database = yield* ScratchDatabase.ScratchDatabase
-        const { token } = yield* seedApprovalWorkspace()
+        const { token, tokenId } = yield* seedApprovalWorkspace()
         const api = yield* startRestServer("api", { DATABASE_URL: database.url })
         const port = Number(new URL(api.baseUrl).port)
         const body = JSON.stringify({ subset_tags: ["graceful"] })
         const inFlight = yield* startPost(port, "/api/v1/runs", token, body, 5)
-        // The server has read the request's head and waits for its body.
-        yield* Effect.sleep("300 millis")
+        // The server has read the request's head and waits for its body: authentication counted the
+        // request in the rate budget (in the database, without REDIS_URL).
+        const sql = yield* SqlClient.SqlClient
+        yield* eventually(
+          Effect.map(
+            sql<{ readonly count: number }>`SELECT count FROM rate_budget_windows WHERE key = ${`token:${tokenId}`}`,
+            (rows) => rows.length > 0
+          ),
+          "the request in flight authenticated",
+          { within: "60 seconds" }
+        )
 
         process.kill(api.pid, "SIGTERM")
         yield* api.waitUntil(refused(port), "new connections refused", "20 seconds")

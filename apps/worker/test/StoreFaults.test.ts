@@ -140,7 +140,8 @@ describe("write-back delivery when the store misbehaves (worker processes on Pos
 
           yield* worker("worker-shopify", {
             SHOPIFY_BASE_URL: fake.url,
-            SHOPIFY_REQUEST_TIMEOUT: "500 millis",
+            // Long enough that no answered call is cut on a loaded machine: only the hanging write times out.
+            SHOPIFY_REQUEST_TIMEOUT: "3 seconds",
             WRITE_BACK_MAX_ATTEMPTS: "5"
           })
           const writeBack = yield* settled(workspaceId, recommendation)

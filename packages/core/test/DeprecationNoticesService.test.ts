@@ -1,12 +1,18 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer, Ref } from "effect"
+import { Effect, HashMap, Layer, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import type { Deprecation } from "../src/Deprecation.ts"
-import { composeNotice, type DeprecationNoticeRecord, type NoticeRecipient } from "../src/DeprecationNotice.ts"
+import { composeNotice, type NoticeRecipient } from "../src/DeprecationNotice.ts"
 import { claimLeaseMs, DeprecationNotices } from "../src/DeprecationNoticesService.ts"
 import { UserId, WorkspaceId } from "../src/Ids.ts"
-import { type ClaimOutcome, DeprecationNoticeRepository } from "../src/ports/DeprecationNoticeRepository.ts"
+import * as MemoryAdapters from "../src/memory/MemoryAdapters.ts"
+import { MemoryDatabase } from "../src/memory/MemoryDatabase.ts"
+import { DeprecationNoticeRepository } from "../src/ports/DeprecationNoticeRepository.ts"
 import { Mailer, type MailMessage, MailNotSent } from "../src/ports/Mailer.ts"
+import { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { aWorkspace } from "../testing/Fixtures.ts"
+import { seedMember } from "../testing/NoticeAudience.ts"
+import { seedUser } from "../testing/Seed.ts"
 
 const deprecation: Deprecation = {
   operation: "listRuns",
@@ -26,54 +32,30 @@ const recipient = (workspace: string, user: string, role: "owner" | "admin"): No
   notifiedAt: null
 })
 
-const keyOf = (operation: string, workspaceId: string, userId: string) => `${operation} ${workspaceId} ${userId}`
+/** Stores an owner or admin (their workspace and user too, once each) through the memory adapters. */
+const seedRecipient = (person: NoticeRecipient) =>
+  Effect.gen(function* () {
+    const { workspaces, users } = yield* MemoryDatabase.use((db) => db.snapshot)
+    if (!HashMap.has(workspaces, person.workspaceId)) {
+      yield* WorkspaceRepository.use((repository) =>
+        repository.insert(aWorkspace({ id: person.workspaceId, name: person.workspaceName }))
+      )
+    }
+    if (!HashMap.has(users, person.userId)) yield* seedUser({ id: person.userId, email: person.email })
+    yield* seedMember(person.workspaceId, person.userId, person.role)
+  })
 
 /**
- * The repository and the mailer as Refs: who is an owner or admin, what was recorded, the live
- * claims (until when), what was sent. A send yields first, so that concurrent calls interleave.
+ * The memory adapter of the repository (the PostgreSQL adapter's claim rule, held by the
+ * contract suite) and a mailer that records what it sends and refuses some addresses. A send
+ * yields first, so that concurrent calls interleave. The service is built over `repository`.
  */
-const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<string>) =>
+const world = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<string>) =>
   Effect.gen(function* () {
-    const people = yield* Ref.make(members)
-    const records = yield* Ref.make<ReadonlyArray<DeprecationNoticeRecord>>([])
+    yield* Effect.forEach(members, seedRecipient, { discard: true })
+    const repository = yield* DeprecationNoticeRepository
     const sent = yield* Ref.make<ReadonlyArray<MailMessage>>([])
     const refuse = yield* Ref.make(refused)
-    const claims = yield* Ref.make<ReadonlyMap<string, number>>(new Map())
-    // A list read before another call recorded its notices: nobody is told yet in it.
-    const staleList = yield* Ref.make(false)
-    const repository = DeprecationNoticeRepository.of({
-      recipients: (operation) =>
-        Effect.gen(function* () {
-          const recorded = (yield* Ref.get(staleList))
-            ? []
-            : (yield* Ref.get(records)).filter((record) => record.operation === operation)
-          return (yield* Ref.get(people)).map((person) => ({
-            ...person,
-            notifiedAt:
-              recorded.find((r) => r.workspaceId === person.workspaceId && r.userId === person.userId)?.notifiedAt ??
-              null
-          }))
-        }),
-      claim: (claim) =>
-        Effect.gen(function* () {
-          const key = keyOf(claim.operation, claim.workspaceId, claim.userId)
-          const sent = (yield* Ref.get(records)).some((r) => keyOf(r.operation, r.workspaceId, r.userId) === key)
-          return yield* Ref.modify(claims, (live): readonly [ClaimOutcome, ReadonlyMap<string, number>] => {
-            const held = live.get(key)
-            if (sent) return ["sent", live]
-            return held !== undefined && held > claim.at
-              ? ["held", live]
-              : ["claimed", new Map([...live, [key, claim.until]])]
-          })
-        }),
-      record: (notice) => Ref.update(records, (all) => [...all, notice]),
-      release: (operation, workspaceId, userId) =>
-        Ref.update(claims, (live) => {
-          const rest = new Map(live)
-          rest.delete(keyOf(operation, workspaceId, userId))
-          return rest
-        })
-    })
     const mailer = Mailer.of({
       transport: "smtp",
       send: (message) =>
@@ -83,11 +65,20 @@ const fakes = (members: ReadonlyArray<NoticeRecipient>, refused: ReadonlySet<str
             : Ref.update(sent, (all) => [...all, message])
         )
     })
-    const layer = DeprecationNotices.layer.pipe(
-      Layer.provide([Layer.succeed(DeprecationNoticeRepository, repository), Layer.succeed(Mailer, mailer)])
-    )
-    return { people, records, sent, refuse, claims, staleList, layer }
+    const over = (notices: DeprecationNoticeRepository["Service"]) =>
+      DeprecationNotices.layer.pipe(
+        Layer.provide([Layer.succeed(DeprecationNoticeRepository, notices), Layer.succeed(Mailer, mailer)])
+      )
+    return { repository, sent, refuse, layer: over(repository), over }
   })
+
+/** Who the repository has as told of `operation`, and when: [workspace, user, notifiedAt]. */
+const toldOf = (operation: string) =>
+  Effect.map(
+    DeprecationNoticeRepository.use((notices) => notices.recipients(operation)),
+    (recipients): ReadonlyArray<readonly [string, string, number]> =>
+      recipients.flatMap((r) => (r.notifiedAt === null ? [] : [[r.workspaceId, r.userId, r.notifiedAt] as const]))
+  )
 
 const notify = (layer: Layer.Layer<DeprecationNotices>) =>
   DeprecationNotices.use((notices) => notices.notify(deprecation)).pipe(Effect.provide(layer))
@@ -96,11 +87,11 @@ describe("DeprecationNotices.notify", () => {
   it.effect("e-mails each owner and admin once, records when, and a second call sends nothing", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(Date.parse("2026-01-15T09:00:00Z"))
-      const world = yield* fakes(
+      const w = yield* world(
         [recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin"), recipient("ws_b", "usr_1", "owner")],
         new Set()
       )
-      const first = yield* notify(world.layer)
+      const first = yield* notify(w.layer)
       assert.strictEqual(first.transport, "smtp")
       assert.deepStrictEqual(
         first.notified.map(({ record }) => [record.workspaceId, record.userId, record.email]),
@@ -112,37 +103,43 @@ describe("DeprecationNotices.notify", () => {
       )
       assert.strictEqual(first.alreadyNotified, 0)
       assert.deepStrictEqual(first.failed, [])
-      const records = yield* Ref.get(world.records)
-      assert.isTrue(records.every((r) => r.notifiedAt === Date.parse("2026-01-15T09:00:00Z") && r.transport === "smtp"))
+      const at = Date.parse("2026-01-15T09:00:00Z")
+      assert.deepStrictEqual(yield* toldOf("listRuns"), [
+        ["ws_a", "usr_1", at],
+        ["ws_a", "usr_2", at],
+        ["ws_b", "usr_1", at]
+      ])
+      const rows = HashMap.toValues((yield* MemoryDatabase.use((db) => db.snapshot)).deprecationNotices)
+      assert.isTrue(rows.every((row) => row.transport === "smtp" && row.claimedUntil === null))
       // One message per (workspace, user): usr_1 gets one for each of their workspaces.
       assert.deepStrictEqual(
-        (yield* Ref.get(world.sent)).map((message) => message.key),
+        (yield* Ref.get(w.sent)).map((message) => message.key),
         ["deprecation.listRuns.ws_a.usr_1", "deprecation.listRuns.ws_a.usr_2", "deprecation.listRuns.ws_b.usr_1"]
       )
 
-      const again = yield* notify(world.layer)
+      const again = yield* notify(w.layer)
       assert.deepStrictEqual(again.notified, [])
       assert.strictEqual(again.alreadyNotified, 3)
-      assert.strictEqual((yield* Ref.get(world.sent)).length, 3)
+      assert.strictEqual((yield* Ref.get(w.sent)).length, 3)
 
       // A new admin is told on the next call; nobody else is told twice.
-      yield* Ref.update(world.people, (all) => [...all, recipient("ws_b", "usr_3", "admin")])
-      const later = yield* notify(world.layer)
+      yield* seedRecipient(recipient("ws_b", "usr_3", "admin"))
+      const later = yield* notify(w.layer)
       assert.deepStrictEqual(
         later.notified.map(({ record }) => record.userId),
         ["usr_3"]
       )
       assert.strictEqual(later.alreadyNotified, 3)
-    })
+    }).pipe(Effect.provide(MemoryAdapters.layer))
   )
 
   it.effect("a refused recipient is reported, not recorded, and tried again next time; the others are sent", () =>
     Effect.gen(function* () {
-      const world = yield* fakes(
+      const w = yield* world(
         [recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin")],
         new Set(["usr_1@example.com"])
       )
-      const first = yield* notify(world.layer)
+      const first = yield* notify(w.layer)
       assert.deepStrictEqual(
         first.failed.map((f) => [f.recipient.userId, f.reason]),
         [["usr_1", "550 mailbox unavailable"]]
@@ -152,29 +149,29 @@ describe("DeprecationNotices.notify", () => {
         ["usr_2"]
       )
       assert.deepStrictEqual(
-        (yield* Ref.get(world.records)).map((r) => r.userId),
+        (yield* toldOf("listRuns")).map(([, userId]) => userId),
         ["usr_2"]
       )
 
-      yield* Ref.set(world.refuse, new Set())
-      const retry = yield* notify(world.layer)
+      yield* Ref.set(w.refuse, new Set())
+      const retry = yield* notify(w.layer)
       assert.deepStrictEqual(
         retry.notified.map(({ record }) => record.userId),
         ["usr_1"]
       )
       assert.strictEqual(retry.alreadyNotified, 1)
       assert.deepStrictEqual(retry.failed, [])
-    })
+    }).pipe(Effect.provide(MemoryAdapters.layer))
   )
 
   it.effect("two calls at once send each notice once: the second finds the first's claims", () =>
     Effect.gen(function* () {
-      const world = yield* fakes(
+      const w = yield* world(
         [recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin"), recipient("ws_b", "usr_3", "owner")],
         new Set()
       )
-      const [one, two] = yield* Effect.all([notify(world.layer), notify(world.layer)], { concurrency: 2 })
-      assert.deepStrictEqual((yield* Ref.get(world.sent)).map((message) => message.key).sort(), [
+      const [one, two] = yield* Effect.all([notify(w.layer), notify(w.layer)], { concurrency: 2 })
+      assert.deepStrictEqual((yield* Ref.get(w.sent)).map((message) => message.key).sort(), [
         "deprecation.listRuns.ws_a.usr_1",
         "deprecation.listRuns.ws_a.usr_2",
         "deprecation.listRuns.ws_b.usr_3"
@@ -187,29 +184,28 @@ describe("DeprecationNotices.notify", () => {
         "every recipient is accounted for by the first call"
       )
       assert.strictEqual(two.notified.length + two.inProgress.length + two.alreadyNotified, 3)
-    })
+    }).pipe(Effect.provide(MemoryAdapters.layer))
   )
 
   it.effect(
     "a recipient another call told after this one read the list counts as told before, not as in progress",
     () =>
       Effect.gen(function* () {
-        const world = yield* fakes(
-          [recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin")],
-          new Set()
-        )
-        yield* Ref.set(world.records, [
-          {
-            operation: "listRuns",
-            workspaceId: WorkspaceId.make("ws_a"),
-            userId: UserId.make("usr_1"),
-            email: "usr_1@example.com",
-            notifiedAt: 0,
-            transport: "smtp"
-          }
-        ])
-        yield* Ref.set(world.staleList, true)
-        const report = yield* notify(world.layer)
+        const w = yield* world([recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin")], new Set())
+        // Another call tells usr_1 right after this one read the list (with usr_1 untold in it).
+        const told = {
+          operation: "listRuns",
+          workspaceId: WorkspaceId.make("ws_a"),
+          userId: UserId.make("usr_1"),
+          email: "usr_1@example.com",
+          notifiedAt: 0,
+          transport: "smtp"
+        } as const
+        const raced = DeprecationNoticeRepository.of({
+          ...w.repository,
+          recipients: (operation) => Effect.tap(w.repository.recipients(operation), () => w.repository.record(told))
+        })
+        const report = yield* notify(w.over(raced))
         assert.deepStrictEqual(
           report.notified.map(({ record }) => record.userId),
           ["usr_2"]
@@ -217,21 +213,30 @@ describe("DeprecationNotices.notify", () => {
         assert.strictEqual(report.alreadyNotified, 1)
         assert.deepStrictEqual(report.inProgress, [])
         assert.deepStrictEqual(
-          (yield* Ref.get(world.sent)).map((message) => message.to),
+          (yield* Ref.get(w.sent)).map((message) => message.to),
           ["usr_2@example.com"]
         )
-      })
+      }).pipe(Effect.provide(MemoryAdapters.layer))
   )
 
   it.effect("a claim left by a run that stopped holds the notice back until it lapses, then it is sent", () =>
     Effect.gen(function* () {
       yield* TestClock.setTime(Date.parse("2026-01-15T09:00:00Z"))
       const start = Date.parse("2026-01-15T09:00:00Z")
-      const world = yield* fakes([recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin")], new Set())
+      const w = yield* world([recipient("ws_a", "usr_1", "owner"), recipient("ws_a", "usr_2", "admin")], new Set())
       // A run claimed usr_1's notice and died before sending it.
-      yield* Ref.set(world.claims, new Map([[keyOf("listRuns", "ws_a", "usr_1"), start + claimLeaseMs]]))
+      const claimed = yield* w.repository.claim({
+        operation: "listRuns",
+        workspaceId: WorkspaceId.make("ws_a"),
+        userId: UserId.make("usr_1"),
+        email: "usr_1@example.com",
+        transport: "smtp",
+        at: start,
+        until: start + claimLeaseMs
+      })
+      assert.strictEqual(claimed, "claimed")
 
-      const meanwhile = yield* notify(world.layer)
+      const meanwhile = yield* notify(w.layer)
       assert.deepStrictEqual(
         meanwhile.inProgress.map((r) => r.userId),
         ["usr_1"]
@@ -242,17 +247,17 @@ describe("DeprecationNotices.notify", () => {
       )
 
       yield* TestClock.adjust(claimLeaseMs)
-      const after = yield* notify(world.layer)
+      const after = yield* notify(w.layer)
       assert.deepStrictEqual(
         after.notified.map(({ record }) => record.userId),
         ["usr_1"]
       )
       assert.deepStrictEqual(after.inProgress, [])
       assert.deepStrictEqual(
-        (yield* Ref.get(world.sent)).map((message) => message.to),
+        (yield* Ref.get(w.sent)).map((message) => message.to),
         ["usr_2@example.com", "usr_1@example.com"]
       )
-    })
+    }).pipe(Effect.provide(MemoryAdapters.layer))
   )
 })
 

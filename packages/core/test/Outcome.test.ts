@@ -1,5 +1,4 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect } from "effect"
 import * as Outcome from "../src/Outcome.ts"
 
 describe("Outcome", () => {
@@ -8,5 +7,4 @@ describe("Outcome", () => {
     assert.strictEqual(Outcome.current(Outcome.idempotentRepeat(3)), 3)
     assert.strictEqual(Outcome.current(Outcome.conflict(4, "no")), 4)
   })
-  it.effect("runs under @effect/vitest", () => Effect.sync(() => assert.isTrue(true)))
 })

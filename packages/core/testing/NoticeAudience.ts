@@ -1,5 +1,7 @@
 import { Effect } from "effect"
+import type { DeprecationNoticeRecord } from "../src/DeprecationNotice.ts"
 import type { UserId, WorkspaceId } from "../src/Ids.ts"
+import { DeprecationNoticeRepository } from "../src/ports/DeprecationNoticeRepository.ts"
 import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
 import { UserRepository } from "../src/ports/UserRepository.ts"
 import type { Role } from "../src/Role.ts"
@@ -34,3 +36,29 @@ export const seedNoticeAudience = Effect.gen(function* () {
   yield* seedMember(shopB.id, adminB.id, "admin")
   return { shopA, shopB, owner, admin, unconfirmedAdmin, adminB }
 })
+
+/** When the audience's admin of shop A is told of listRuns, in the repository tests. */
+export const noticeRecordedAt = Date.parse("2026-01-15T09:30:00.123Z")
+
+/**
+ * Records that `user` of `workspaceId` was told of listRuns (by SMTP, at `noticeRecordedAt`), then
+ * records it again later by another transport, as a retried run would: the first must stay.
+ */
+export const recordListRunsNoticeTwice = (
+  workspaceId: WorkspaceId,
+  user: { readonly id: UserId; readonly email: string }
+) =>
+  DeprecationNoticeRepository.use((notices) => {
+    const notice: DeprecationNoticeRecord = {
+      operation: "listRuns",
+      workspaceId,
+      userId: user.id,
+      email: user.email,
+      notifiedAt: noticeRecordedAt,
+      transport: "smtp"
+    }
+    return Effect.andThen(
+      notices.record(notice),
+      notices.record({ ...notice, notifiedAt: noticeRecordedAt + 60_000, transport: "eml" })
+    )
+  })

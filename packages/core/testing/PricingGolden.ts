@@ -13,18 +13,28 @@ import type { PricingInput } from "../src/Pricing.ts"
 import type { PricingPolicy } from "../src/PricingPolicy.ts"
 import { JPY, KWD } from "./PricingFixtures.ts"
 
-export interface GoldenCase {
+interface CaseOf<Price> {
   readonly name: string
   readonly policy?: Partial<PricingPolicy>
   readonly item: Partial<PricingInput>
-  /** The recommended price, or null for no recommendation. */
-  readonly price: number | null
-  readonly rule?: RuleCode
-  readonly projectedMargin?: number | null
-  readonly impact?: number
+  readonly price: Price
+  /** The alerts, in the engine's order; none when absent. */
   readonly alerts?: ReadonlyArray<AlertKind>
+  /** Elasticity, its source and sample size; [0, "assumed_zero", 0] when absent. */
   readonly elasticity?: readonly [number, ElasticitySource, number]
 }
+
+/** A case without a recommendation. */
+export type NoPriceCase = CaseOf<null>
+
+/** A case with a recommended price: every field of the recommendation it pins is required. */
+export interface PricedCase extends CaseOf<number> {
+  readonly rule: RuleCode
+  readonly projectedMargin: number | null
+  readonly impact: number
+}
+
+export type GoldenCase = NoPriceCase | PricedCase
 
 export const goldenCases: ReadonlyArray<GoldenCase> = [
   // T = 650 / 0.65 = 1000 = price.
@@ -77,6 +87,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     item: { cost: 700 },
     price: 1099,
     rule: "below_target_margin",
+    projectedMargin: 399 / 1099,
     impact: 9900
   },
   // T = 1076.92: whole units 1000 (not a raise) and 1100.
@@ -96,6 +107,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     item: { cost: 401 },
     price: 1003,
     rule: "below_target_margin",
+    projectedMargin: 602 / 1003,
     impact: 300
   },
   // Target 50 %, step 50 %: T = 525 / 0.5 = 1050, exactly between the whole prices 1000 and 1100.
@@ -105,6 +117,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     item: { price: 900, cost: 525 },
     price: 1100,
     rule: "below_target_margin",
+    projectedMargin: 575 / 1100,
     impact: 20000
   },
   // T = 655 / 0.65 = 1007.69: a 7.69 move, under the 10.00 threshold.
@@ -271,6 +284,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     item: { cost: null, minPrice: 1005 },
     price: 1005,
     rule: "below_floor",
+    projectedMargin: null,
     impact: 500,
     alerts: ["below_floor", "missing_cost"]
   },
@@ -299,7 +313,10 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     name: "JPY whole: hundreds",
     policy: { rounding: "whole" },
     item: { currency: JPY, price: 5000, cost: 3500 },
-    price: 5400
+    price: 5400,
+    rule: "below_target_margin",
+    projectedMargin: 1900 / 5400,
+    impact: 40000
   },
   // KWD has 3 decimals: .99 is .990. T = 10769.23 -> 10990 (9990 is below the price).
   {
@@ -307,6 +324,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     item: { currency: KWD, price: 10000, cost: 7000 },
     price: 10990,
     rule: "below_target_margin",
+    projectedMargin: 3990 / 10990,
     impact: 99000
   },
   // Arc elasticity of (1000, 100) and (1100, 80): (-20 / 90) / (100 / 1050) = -2.33.
@@ -324,6 +342,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     },
     price: 1899,
     rule: "step_limited",
+    projectedMargin: 1199 / 1899,
     impact: 529,
     elasticity: [-2.33, "arc", 2]
   },
@@ -343,6 +362,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     },
     price: 1899,
     rule: "step_limited",
+    projectedMargin: 1199 / 1899,
     impact: 613,
     elasticity: [-2.45, "log_log", 3]
   },
@@ -358,6 +378,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     },
     price: 1099,
     rule: "below_target_margin",
+    projectedMargin: 399 / 1099,
     impact: 9900,
     elasticity: [0, "assumed_zero", 2]
   },
@@ -367,18 +388,22 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
   { name: "the store price matches", item: { storePrice: 1000 }, price: null }
 ]
 
-/** A recommendation agrees with its golden case: rule, impact, projected margin and elasticity. */
+/**
+ * A recommendation agrees with its golden case in every field the case pins: price, rule, impact,
+ * projected margin and elasticity. A case without a price has nothing to agree with: that fails.
+ */
 export const checkGoldenRecommendation = (c: GoldenCase, recommendation: PriceRecommendation) => {
-  if (c.rule !== undefined) assert.strictEqual(recommendation.rule, c.rule)
-  if (c.impact !== undefined) assert.strictEqual(recommendation.expectedMonthlyImpact, c.impact)
-  if (c.projectedMargin === null) assert.isNull(recommendation.projectedMargin)
-  else if (c.projectedMargin !== undefined) {
-    assert.isNotNull(recommendation.projectedMargin)
-    assert.closeTo(recommendation.projectedMargin ?? Number.NaN, c.projectedMargin, 1e-12)
-  }
+  if (c.price === null) return assert.fail(`${c.name}: the case expects no recommendation`)
+  assert.strictEqual(recommendation.recommendedPrice, c.price, `${c.name}: price`)
+  assert.strictEqual(recommendation.rule, c.rule, `${c.name}: rule`)
+  assert.strictEqual(recommendation.expectedMonthlyImpact, c.impact, `${c.name}: impact`)
+  const margin = recommendation.projectedMargin
+  if (c.projectedMargin === null) assert.isNull(margin, `${c.name}: projected margin`)
+  else assert.closeTo(margin ?? Number.NaN, c.projectedMargin, 1e-12, `${c.name}: projected margin`)
   const [elasticity, source, sampleSize] = c.elasticity ?? [0, "assumed_zero", 0]
   assert.deepStrictEqual(
     [recommendation.elasticity, recommendation.elasticitySource, recommendation.elasticitySampleSize],
-    [elasticity, source, sampleSize]
+    [elasticity, source, sampleSize],
+    `${c.name}: elasticity`
   )
 }

@@ -64,6 +64,26 @@ const stuckExecutor = Effect.gen(function* () {
   return { layer, started: Ref.get(started), interrupted: Ref.get(interrupted) }
 })
 
+/**
+ * The run repository in context, with the outcome of every claim a worker makes through it kept in
+ * order: the state a test waits for instead of sleeping.
+ */
+const countedClaims = Effect.gen(function* () {
+  const runs = yield* RunRepository
+  const outcomes = yield* Ref.make<ReadonlyArray<"none" | "claimed">>([])
+  const layer = Layer.succeed(
+    RunRepository,
+    RunRepository.of({
+      ...runs,
+      claimNext: (owner, now, until) =>
+        Effect.tap(runs.claimNext(owner, now, until), (claimed) =>
+          Ref.update(outcomes, (all) => [...all, Option.isSome(claimed) ? ("claimed" as const) : ("none" as const)])
+        )
+    })
+  )
+  return { layer, outcomes: Ref.get(outcomes) }
+})
+
 describe("RunWorker", () => {
   it.live("claims queued runs and executes each one once, across loops and workers", () =>
     Effect.gen(function* () {
@@ -83,12 +103,18 @@ describe("RunWorker", () => {
   it.live("a wake ends the idle pause: a run queued in this process starts at once", () =>
     Effect.gen(function* () {
       yield* aCatalog
-      const worker = yield* startWorker(RunWorker.layerWith(options({ pollInterval: Duration.hours(1) })))
+      const claims = yield* countedClaims
+      const worker = yield* startWorker(
+        RunWorker.layerWith(options({ pollInterval: Duration.hours(1) })).pipe(Layer.provide(claims.layer))
+      )
       // The first claim found nothing; without the wake the loop would sleep for an hour.
-      yield* Effect.sleep(Duration.millis(50))
+      yield* eventually(
+        Effect.map(claims.outcomes, (outcomes) => outcomes.includes("none")),
+        "the first claim found nothing"
+      )
       const run = yield* trigger
       yield* worker.wake
-      yield* eventually(succeeded(run), "the woken run succeeded", { within: Duration.seconds(2) })
+      yield* eventually(succeeded(run), "the woken run succeeded", { within: Duration.seconds(30) })
       yield* worker.stop
     }).pipe(Effect.provide(useCases))
   )
@@ -99,12 +125,20 @@ describe("RunWorker", () => {
       const run = yield* trigger
       const now = yield* Clock.currentTimeMillis
       const runs = yield* RunRepository
-      assert.isTrue(Option.isSome(yield* runs.claimNext("worker-that-died", now, now + 300)))
-      const worker = yield* startWorker(RunWorker.layerWith(options()))
-      yield* Effect.sleep(Duration.millis(150))
+      assert.isTrue(Option.isSome(yield* runs.claimNext("worker-that-died", now, now + 2_000)))
+      const claims = yield* countedClaims
+      const worker = yield* startWorker(RunWorker.layerWith(options()).pipe(Layer.provide(claims.layer)))
+      // The worker's claims find nothing while the lease holds (the run stays queued), then take it.
+      yield* eventually(
+        Effect.map(claims.outcomes, (outcomes) => outcomes.includes("none")),
+        "a claim found the run held"
+      )
       assert.strictEqual(yield* statusOf(run), "queued", "held by the dead worker's lease")
       yield* eventually(succeeded(run), "the run succeeded after the lease ran out")
       yield* worker.stop
+      const outcomes = yield* claims.outcomes
+      assert.strictEqual(outcomes.indexOf("claimed"), outcomes.lastIndexOf("claimed"), "claimed once")
+      assert.isTrue(outcomes.slice(0, outcomes.indexOf("claimed")).every((outcome) => outcome === "none"))
     }).pipe(Effect.provide(useCases))
   )
 

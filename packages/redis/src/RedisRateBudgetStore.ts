@@ -21,7 +21,10 @@ export interface RedisRateBudgetStoreOptions {
   readonly windowMs?: number
   /** Key namespace, so that tests and deployments sharing one Redis do not collide. */
   readonly prefix?: string
-  /** A count that takes longer than this (default 500 ms) fails (and the servers count in memory). */
+  /**
+   * A count that takes longer than this (default 2000 ms) fails, and the servers count in memory:
+   * long enough that a loaded machine's pauses are waited out, since each fallback decides alone.
+   */
   readonly timeoutMs?: number
 }
 
@@ -45,7 +48,7 @@ export const layer = (options: RedisRateBudgetStoreOptions): Layer.Layer<RateBud
         consume: (key, now) => {
           const start = windowStart(now, windowMs)
           return run(`${prefix}:${key}:${start}`, start + windowMs - now + 1000).pipe(
-            Effect.timeout(options.timeoutMs ?? 500),
+            Effect.timeout(options.timeoutMs ?? 2000),
             // One continuation for both outcomes: every request runs this.
             Effect.mapBoth({
               onFailure: (error) => new RepositoryError({ operation: "RateBudget.consume", message: reasonOf(error) }),

@@ -5,7 +5,7 @@ import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { assert } from "@effect/vitest"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
-import { Effect } from "effect"
+import { Effect, type Scope } from "effect"
 
 /** What one `marginctl` process did. */
 export interface Outcome {
@@ -52,6 +52,55 @@ const run = (
     )
     return Effect.sync(() => child.kill())
   })
+
+/** A `marginctl` process started in the background. */
+export interface StartedMarginctl {
+  /** What it has printed on stdout so far. */
+  readonly stdout: Effect.Effect<string>
+  /** How it ended, once it has. */
+  readonly outcome: Effect.Effect<Outcome>
+}
+
+/**
+ * Starts `marginctl <args>` on the test's database without waiting for it, so that a test can wait
+ * for what it prints while it runs (the first frame of `run watch`). Killed with the scope.
+ */
+export const startMarginctlOnTestDatabase = (
+  ...args: ReadonlyArray<string>
+): Effect.Effect<StartedMarginctl, never, TestDatabase | Scope.Scope> =>
+  Effect.flatMap(testDatabaseEnvironment, (env) =>
+    Effect.acquireRelease(
+      Effect.sync(() => {
+        let printed = ""
+        let stop = () => {}
+        const ended = new Promise<Outcome>((resolve) => {
+          const child = execFile(
+            node,
+            [launcher, ...args],
+            {
+              env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+              maxBuffer: 64 * 1024 * 1024
+            },
+            (error, stdout, stderr) =>
+              resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr })
+          )
+          child.stdout?.on("data", (chunk: Buffer | string) => {
+            printed += String(chunk)
+          })
+          stop = () => child.kill()
+        })
+        return { printed: () => printed, ended, stop }
+      }),
+      (started) => Effect.sync(started.stop)
+    ).pipe(
+      Effect.map(
+        (started): StartedMarginctl => ({
+          stdout: Effect.sync(started.printed),
+          outcome: Effect.promise(() => started.ended)
+        })
+      )
+    )
+  )
 
 /** The one JSON object a successful `--json` command printed on stdout (and nothing else). */
 export const jsonOf = (outcome: Outcome): Readonly<Record<string, unknown>> => {

@@ -3,6 +3,7 @@ import type { AlertRepository } from "../ports/AlertRepository.ts"
 import type { AuditRepository } from "../ports/AuditRepository.ts"
 import type { CatalogRepository } from "../ports/CatalogRepository.ts"
 import type { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
+import type { DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
 import type { IdGenerator } from "../ports/IdGenerator.ts"
 import type { MembershipRepository } from "../ports/MembershipRepository.ts"
 import { defaultRequestsPerMinute, type RateBudget } from "../ports/RateBudget.ts"
@@ -21,6 +22,7 @@ import * as MemoryAuditRepository from "./MemoryAuditRepository.ts"
 import * as MemoryCatalogRepository from "./MemoryCatalogRepository.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 import * as MemoryDeletionRequestRepository from "./MemoryDeletionRequestRepository.ts"
+import * as MemoryDeprecationNoticeRepository from "./MemoryDeprecationNoticeRepository.ts"
 import * as MemoryIdGenerator from "./MemoryIdGenerator.ts"
 import * as MemoryMembershipRepository from "./MemoryMembershipRepository.ts"
 import * as MemoryRateBudget from "./MemoryRateBudget.ts"
@@ -56,8 +58,11 @@ export type Ports =
   | SupportSessionRepository
   | DeletionRequestRepository
 
-/** What `layer` provides: every port, plus the database and the fake store for seeding and inspection. */
-export type MemoryServices = Ports | MemoryDatabase | MemoryStore
+/**
+ * What `layer` provides: every port (the servers' ones, and the deprecation notices of the CLI),
+ * plus the database and the fake store for seeding and inspection.
+ */
+export type MemoryServices = Ports | DeprecationNoticeRepository | MemoryDatabase | MemoryStore
 
 /** Every port in memory over one fresh MemoryDatabase, with a rate budget of `rateLimit` per minute. */
 export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<MemoryServices> =>
@@ -76,6 +81,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryWriteBackOutbox.layer,
     MemorySupportSessionRepository.layer,
     MemoryDeletionRequestRepository.layer,
+    MemoryDeprecationNoticeRepository.layer,
     MemoryStoreWriteBack.layer,
     MemoryRateBudget.layerWith({ limit: options.rateLimit })
   ).pipe(Layer.provideMerge(Layer.mergeAll(MemoryDatabase.layer, MemoryIdGenerator.layer, MemoryStore.layer)))

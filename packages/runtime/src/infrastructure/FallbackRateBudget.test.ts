@@ -138,4 +138,44 @@ describe("FallbackRateBudget", () => {
       assert.deepStrictEqual(yield* tags("other", now, 2), ["Allowed", "Allowed"], "another key has its own budget")
     }).pipe(Effect.provide(logging))
   )
+
+  it.effect("of several processes, each admits its share of the limit while the store cannot count", () =>
+    Effect.gen(function* () {
+      const down = { name: "test", limit: 60, consume: () => Effect.fail(refused) }
+      // Three processes that all fell back at once (a store slower than its timeout): 20 + 20 + 20.
+      const processes = yield* Effect.all(
+        Array.from({ length: 3 }, () => FallbackRateBudget.make(down, { processes: 3 }))
+      )
+      const admitted = yield* Effect.forEach(processes, (rate) =>
+        Effect.map(
+          Effect.forEach(Array.from({ length: 60 }), () => rate.consume("k", now)),
+          (decisions) => decisions.filter((decision) => decision._tag === "Allowed").length
+        )
+      )
+      assert.deepStrictEqual(admitted, [20, 20, 20])
+      assert.deepStrictEqual(
+        [
+          FallbackRateBudget.fallbackLimit(60, 1),
+          FallbackRateBudget.fallbackLimit(10, 3),
+          FallbackRateBudget.fallbackLimit(2, 5)
+        ],
+        [60, 3, 1]
+      )
+      // What the store counted before the outage counts against the share too.
+      let up = true
+      const shared = makeRateWindows(60)
+      const rate = yield* FallbackRateBudget.make(
+        {
+          name: "test",
+          limit: 60,
+          consume: (key, at) => (up ? Effect.sync(() => shared.consume(key, at)) : Effect.fail(refused))
+        },
+        { processes: 3 }
+      )
+      yield* Effect.forEach(Array.from({ length: 15 }), () => rate.consume("j", now))
+      up = false
+      const after = yield* Effect.forEach(Array.from({ length: 10 }), () => rate.consume("j", now))
+      assert.strictEqual(after.filter((decision) => decision._tag === "Allowed").length, 5)
+    }).pipe(Effect.provide(logging))
+  )
 })

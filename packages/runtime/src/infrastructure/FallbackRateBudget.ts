@@ -8,17 +8,22 @@ import { Effect, Layer, Metric } from "effect"
 /**
  * A shared rate budget that never lets a request through uncounted: while the shared store
  * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory windows (core's
- * RateWindows, as MemoryRateBudget does), so each process enforces the limit on its own share of the
- * traffic. The memory windows go on from what the process knew when the store failed: each
- * answer of the store sets the key's memory count to at least the store's count, and a recovery
- * keeps them, so an outage in the middle of a window, or a store that fails again within it, does
- * not start the window over. The outage and the recovery are logged once each, every fallback
- * decision is counted (`margin_rate_budget_fallback_total`) and `margin_rate_budget_degraded` is 1
- * meanwhile.
+ * RateWindows, as MemoryRateBudget does). Each process admits only its share of the limit there
+ * (`limit / processes`, rounded down, at least 1; `processes` is RATE_LIMIT_PROCESSES), so that the
+ * processes together stay within the limit rather than each handing out all of it: a store that is
+ * slow rather than down sends every process here at once. The memory windows go on from what the
+ * process knew when the store failed: each answer of the store sets the key's memory count to at
+ * least the store's count, and a recovery keeps them, so an outage in the middle of a window, or a
+ * store that fails again within it, does not start the window over. The outage and the recovery
+ * are logged once each, every fallback decision is counted (`margin_rate_budget_fallback_total`)
+ * and `margin_rate_budget_degraded` is 1 meanwhile.
  */
-export const make = (store: RateBudgetStore["Service"]): Effect.Effect<RateBudget["Service"]> =>
+export const make = (
+  store: RateBudgetStore["Service"],
+  options: { readonly processes: number } = { processes: 1 }
+): Effect.Effect<RateBudget["Service"]> =>
   Effect.sync(() => {
-    const windows = makeRateWindows(store.limit)
+    const windows = makeRateWindows(fallbackLimit(store.limit, options.processes))
     let degraded = false
 
     const inMemory = (key: string, now: number) => Effect.sync(() => windows.consume(key, now))
@@ -58,8 +63,16 @@ export const make = (store: RateBudgetStore["Service"]): Effect.Effect<RateBudge
     })
   })
 
-/** The RateBudget of the store in context, with the memory fallback. */
-export const layer: Layer.Layer<RateBudget, never, RateBudgetStore> = Layer.effect(
-  RateBudget,
-  RateBudgetStore.use(make)
-)
+/** What one of `processes` processes admits of `limit` while the store cannot count. */
+export const fallbackLimit = (limit: number, processes: number): number =>
+  Math.max(1, Math.floor(limit / Math.max(1, processes)))
+
+/** The RateBudget of the store in context, with the memory fallback, for `processes` serving processes. */
+export const layerWith = (options: { readonly processes: number }): Layer.Layer<RateBudget, never, RateBudgetStore> =>
+  Layer.effect(
+    RateBudget,
+    RateBudgetStore.use((store) => make(store, options))
+  )
+
+/** The RateBudget of the store in context, with the memory fallback, for one serving process. */
+export const layer: Layer.Layer<RateBudget, never, RateBudgetStore> = layerWith({ processes: 1 })

@@ -5,7 +5,7 @@ import type { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
 import { Database, Migrations, PgAdapters, PgIdentityKeyStore, PgRateBudgetStore } from "@margin/postgres"
 import { RedisRateBudgetStore } from "@margin/redis"
 import { StoreRouter } from "@margin/stores"
-import { Layer, Option, Redacted } from "effect"
+import { Duration, Layer, Option, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { InfrastructureOptions } from "../config/InfrastructureConfig.ts"
 import * as FallbackRateBudget from "./FallbackRateBudget.ts"
@@ -13,16 +13,20 @@ import * as ObservedPorts from "./ObservedPorts.ts"
 
 /**
  * The budget shared by every process and front door: counted in Redis when configured, else in the
- * database; while that store cannot count, each process counts in memory (FallbackRateBudget).
+ * database; while that store cannot count, each process counts its share of the limit in memory
+ * (FallbackRateBudget).
  */
 export const rateBudgetLayer = (options: InfrastructureOptions) =>
-  FallbackRateBudget.layer.pipe(
+  FallbackRateBudget.layerWith({ processes: options.rateLimitProcesses }).pipe(
     Layer.provide(
       Option.match(options.redisUrl, {
         onNone: (): Layer.Layer<RateBudgetStore, never, SqlClient.SqlClient> =>
           PgRateBudgetStore.layer({ limit: options.rateLimitPerMinute }),
         onSome: (url) =>
-          RedisRateBudgetStore.layer({ limit: options.rateLimitPerMinute }).pipe(
+          RedisRateBudgetStore.layer({
+            limit: options.rateLimitPerMinute,
+            timeoutMs: Duration.toMillis(options.redisTimeout)
+          }).pipe(
             // Commands fail at once while Redis is away (instead of queueing), so the memory budget answers.
             Layer.provide(NodeRedis.layer({ url: Redacted.value(url), disableOfflineQueue: true }))
           )

@@ -42,6 +42,10 @@ export interface FakeWrite {
 export interface FakeRequest {
   readonly operation: FakeOperation | "unknown"
   readonly answer: "ok" | "throttled" | "fault" | "unauthorized" | "not_found" | "bad_request"
+  /** When the fake received it (epoch ms, its own clock): pacing is measured on these. */
+  readonly at: number
+  /** The bucket's points the fake reported after this call (`currentlyAvailable`), when it reported them. */
+  readonly available: number | null
 }
 
 export interface FakeShopifyOptions {
@@ -130,7 +134,8 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       response: ServerResponse,
       operation: FakeOperation,
       body: { readonly data?: unknown; readonly errors?: unknown },
-      actualCost: number | null
+      actualCost: number | null,
+      status: ThrottleStatus = throttleStatus()
     ) =>
       respond(response, 200, {
         ...body,
@@ -138,7 +143,7 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
           cost: {
             requestedQueryCost: options.costs[operation],
             actualQueryCost: actualCost,
-            throttleStatus: throttleStatus()
+            throttleStatus: status
           }
         }
       })
@@ -229,11 +234,11 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
 
     const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string) => {
       if (request.method !== "POST" || request.url !== `/admin/api/${options.apiVersion}/graphql.json`) {
-        requests.push({ operation: "unknown", answer: "not_found" })
+        requests.push({ operation: "unknown", answer: "not_found", at: Date.now(), available: null })
         return respond(response, 404, { errors: "Not Found" })
       }
       if (request.headers["x-shopify-access-token"] !== options.accessToken) {
-        requests.push({ operation: "unknown", answer: "unauthorized" })
+        requests.push({ operation: "unknown", answer: "unauthorized", at: Date.now(), available: null })
         return respond(response, 401, {
           errors: "[API] Invalid API key or access token (unrecognized login or wrong password)"
         })
@@ -241,13 +246,24 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       const body = Schema.decodeUnknownResult(RequestBody)(rawBody)
       const operation = Result.isSuccess(body) ? operationOf(body.success.query) : "unknown"
       if (Result.isFailure(body) || operation === "unknown") {
-        requests.push({ operation: "unknown", answer: "bad_request" })
+        requests.push({ operation: "unknown", answer: "bad_request", at: Date.now(), available: null })
         return respond(response, 200, {
           errors: [{ message: "Parse error: this fake knows only the price operations" }]
         })
       }
       const fault = takeFault(operation)
-      const record = (answer: FakeRequest["answer"]) => requests.push({ operation, answer })
+      const at = Date.now()
+      const record = (answer: FakeRequest["answer"]) => requests.push({ operation, answer, at, available: null })
+      // An answer with the bucket's status, recorded with the points it reports.
+      const answerWithStatus = (
+        kind: "ok" | "throttled",
+        body: { readonly data?: unknown; readonly errors?: unknown },
+        actualCost: number | null
+      ) => {
+        const status = throttleStatus()
+        requests.push({ operation, answer: kind, at, available: status.currentlyAvailable })
+        return answer(response, operation, body, actualCost, status)
+      }
       switch (fault?._tag) {
         case "Status":
           record("fault")
@@ -271,8 +287,7 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
           )
         case "Throttled":
           bucket = { ...bucket, available: 0, at: Date.now() }
-          record("throttled")
-          return answer(response, operation, throttledBody, null)
+          return answerWithStatus("throttled", throttledBody, null)
         case "PriceChangedMeanwhile": {
           const variant = variants.get(fault.variantId)
           if (variant !== undefined) variants.set(fault.variantId, { ...variant, price: fault.price })
@@ -280,12 +295,11 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
         }
       }
       const cost = options.costs[operation]
-      const now = Date.now()
+      const now = at
       const available = availableAt(bucket, now)
       if (available < cost) {
         bucket = { ...bucket, available, at: now }
-        record("throttled")
-        return answer(response, operation, throttledBody, null)
+        return answerWithStatus("throttled", throttledBody, null)
       }
       bucket = { ...bucket, available: available - cost, at: now }
       const result = execute(operation, body.success.variables, fault?._tag === "UserErrors" ? fault.errors : undefined)
@@ -294,8 +308,7 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
         hanging.add(response)
         return
       }
-      record("ok")
-      return answer(response, operation, result, cost)
+      return answerWithStatus("ok", result, cost)
     }
 
     const server = createServer((request, response) => {

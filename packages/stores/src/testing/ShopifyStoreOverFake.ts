@@ -1,13 +1,14 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { ShopifyConfig, type ShopifyConfigShape } from "../ShopifyConfig.ts"
 import { ShopifyStore } from "../ShopifyStore.ts"
 import { FakeShopify, type FakeShopifyOptions, fakeShop } from "./FakeShopify.ts"
 
 /**
- * A fresh FakeShopify and a ShopifyStore pointed at it over real HTTP (undici), with a short request
- * timeout so hang tests stay fast. `tokens` replaces the stored credentials (default: the fake's token).
+ * A fresh FakeShopify and a ShopifyStore pointed at it over real HTTP (undici), with the default
+ * timeouts (a short one would cut answered calls on a loaded machine: tests of hangs set theirs).
+ * `tokens` replaces the stored credentials (default: the fake's token).
  */
 export const shopifyStoreOverFake = (
   options: {
@@ -22,7 +23,6 @@ export const shopifyStoreOverFake = (
         Layer.provide([
           ShopifyConfig.layerWith({
             baseUrl: Option.some(fake.url),
-            requestTimeout: Duration.millis(300),
             ...options.config
           }),
           StoreCredentials.layerStatic(options.tokens ?? { [fakeShop]: fake.options.accessToken }),

@@ -5,10 +5,12 @@ import type { AuditEvent } from "../../AuditEvent.ts"
 import type { CatalogItem } from "../../CatalogItem.ts"
 import type { DeletionRequest } from "../../DeletionRequest.ts"
 import type { Membership } from "../../Membership.ts"
+import type { MailTransport } from "../../ports/Mailer.ts"
 import type { Recommendation } from "../../Recommendation.ts"
 import type { Run } from "../../Run.ts"
 import type { StoreConnection } from "../../StoreConnection.ts"
 import type { SupportSession } from "../../SupportSession.ts"
+import type { Timestamp } from "../../Timestamp.ts"
 import type { User } from "../../User.ts"
 import type { Workspace } from "../../Workspace.ts"
 import type { WriteBack } from "../../WriteBack.ts"
@@ -41,6 +43,20 @@ export interface WriteBackRow {
 }
 
 /**
+ * A deprecation notice of one (operation, workspace, user): claimed until `claimedUntil` while it
+ * is being sent, then sent at `notifiedAt` (the claim ends). Keyed by `deprecationNoticeKey`.
+ */
+export interface DeprecationNoticeRow {
+  readonly operation: string
+  readonly workspaceId: string
+  readonly userId: string
+  readonly email: string
+  readonly transport: MailTransport
+  readonly notifiedAt: Timestamp | null
+  readonly claimedUntil: Timestamp | null
+}
+
+/**
  * Every table of the in-memory database. Persistent maps, so a snapshot is just the value
  * itself and restoring it after a failed transaction costs nothing.
  */
@@ -62,6 +78,7 @@ export interface Tables {
   readonly writeBackByRecommendation: HashMap.HashMap<string, string>
   readonly supportSessions: HashMap.HashMap<string, SupportSession>
   readonly deletionRequests: HashMap.HashMap<string, DeletionRequest>
+  readonly deprecationNotices: HashMap.HashMap<string, DeprecationNoticeRow>
 }
 
 export const emptyTables: Tables = {
@@ -78,10 +95,14 @@ export const emptyTables: Tables = {
   writeBacks: HashMap.empty(),
   writeBackByRecommendation: HashMap.empty(),
   supportSessions: HashMap.empty(),
-  deletionRequests: HashMap.empty()
+  deletionRequests: HashMap.empty(),
+  deprecationNotices: HashMap.empty()
 }
 
 export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
+
+export const deprecationNoticeKey = (operation: string, workspaceId: string, userId: string): string =>
+  `${operation}/${workspaceId}/${userId}`
 
 /** A typed handle on one table: read its rows, or write them back into a new set of tables. */
 export interface Table<Row> {
@@ -109,3 +130,4 @@ export const auditEventsTable: Table<AuditEvent> = table("auditEvents")
 export const writeBacksTable: Table<WriteBackRow> = table("writeBacks")
 export const supportSessionsTable: Table<SupportSession> = table("supportSessions")
 export const deletionRequestsTable: Table<DeletionRequest> = table("deletionRequests")
+export const deprecationNoticesTable: Table<DeprecationNoticeRow> = table("deprecationNotices")
