@@ -1,10 +1,11 @@
 import { Caller } from "@margin/edge/auth"
 import { Effect, Result } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Headers, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
 import { batchCharge } from "./BatchCharge.ts"
 import { McpSettings } from "./McpSettings.ts"
 import { originForbidden } from "./OriginForbidden.ts"
+import { isAllowedOrigin } from "./OriginPolicy.ts"
 import { metadataUrl, originOf } from "./ProtectedResource.ts"
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
@@ -12,7 +13,7 @@ const json = (status: number, body: object, headers: Record<string, string> = {}
 
 /**
  * In front of every /mcp request, before the MCP server reads it: the Origin (403, DNS
- * rebinding), then the API token as REST checks it (401 with WWW-Authenticate naming the RFC 9728
+ * rebinding: `isAllowedOrigin`), then the API token as REST checks it (401 with WWW-Authenticate naming the RFC 9728
  * metadata, 429 with Retry-After on the token's one budget, 403 workspace), then the plan (403
  * tier_ineligible: MCP needs Max or Enterprise), then the rest of a JSON-RPC batch's budget
  * (`batchCharge`: one unit per message). Scopes are checked per tool, not here: a token
@@ -39,16 +40,23 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
       Effect.gen(function* () {
         const request = yield* HttpServerRequest.HttpServerRequest
         const origin = request.headers.origin
-        if (origin !== undefined && !settings.allowedOrigins.includes(origin)) {
+        if (origin !== undefined && !isAllowedOrigin(settings, origin, request.headers.host)) {
           return originForbidden(origin)
         }
+        // The origin is decided here; the MCP server behind checks only its fixed list, so it does not
+        // see the header. Replaced before anything reads the body: a request reads its body once.
+        const forwarded =
+          origin === undefined ? request : request.modify({ headers: Headers.remove(request.headers, "origin") })
         const admitted = yield* Effect.result(
           admit({ authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] })
         )
         if (Result.isFailure(admitted)) return refusal(admitted.failure, request)
-        const overBudget = yield* charge(request, admitted.success)
+        const overBudget = yield* charge(forwarded, admitted.success)
         if (overBudget !== undefined) return refusal(overBudget, request)
-        return yield* Effect.provideService(httpEffect, Caller, admitted.success)
+        const admittedCall = Effect.provideService(httpEffect, Caller, admitted.success)
+        return yield* forwarded === request
+          ? admittedCall
+          : Effect.provideService(admittedCall, HttpServerRequest.HttpServerRequest, forwarded)
       })
   })
 )

@@ -13,6 +13,7 @@ import { UseCasesLayer } from "../infrastructure/UseCases.ts"
 export interface McpTestServerOptions {
   readonly rateLimit?: number
   readonly allowedOrigins?: ReadonlyArray<string>
+  readonly publicUrl?: string
 }
 
 /**
@@ -37,7 +38,9 @@ export const layer = (options: McpTestServerOptions = {}) => {
   return serveLean(McpRoutes.layer, [], { disableListenLog: true }).pipe(
     Layer.provideMerge(loopbackServer),
     Layer.provide(WorkerBackgroundRuns.layer),
-    Layer.provide(McpSettings.layerWith({ allowedOrigins: options.allowedOrigins ?? [], publicUrl: null })),
+    Layer.provide(
+      McpSettings.layerWith({ allowedOrigins: options.allowedOrigins ?? [], publicUrl: options.publicUrl ?? null })
+    ),
     Layer.provideMerge(UseCasesLayer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
