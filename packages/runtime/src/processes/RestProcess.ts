@@ -8,8 +8,9 @@ import { createNodeServer, HttpApp } from "@margin/rest"
 import { Effect, Layer } from "effect"
 import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
-import type { ProcessDefinition } from "../lifecycle/Launch.ts"
+import type { CheckDefinition, ProcessDefinition } from "../lifecycle/Launch.ts"
 import * as Logging from "../lifecycle/Logging.ts"
+import { ensurePortFree, listenFailureSaid } from "../lifecycle/PortCheck.ts"
 
 export interface AppOptions {
   readonly maxBodyBytes?: number
@@ -52,6 +53,9 @@ const server = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* serverConfig
     const mcp = yield* mcpSettingsConfig
+    const address = { host: config.host, port: config.port, portSetting: "PORT" }
+    // Said before the database is opened, rather than after the migrations.
+    yield* ensurePortFree(address)
     return Layer.mergeAll(
       // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
       serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
@@ -62,11 +66,14 @@ const server = Layer.unwrap(
       Layer.provide(Readiness.layerSql),
       Layer.provide(ServerProcess.useCasesLayer(config)),
       Layer.provide(
-        NodeHttpServer.layer(() => createNodeServer({ corsOrigins: mcp.allowedOrigins }), {
-          port: config.port,
-          host: config.host,
-          gracefulShutdownTimeout: config.shutdownTimeout
-        })
+        listenFailureSaid(
+          NodeHttpServer.layer(() => createNodeServer({ corsOrigins: mcp.allowedOrigins }), {
+            port: config.port,
+            host: config.host,
+            gracefulShutdownTimeout: config.shutdownTimeout
+          }),
+          address
+        )
       )
     )
   })
@@ -80,3 +87,14 @@ export const definition = {
   logging: Logging.stdout,
   serves: true
 } satisfies ProcessDefinition<unknown>
+
+/**
+ * `npm start`'s first step (apps/http/src/portCheck.ts), before the demo is seeded and its tokens
+ * printed: the settings are valid and PORT is free on HOST.
+ */
+export const portCheck = {
+  program: Effect.flatMap(serverConfig, (config) =>
+    ensurePortFree({ host: config.host, port: config.port, portSetting: "PORT" })
+  ),
+  logging: Logging.stdout
+} satisfies CheckDefinition<unknown>
