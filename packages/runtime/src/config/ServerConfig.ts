@@ -1,3 +1,4 @@
+import { type ConnectionLimits, connectionLimitsConfig } from "@margin/edge/serving"
 import { HttpApp } from "@margin/rest"
 import { Config, Duration } from "effect"
 import { type InfrastructureOptions, infrastructureConfig, PositiveInt } from "./InfrastructureConfig.ts"
@@ -13,6 +14,8 @@ export interface ServerConfig extends InfrastructureOptions {
   readonly host: string
   readonly maxBodyBytes: number
   readonly shutdownTimeout: Duration.Duration
+  /** HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_KEEP_ALIVE_TIMEOUT, HTTP_MAX_REQUESTS_PER_CONNECTION, HTTP_MAX_CONNECTIONS. */
+  readonly connectionLimits: ConnectionLimits
 }
 
 export const serverConfig: Config.Config<ServerConfig> = Config.all({
@@ -20,5 +23,6 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("127.0.0.1")),
   infrastructure: infrastructureConfig,
   maxBodyBytes: Config.schema(PositiveInt, "MAX_BODY_BYTES").pipe(Config.withDefault(HttpApp.defaultMaxBodyBytes)),
-  shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
+  shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20))),
+  connectionLimits: connectionLimitsConfig
 }).pipe(Config.map(({ infrastructure, ...server }) => ({ ...server, ...infrastructure })))

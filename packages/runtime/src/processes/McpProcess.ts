@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
-import { answerOutsideTheApp, serveLean } from "@margin/edge/serving"
+import { answerOutsideTheApp, limitConnections, serveLean, timeoutOptions } from "@margin/edge/serving"
 import { HealthRoutes, MetricsRoute, Readiness, RequestTelemetry } from "@margin/edge/telemetry"
 import { WorkerBackgroundRuns } from "@margin/jobs"
 import { McpRoutes, McpSettings, mcpSettingsConfig, ProtectedResource } from "@margin/mcp-server"
@@ -47,11 +47,18 @@ const server = Layer.unwrap(
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
         listenFailureSaid(
-          NodeHttpServer.layer(() => answerOutsideTheApp(createServer(), { corsOrigins: mcp.allowedOrigins }), {
-            port: config.port,
-            host: config.host,
-            gracefulShutdownTimeout: config.shutdownTimeout
-          }),
+          NodeHttpServer.layer(
+            () =>
+              answerOutsideTheApp(
+                limitConnections(createServer(timeoutOptions(config.connectionLimits)), config.connectionLimits),
+                { corsOrigins: mcp.allowedOrigins }
+              ),
+            {
+              port: config.port,
+              host: config.host,
+              gracefulShutdownTimeout: config.shutdownTimeout
+            }
+          ),
           address
         )
       )

@@ -67,11 +67,14 @@ const server = Layer.unwrap(
       Layer.provide(ServerProcess.useCasesLayer(config)),
       Layer.provide(
         listenFailureSaid(
-          NodeHttpServer.layer(() => createNodeServer({ corsOrigins: mcp.allowedOrigins }), {
-            port: config.port,
-            host: config.host,
-            gracefulShutdownTimeout: config.shutdownTimeout
-          }),
+          NodeHttpServer.layer(
+            () => createNodeServer({ corsOrigins: mcp.allowedOrigins, limits: config.connectionLimits }),
+            {
+              port: config.port,
+              host: config.host,
+              gracefulShutdownTimeout: config.shutdownTimeout
+            }
+          ),
           address
         )
       )
