@@ -1,8 +1,17 @@
 import { Caller } from "@margin/edge/auth"
 import { Effect, Result } from "effect"
-import { Headers, HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import * as ByteSize from "effect/ByteSize"
+import {
+  Headers,
+  HttpEffect,
+  HttpIncomingMessage,
+  HttpRouter,
+  HttpServerRequest,
+  HttpServerResponse
+} from "effect/http"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
 import { batchCharge } from "./BatchCharge.ts"
+import { McpSessions, SessionTermination } from "./McpSessions.ts"
 import { McpSettings } from "./McpSettings.ts"
 import { originForbidden } from "./OriginForbidden.ts"
 import { isAllowedOrigin } from "./OriginPolicy.ts"
@@ -11,6 +20,26 @@ import { metadataUrl, originOf } from "./ProtectedResource.ts"
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
 
+const sessionHeader = "mcp-session-id"
+
+/** A session that ended (idle, replaced by newer ones, DELETE) or is another token's: the client starts a new one. */
+const sessionNotFound = json(404, {
+  code: "not_found",
+  message:
+    "No such MCP session: it ended (idle, or beyond the sessions a token may keep) or is not yours; initialize again."
+})
+
+/** Closes the connection: the rest of the body is left unread (as REST's 413). */
+const initializeTooLarge = (maxBytes: number) =>
+  json(
+    413,
+    {
+      code: "payload_too_large",
+      message: `An MCP request without a session (an initialize) may have at most ${maxBytes} bytes.`
+    },
+    { connection: "close" }
+  )
+
 /**
  * In front of every /mcp request, before the MCP server reads it: the Origin (403, DNS
  * rebinding: `isAllowedOrigin`), then the API token as REST checks it (401 with WWW-Authenticate naming the RFC 9728
@@ -18,6 +47,9 @@ const json = (status: number, body: object, headers: Record<string, string> = {}
  * tier_ineligible: MCP needs Max or Enterprise), then the rest of a JSON-RPC batch's budget
  * (`batchCharge`: one unit per message). Scopes are checked per tool, not here: a token
  * sees the tools its scopes allow. Session JWTs are for first-party apps and are refused (401).
+ * Sessions (`McpSessions`): a request without one (an initialize) may have at most
+ * MCP_INITIALIZE_MAX_BYTES (413, checked first); a session id must be live and the token's own
+ * (else 404 not_found); a new session may end older ones, per the session limits.
  */
 export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
   Effect.gen(function* () {
@@ -36,8 +68,30 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
       return json(status, body, { ...headers, "www-authenticate": challenge })
     }
 
+    const sessions = yield* McpSessions
+    const initializeMaxBytes = settings.sessions.initializeMaxBytes
+
+    /**
+     * Whether a request without a session (an initialize) fits `initializeMaxBytes`: its announced
+     * length, or its body read up to the limit (kept: the MCP server reads the same text).
+     */
+    const fitsInitialize = (request: HttpServerRequest.HttpServerRequest) => {
+      if (Number(request.headers["content-length"] ?? "0") > initializeMaxBytes) return Effect.succeed(false)
+      return request.arrayBuffer.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(initializeMaxBytes)),
+        Effect.as(true),
+        // A body that cannot be read otherwise is the MCP server's to answer (it reads the same failure).
+        Effect.catch((error) =>
+          Effect.succeed(!(error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"))
+        )
+      )
+    }
+
     return (httpEffect) =>
       Effect.gen(function* () {
+        // This process ending a session itself (McpSessions): as the caller that opened it.
+        const owner = yield* SessionTermination
+        if (owner !== undefined) return yield* Effect.provideService(httpEffect, Caller, owner)
         const request = yield* HttpServerRequest.HttpServerRequest
         const origin = request.headers.origin
         if (origin !== undefined && !isAllowedOrigin(settings, origin, request.headers.host)) {
@@ -47,16 +101,32 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         // see the header. Replaced before anything reads the body: a request reads its body once.
         const forwarded =
           origin === undefined ? request : request.modify({ headers: Headers.remove(request.headers, "origin") })
+        const sessionId = request.headers[sessionHeader]
+        if (sessionId === undefined && request.method === "POST" && !(yield* fitsInitialize(forwarded))) {
+          return initializeTooLarge(initializeMaxBytes)
+        }
         const admitted = yield* Effect.result(
           admit({ authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] })
         )
         if (Result.isFailure(admitted)) return refusal(admitted.failure, request)
         const overBudget = yield* charge(forwarded, admitted.success)
         if (overBudget !== undefined) return refusal(overBudget, request)
-        const admittedCall = Effect.provideService(httpEffect, Caller, admitted.success)
-        return yield* forwarded === request
+        const caller = admitted.success
+        if (sessionId !== undefined && !(yield* sessions.use(sessionId, caller))) return sessionNotFound
+        const admittedCall = Effect.provideService(httpEffect, Caller, caller)
+        const response = yield* forwarded === request
           ? admittedCall
           : Effect.provideService(admittedCall, HttpServerRequest.HttpServerRequest, forwarded)
+        if (sessionId !== undefined) {
+          if (request.method === "DELETE" && response.status === 204) yield* sessions.closed(sessionId)
+          return response
+        }
+        // An initialize's session id is set on the response after the MCP server answered: seen then.
+        yield* HttpEffect.appendPreResponseHandler((_, answered) => {
+          const opened = answered.headers[sessionHeader]
+          return opened === undefined ? Effect.succeed(answered) : Effect.as(sessions.opened(opened, caller), answered)
+        })
+        return response
       })
   })
 )
