@@ -133,33 +133,77 @@ const heapAfterGc = Effect.sync(() => {
 })
 
 const floodSessions = 200
-const clientInfoBytes = 200 * 1024
+const paddingBytes = 200 * 1024
 
-layer(McpTestServer.layer({ sessions: { perToken: 2, total: 6, initializeMaxBytes: clientInfoBytes + 1024 } }), {
+/** An initialize whose `params` carry `padding` (about `paddingBytes`) where `place` says. */
+const paddedInitialize = (place: "capability" | "clientInfo", index: number) => {
+  const padding = `flood-${index}-${"x".repeat(paddingBytes)}`
+  return {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion,
+      // `sampling` is a capability the session keeps; a client's description is not kept.
+      capabilities: place === "capability" ? { sampling: { padding } } : {},
+      clientInfo: { name: "flood", version: "1.0.0", ...(place === "clientInfo" ? { description: padding } : {}) }
+    }
+  }
+}
+
+/**
+ * `floodSessions` initializes padded at `place` from 4 tokens, never ended: the heap after a full
+ * collection grows by less than 16 MiB (kept, the flood would hold 200 x 200 KiB = 40 MiB); answers
+ * the sessions opened, oldest first.
+ */
+const flood = (place: "capability" | "clientInfo") =>
+  Effect.gen(function* () {
+    const tokens = yield* Effect.forEach([1, 2, 3, 4], () =>
+      Effect.map(aWorkspaceWithOwner({ plan: "max" }), ({ owner }) => owner.token)
+    )
+    // Warm up (code paths, caches), then measure from there.
+    yield* Effect.forEach(tokens, (token) => open(token))
+    const before = yield* heapAfterGc
+    const opened: Array<{ readonly token: string; readonly id: string }> = []
+    for (let i = 0; i < floodSessions; i++) {
+      const token = tokens[i % tokens.length] ?? ""
+      const reply = yield* post(paddedInitialize(place, i), { token })
+      assert.strictEqual(reply.status, 200, reply.text)
+      opened.push({ token, id: reply.headers["mcp-session-id"] ?? "" })
+    }
+    const grown = (yield* heapAfterGc) - before
+    assert.isBelow(grown, 16 * 1024 * 1024, `the heap grew by ${Math.round(grown / 1024 / 1024)} MiB`)
+    return opened
+  })
+
+const floodLimit = { initializeMaxBytes: paddingBytes + 1024 }
+
+layer(McpTestServer.layer({ sessions: { ...floodLimit, perToken: 2, total: 6 } }), {
   excludeTestServices: true,
   timeout: "120 seconds"
 })("MCP session flood", (it) => {
   it.effect(
-    `${floodSessions} initializes of ${clientInfoBytes / 1024} KiB, never ended: the heap stays flat, the oldest sessions end`,
+    `${floodSessions} initializes keeping ${paddingBytes / 1024} KiB each, never ended: the heap stays flat, the oldest sessions end`,
     () =>
       Effect.gen(function* () {
-        const tokens = yield* Effect.forEach([1, 2, 3, 4], () =>
-          Effect.map(aWorkspaceWithOwner({ plan: "max" }), ({ owner }) => owner.token)
-        )
-        // Warm up (code paths, caches), then measure from there.
-        yield* Effect.forEach(tokens, (token) => open(token))
-        const before = yield* heapAfterGc
-        const opened: Array<{ readonly token: string; readonly id: string }> = []
-        for (let i = 0; i < floodSessions; i++) {
-          const token = tokens[i % tokens.length] ?? ""
-          opened.push({ token, id: yield* open(token, `flood-${i}-${"x".repeat(clientInfoBytes)}`) })
-        }
-        const grown = (yield* heapAfterGc) - before
-        // Kept, the flood would hold 200 x 200 KiB = 40 MiB of client names; 6 live sessions hold 1.2 MiB.
-        assert.isBelow(grown, 16 * 1024 * 1024, `the heap grew by ${Math.round(grown / 1024 / 1024)} MiB`)
-        const last = opened.slice(-6)
-        for (const { token, id } of last) yield* expectAlive(token, id)
+        const opened = yield* flood("capability")
+        for (const { token, id } of opened.slice(-6)) yield* expectAlive(token, id)
         for (const { token, id } of opened.slice(0, 10)) yield* expectEnded(token, id)
+      }),
+    { timeout: 120_000 }
+  )
+})
+
+layer(McpTestServer.layer({ sessions: { ...floodLimit, perToken: 1000, total: 1000 } }), {
+  excludeTestServices: true,
+  timeout: "120 seconds"
+})("MCP initialize payloads", (it) => {
+  it.effect(
+    `${floodSessions} live sessions whose clientInfo carried ${paddingBytes / 1024} KiB: only what a session needs is kept`,
+    () =>
+      Effect.gen(function* () {
+        const opened = yield* flood("clientInfo")
+        for (const { token, id } of [...opened.slice(0, 3), ...opened.slice(-3)]) yield* expectAlive(token, id)
       }),
     { timeout: 120_000 }
   )

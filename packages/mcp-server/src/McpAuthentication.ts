@@ -1,5 +1,5 @@
 import { Caller } from "@margin/edge/auth"
-import { Effect, Result } from "effect"
+import { Effect, Option, Result, Schema } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import {
   Headers,
@@ -11,6 +11,7 @@ import {
 } from "effect/http"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
 import { batchCharge } from "./BatchCharge.ts"
+import { essentialInitialize } from "./EssentialInitialize.ts"
 import { McpSessions, SessionTermination } from "./McpSessions.ts"
 import { McpSettings } from "./McpSettings.ts"
 import { originForbidden } from "./OriginForbidden.ts"
@@ -21,6 +22,8 @@ const json = (status: number, body: object, headers: Record<string, string> = {}
   HttpServerResponse.jsonUnsafe(body, { status, headers })
 
 const sessionHeader = "mcp-session-id"
+
+const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
 /** A session that ended (idle, replaced by newer ones, DELETE) or is another token's: the client starts a new one. */
 const sessionNotFound = json(404, {
@@ -72,20 +75,31 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
     const initializeMaxBytes = settings.sessions.initializeMaxBytes
 
     /**
-     * Whether a request without a session (an initialize) fits `initializeMaxBytes`: its announced
-     * length, or its body read up to the limit (kept: the MCP server reads the same text).
+     * A request without a session (an initialize) as the MCP server gets it: undefined when it does
+     * not fit `initializeMaxBytes` (announced, or read up to the limit); else, for an initialize,
+     * a copy with only what its session needs (`essentialInitialize`), the MCP server keeping the
+     * payload as long as the session lives; anything else as sent (its body read once and kept).
      */
-    const fitsInitialize = (request: HttpServerRequest.HttpServerRequest) => {
-      if (Number(request.headers["content-length"] ?? "0") > initializeMaxBytes) return Effect.succeed(false)
-      return request.arrayBuffer.pipe(
-        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(initializeMaxBytes)),
-        Effect.as(true),
-        // A body that cannot be read otherwise is the MCP server's to answer (it reads the same failure).
-        Effect.catch((error) =>
-          Effect.succeed(!(error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"))
-        )
+    const initializeRequest = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+      if (Number(request.headers["content-length"] ?? "0") > initializeMaxBytes) return undefined
+      const body = yield* Effect.result(
+        request.text.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(initializeMaxBytes)))
       )
-    }
+      if (Result.isFailure(body)) {
+        const reason = body.failure.reason
+        // A body that cannot be read otherwise is the MCP server's to answer (it reads the same failure).
+        return reason._tag === "RequestParseError" && reason.reason === "BodyTooLarge" ? undefined : request
+      }
+      const essential = essentialInitialize(Option.getOrUndefined(parseJson(body.success)))
+      if (essential === undefined) return request
+      return HttpServerRequest.fromWeb(
+        new Request(`http://localhost${request.url}`, {
+          method: request.method,
+          headers: Headers.remove(request.headers, "content-length"),
+          body: JSON.stringify(essential)
+        })
+      )
+    })
 
     return (httpEffect) =>
       Effect.gen(function* () {
@@ -99,12 +113,12 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         }
         // The origin is decided here; the MCP server behind checks only its fixed list, so it does not
         // see the header. Replaced before anything reads the body: a request reads its body once.
-        const forwarded =
+        const withoutOrigin =
           origin === undefined ? request : request.modify({ headers: Headers.remove(request.headers, "origin") })
         const sessionId = request.headers[sessionHeader]
-        if (sessionId === undefined && request.method === "POST" && !(yield* fitsInitialize(forwarded))) {
-          return initializeTooLarge(initializeMaxBytes)
-        }
+        const forwarded =
+          sessionId === undefined && request.method === "POST" ? yield* initializeRequest(withoutOrigin) : withoutOrigin
+        if (forwarded === undefined) return initializeTooLarge(initializeMaxBytes)
         const admitted = yield* Effect.result(
           admit({ authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] })
         )
