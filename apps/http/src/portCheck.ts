@@ -1,7 +1,7 @@
-import { Launch, RestProcess } from "@margin/runtime"
+import { check, restPortCheck } from "@margin/runtime/lifecycle"
 
 /**
- * `npm start`'s first step: the REST server's settings are valid and PORT is free on HOST, before
- * the demo is seeded and its tokens printed (a taken port: one line, exit 1, nothing seeded).
+ * `npm start`'s first step: PORT is free on HOST, before the demo is seeded and its tokens printed
+ * (a taken port: one line, exit 1, nothing seeded). Loads @margin/runtime/lifecycle only: fast.
  */
-Launch.check(RestProcess.portCheck)
+check(restPortCheck)

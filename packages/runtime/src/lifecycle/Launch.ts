@@ -46,20 +46,3 @@ export const run = <E>(process: ProcessDefinition<E>): void => {
     NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })
   )
 }
-
-/** A one-shot check a script runs before a process (`npm start`'s port check). */
-export interface CheckDefinition<E> {
-  readonly program: Effect.Effect<void, E>
-  readonly logging: Logging
-}
-
-/**
- * Runs a check: exits 0 when it holds; otherwise says why in the one line a failed start writes
- * (`margin-service cannot start: <reason>`) and exits 1, so that `&&` stops what follows.
- */
-export const check = <E>(definition: CheckDefinition<E>): void =>
-  definition.program.pipe(
-    explainStartFailure,
-    Effect.provide(definition.logging),
-    NodeRuntime.runMain({ disableErrorReporting: true, teardown: ProcessExit.teardown })
-  )

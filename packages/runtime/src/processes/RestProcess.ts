@@ -8,7 +8,7 @@ import { createNodeServer, HttpApp } from "@margin/rest"
 import { Effect, Layer } from "effect"
 import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
-import type { CheckDefinition, ProcessDefinition } from "../lifecycle/Launch.ts"
+import type { ProcessDefinition } from "../lifecycle/Launch.ts"
 import * as Logging from "../lifecycle/Logging.ts"
 import { ensurePortFree, listenFailureSaid } from "../lifecycle/PortCheck.ts"
 
@@ -90,14 +90,3 @@ export const definition = {
   logging: Logging.stdout,
   serves: true
 } satisfies ProcessDefinition<unknown>
-
-/**
- * `npm start`'s first step (apps/http/src/portCheck.ts), before the demo is seeded and its tokens
- * printed: the settings are valid and PORT is free on HOST.
- */
-export const portCheck = {
-  program: Effect.flatMap(serverConfig, (config) =>
-    ensurePortFree({ host: config.host, port: config.port, portSetting: "PORT" })
-  ),
-  logging: Logging.stdout
-} satisfies CheckDefinition<unknown>
