@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import { connect } from "@margin/runtime/testing/AgentClient"
 import { call, expectError, type Reply, layer as testServer } from "@margin/runtime/testing/TestServer"
-import { Clock, ConfigProvider, Effect, Layer } from "effect"
+import { Clock, ConfigProvider, Effect, Layer, Schedule } from "effect"
 
 /**
  * `npm start` serves REST and MCP from one process (HttpApp mounts @margin/mcp-server's routes),
@@ -228,6 +228,45 @@ layer(withAllowedOrigin, { excludeTestServices: true })("CORS for browser MCP cl
       const restPreflight = yield* preflight("/api/v1/runs", browserOrigin)
       assert.notStrictEqual(restPreflight.status, 204)
       assert.deepStrictEqual(corsHeadersOf(restPreflight), [])
+    })
+  )
+})
+
+/** `npm start` with MCP_SESSIONS_PER_TOKEN=1: a token's second session ends its first, inside the REST process too. */
+const oneSessionPerToken = testServer().pipe(
+  Layer.provide(
+    ConfigProvider.layerAdd(ConfigProvider.fromEnv({ env: { MCP_SESSIONS_PER_TOKEN: "1" } }), { asPrimary: true })
+  )
+)
+
+/** How many `DELETE /mcp` answered 204 so far: the ends of sessions, the process's own included. */
+const sessionsEnded = Effect.map(call("GET", "/metrics"), (reply) => {
+  const line = reply.text
+    .split("\n")
+    .find(
+      (candidate) =>
+        candidate.startsWith("margin_http_requests_total{") &&
+        candidate.includes(`method="DELETE"`) &&
+        candidate.includes(`route="/mcp"`) &&
+        candidate.includes(`status="204"`)
+    )
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(" ") + 1))
+})
+
+layer(oneSessionPerToken, { excludeTestServices: true })("MCP session limits in the REST process", (it) => {
+  it.effect("a second session ends the first: 404 for it, and the MCP server ended it (its DELETE answered 204)", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const ended = yield* sessionsEnded
+      const first = yield* session(owner.token, "2025-11-25")
+      const second = yield* session(owner.token, "2025-11-25")
+      const ping = { jsonrpc: "2.0", id: 1, method: "ping" }
+      expectError(yield* mcpPost(owner.token, ping, first), 404, "not_found")
+      assert.strictEqual((yield* mcpPost(owner.token, ping, second)).status, 200)
+      // The end is sent to the MCP server right after the second initialize: wait for it, not for a time.
+      yield* sessionsEnded.pipe(
+        Effect.repeat({ until: (count) => count > ended, schedule: Schedule.spaced("20 millis") })
+      )
     })
   )
 })

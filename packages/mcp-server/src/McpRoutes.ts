@@ -3,6 +3,7 @@ import { McpServer } from "effect/ai"
 import { MarginToolkit, MarginToolkitLayer } from "./MarginToolkit.ts"
 import { McpAuthentication } from "./McpAuthentication.ts"
 import { McpCors } from "./McpCors.ts"
+import { McpSessions } from "./McpSessions.ts"
 import { McpSettings } from "./McpSettings.ts"
 import * as ProtectedResource from "./ProtectedResource.ts"
 import { ScopeVisibility } from "./ScopeVisibility.ts"
@@ -34,7 +35,7 @@ export const layer = Layer.mergeAll(
         registrations: Registrations
       })
     )
-  ).pipe(Layer.provide(McpAuthentication.combine(McpCors).layer)),
+  ).pipe(Layer.provide(McpAuthentication.combine(McpCors).layer), Layer.provide(McpSessions.layer)),
   ProtectedResource.layer.pipe(Layer.provide(McpCors.layer))
 )
 

@@ -26,3 +26,21 @@ it.effect("by default no browser origin is allowed and URLs follow the request's
     assert.isNull(settings.publicUrl)
   })
 )
+
+it.effect("sessions: 10 per token, 1000 in all, 30 idle minutes, 16 KiB initialize bodies; each settable", () =>
+  Effect.gen(function* () {
+    assert.deepStrictEqual((yield* settingsFrom({})).sessions, {
+      perToken: 10,
+      total: 1000,
+      idleTimeoutMs: 30 * 60 * 1000,
+      initializeMaxBytes: 16 * 1024
+    })
+    const set = yield* settingsFrom({
+      MCP_SESSIONS_PER_TOKEN: "3",
+      MCP_SESSIONS_MAX: "50",
+      MCP_SESSION_IDLE_TIMEOUT: "5 minutes",
+      MCP_INITIALIZE_MAX_BYTES: "4096"
+    })
+    assert.deepStrictEqual(set.sessions, { perToken: 3, total: 50, idleTimeoutMs: 300_000, initializeMaxBytes: 4096 })
+  })
+)

@@ -1,4 +1,28 @@
-import { Config, Context, Effect, Layer } from "effect"
+import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
+
+/** What MCP sessions may hold of the process's memory (McpSessions). */
+export interface SessionLimits {
+  /** Live sessions per API token; one more ends the token's least recently used. */
+  readonly perToken: number
+  /** Live sessions in the process; one more ends the least recently used of all. */
+  readonly total: number
+  /** A session unused this long ends. */
+  readonly idleTimeoutMs: number
+  /** The largest body of a request without a session (an initialize); larger: 413 payload_too_large. */
+  readonly initializeMaxBytes: number
+}
+
+/**
+ * A session keeps its initialize payload (at most `initializeMaxBytes`, 16 KiB: a client's name,
+ * version and capabilities take a few hundred bytes) and a little state, so the defaults bound
+ * what sessions hold to about 1000 x 16 KiB = 16 MiB.
+ */
+export const defaultSessionLimits: SessionLimits = {
+  perToken: 10,
+  total: 1_000,
+  idleTimeoutMs: 30 * 60 * 1000,
+  initializeMaxBytes: 16 * 1024
+}
 
 export interface McpSettingsShape {
   /**
@@ -12,6 +36,7 @@ export interface McpSettingsShape {
    * metadata and the WWW-Authenticate header; null: the request's own Host, over http.
    */
   readonly publicUrl: string | null
+  readonly sessions: SessionLimits
 }
 
 const list = (text: string): ReadonlyArray<string> =>
@@ -20,14 +45,38 @@ const list = (text: string): ReadonlyArray<string> =>
     .map((part) => part.trim())
     .filter((part) => part !== "")
 
-/** MCP_ALLOWED_ORIGINS (comma-separated, default none) and MCP_PUBLIC_URL (default: the request's Host). */
+const PositiveInt = Schema.FiniteFromString.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(1)))
+
+const positiveInt = (name: string, fallback: number) =>
+  Config.schema(PositiveInt, name).pipe(Config.withDefault(fallback))
+
+/**
+ * MCP_SESSIONS_PER_TOKEN (10), MCP_SESSIONS_MAX (1000), MCP_SESSION_IDLE_TIMEOUT (30 minutes),
+ * MCP_INITIALIZE_MAX_BYTES (16384).
+ */
+export const sessionLimitsConfig: Config.Config<SessionLimits> = Config.all({
+  perToken: positiveInt("MCP_SESSIONS_PER_TOKEN", defaultSessionLimits.perToken),
+  total: positiveInt("MCP_SESSIONS_MAX", defaultSessionLimits.total),
+  idleTimeoutMs: Config.Duration("MCP_SESSION_IDLE_TIMEOUT").pipe(
+    Config.map((duration) => Math.max(1, Duration.toMillis(duration))),
+    Config.withDefault(defaultSessionLimits.idleTimeoutMs)
+  ),
+  initializeMaxBytes: positiveInt("MCP_INITIALIZE_MAX_BYTES", defaultSessionLimits.initializeMaxBytes)
+})
+
+/**
+ * MCP_ALLOWED_ORIGINS (comma-separated, default none), MCP_PUBLIC_URL (default: the request's
+ * Host) and the session limits (`sessionLimitsConfig`).
+ */
 export const mcpSettingsConfig: Config.Config<McpSettingsShape> = Config.all({
   origins: Config.String("MCP_ALLOWED_ORIGINS").pipe(Config.withDefault("")),
-  publicUrl: Config.option(Config.URL("MCP_PUBLIC_URL"))
+  publicUrl: Config.option(Config.URL("MCP_PUBLIC_URL")),
+  sessions: sessionLimitsConfig
 }).pipe(
-  Config.map(({ origins, publicUrl }) => ({
+  Config.map(({ origins, publicUrl, sessions }) => ({
     allowedOrigins: list(origins),
-    publicUrl: publicUrl._tag === "Some" ? publicUrl.value.origin : null
+    publicUrl: publicUrl._tag === "Some" ? publicUrl.value.origin : null,
+    sessions
   }))
 )
 

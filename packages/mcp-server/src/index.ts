@@ -4,7 +4,13 @@
  */
 export { allowedHeaders, exposedHeaders } from "./McpCors.ts"
 export * as McpRoutes from "./McpRoutes.ts"
-export { McpSettings, type McpSettingsShape, mcpSettingsConfig } from "./McpSettings.ts"
+export {
+  defaultSessionLimits,
+  McpSettings,
+  type McpSettingsShape,
+  mcpSettingsConfig,
+  type SessionLimits
+} from "./McpSettings.ts"
 export * as McpStdio from "./McpStdio.ts"
 export * as ProtectedResource from "./ProtectedResource.ts"
 export { marginToken } from "./StdioAuthentication.ts"

@@ -1,6 +1,7 @@
 import { request, type Server } from "node:http"
-import { connect } from "node:net"
+import { connect, type Socket } from "node:net"
 import { assert, describe, it } from "@effect/vitest"
+import { defaultConnectionLimits } from "@margin/edge/serving"
 import { Effect } from "effect"
 import { createNodeServer, OneWriteResponse } from "./NodeServer.ts"
 
@@ -75,6 +76,75 @@ describe("NodeServer", () => {
   )
 })
 
+describe("NodeServer's limits on slow and numerous clients", () => {
+  // Short limits so that the cut comes soon; what is asserted is that it comes, never when.
+  const limits = { ...defaultConnectionLimits, headersTimeoutMs: 300, requestTimeoutMs: 600 }
+  const answering = () => {
+    const server = createNodeServer({ limits })
+    server.on("request", (request, response) => {
+      request.resume()
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "application/json", "content-length": 2 })
+        response.end("{}")
+      })
+    })
+    return server
+  }
+
+  it.effect(
+    "a client that dribbles its headers is cut with 408 request_timeout",
+    () =>
+      Effect.gen(function* () {
+        const port = yield* listening(answering())
+        const received = yield* exchange(port, "POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nX-Slow: a")
+        assert.match(received, /^HTTP\/1.1 408 /, received)
+        assert.include(received, `"code":"request_timeout"`)
+      }).pipe(Effect.scoped),
+    { timeout: 20_000 }
+  )
+
+  it.effect(
+    "a client that dribbles its body is cut",
+    () =>
+      Effect.gen(function* () {
+        const port = yield* listening(answering())
+        const received = yield* exchange(
+          port,
+          "POST /api/v1/runs HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+        )
+        assert.notMatch(received, /^HTTP\/1.1 200 /, received)
+      }).pipe(Effect.scoped),
+    { timeout: 20_000 }
+  )
+
+  it.effect("beyond the connection cap, a new connection is closed unanswered; those within it are served", () =>
+    Effect.gen(function* () {
+      const server = createNodeServer({
+        limits: { ...defaultConnectionLimits, maxConnections: 2, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 }
+      })
+      server.on("request", (_, response) => {
+        response.writeHead(200, { "content-type": "application/json", "content-length": 2 })
+        response.end("{}")
+      })
+      const port = yield* listening(server)
+      const held = yield* Effect.all([holdOpen(port), holdOpen(port)])
+      assert.strictEqual(yield* exchange(port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"), "")
+      for (const socket of held) socket.destroy()
+    }).pipe(Effect.scoped)
+  )
+})
+
+/** A connection the server has accepted (it answered one request on it), kept open. */
+const holdOpen = (port: number) =>
+  Effect.promise(
+    () =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+        socket.once("data", () => resolve(socket))
+        socket.on("error", reject)
+      })
+  )
+
 /** Listens on an ephemeral port for the scope; answers the port. */
 const listening = (server: Server) =>
   Effect.gen(function* () {
@@ -88,15 +158,16 @@ const listening = (server: Server) =>
     return typeof address === "object" && address !== null ? address.port : 0
   })
 
-/** Sends raw bytes on a fresh connection; answers everything received until the server closes it. */
+/** Sends raw bytes on a fresh connection; answers everything received until the server closes it (or resets it). */
 const exchange = (port: number, sent: string) =>
   Effect.promise(
     () =>
-      new Promise<string>((resolve, reject) => {
+      new Promise<string>((resolve) => {
         const chunks: Array<Buffer> = []
         const socket = connect(port, "127.0.0.1", () => socket.write(sent))
         socket.on("data", (chunk: Buffer) => chunks.push(chunk))
         socket.on("close", () => resolve(Buffer.concat(chunks).toString("latin1")))
-        socket.on("error", reject)
+        // A reset is followed by close, which answers.
+        socket.on("error", () => socket.destroy())
       })
   )

@@ -1,6 +1,6 @@
 import { createServer, type Server, ServerResponse } from "node:http"
-import type { NotServingOptions } from "@margin/edge/serving"
-import { answerOutsideTheApp } from "@margin/edge/serving"
+import type { ConnectionLimits, NotServingOptions } from "@margin/edge/serving"
+import { answerOutsideTheApp, defaultConnectionLimits, limitConnections, timeoutOptions } from "@margin/edge/serving"
 
 /**
  * Node's response, less `strictContentLength`. @effect/platform-node turns it on for every
@@ -16,9 +16,19 @@ Object.defineProperty(OneWriteResponse.prototype, "strictContentLength", {
   configurable: true
 })
 
+export interface NodeServerOptions extends NotServingOptions {
+  /** Timeouts and connection caps (default `defaultConnectionLimits`). */
+  readonly limits?: ConnectionLimits
+}
+
 /**
- * The REST server's `http.Server` (for `NodeHttpServer.layer`); 503 until the app serves, and the
- * error envelope for what is not HTTP.
+ * The REST server's `http.Server` (for `NodeHttpServer.layer`); 503 until the app serves, the
+ * error envelope for what is not HTTP, and slow or numerous clients cut (`limits`).
  */
-export const createNodeServer = (options: NotServingOptions = {}): Server =>
-  answerOutsideTheApp(createServer({ ServerResponse: OneWriteResponse }), options)
+export const createNodeServer = (options: NodeServerOptions = {}): Server => {
+  const limits = options.limits ?? defaultConnectionLimits
+  return answerOutsideTheApp(
+    limitConnections(createServer({ ServerResponse: OneWriteResponse, ...timeoutOptions(limits) }), limits),
+    options
+  )
+}

@@ -6,7 +6,7 @@ import { Effect } from "effect"
  * request: the conformance client cannot send credentials, and the server refuses requests
  * without them. Everything else (method, path, Host, Origin, body, streamed answers) is forwarded
  * untouched, so the server's own checks (origin, protocol headers) are what the suite sees.
- * The route is read per request: the proxy's origin must be known before the server is built.
+ * The route is read per request: the proxy starts before the server it forwards to.
  */
 export interface ProxyRoute {
   readonly target: URL

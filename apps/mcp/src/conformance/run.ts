@@ -51,8 +51,9 @@ const program = Effect.gen(function* () {
   yield* checkInventory
   let route: ProxyRoute | undefined
   const proxy = yield* tokenProxy(() => route)
-  // The suite's own requests carry Origin http://127.0.0.1:<proxy port> (dns-rebinding-protection).
-  const context = yield* Layer.build(McpTestServer.layer({ allowedOrigins: [proxy.origin] }))
+  // With MCP_ALLOWED_ORIGINS empty, as `npm start` runs: the suite's dns-rebinding-protection requests carry
+  // Host 127.0.0.1:<proxy port> and that origin (passed through), which the default accepts as the server's own.
+  const context = yield* Layer.build(McpTestServer.layer())
   const { owner } = yield* aWorkspaceWithOwner({ plan: "max" }).pipe(Effect.provide(context))
   route = { target: new URL(yield* McpTestServer.origin.pipe(Effect.provide(context))), token: owner.token }
   // Scenarios are independent (each its own client and session): run them side by side.

@@ -1,3 +1,4 @@
+import { connectionLimitsConfig } from "@margin/edge/serving"
 import { Config, Duration } from "effect"
 import { infrastructureConfig } from "./InfrastructureConfig.ts"
 
@@ -11,5 +12,6 @@ export const mcpServerConfig = Config.all({
   port: Config.Port("MCP_PORT").pipe(Config.withDefault(8788)),
   host: Config.NonEmptyString("HOST").pipe(Config.withDefault("127.0.0.1")),
   shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20))),
+  connectionLimits: connectionLimitsConfig,
   infrastructure: infrastructureConfig
 })

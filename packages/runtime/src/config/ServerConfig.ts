@@ -1,6 +1,8 @@
+import { type ConnectionLimits, connectionLimitsConfig } from "@margin/edge/serving"
 import { HttpApp } from "@margin/rest"
 import { Config, Duration } from "effect"
 import { type InfrastructureOptions, infrastructureConfig, PositiveInt } from "./InfrastructureConfig.ts"
+import { type ListenConfig, restListenConfig } from "./ListenConfig.ts"
 
 /**
  * The REST server's settings, from the environment, checked before anything starts. The
@@ -8,17 +10,17 @@ import { type InfrastructureOptions, infrastructureConfig, PositiveInt } from ".
  * SESSION_JWKS_URL, SESSION_ISSUER, SESSION_AUDIENCE) are read by the layers that use them; the
  * rate limit and REDIS_URL are every serving process's (`infrastructureConfig`).
  */
-export interface ServerConfig extends InfrastructureOptions {
-  readonly port: number
-  readonly host: string
+export interface ServerConfig extends InfrastructureOptions, ListenConfig {
   readonly maxBodyBytes: number
   readonly shutdownTimeout: Duration.Duration
+  /** HTTP_HEADERS_TIMEOUT, HTTP_REQUEST_TIMEOUT, HTTP_KEEP_ALIVE_TIMEOUT, HTTP_MAX_REQUESTS_PER_CONNECTION, HTTP_MAX_CONNECTIONS. */
+  readonly connectionLimits: ConnectionLimits
 }
 
 export const serverConfig: Config.Config<ServerConfig> = Config.all({
-  port: Config.Port("PORT").pipe(Config.withDefault(8787)),
-  host: Config.NonEmptyString("HOST").pipe(Config.withDefault("127.0.0.1")),
+  listen: restListenConfig,
   infrastructure: infrastructureConfig,
   maxBodyBytes: Config.schema(PositiveInt, "MAX_BODY_BYTES").pipe(Config.withDefault(HttpApp.defaultMaxBodyBytes)),
-  shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
-}).pipe(Config.map(({ infrastructure, ...server }) => ({ ...server, ...infrastructure })))
+  shutdownTimeout: Config.Duration("SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20))),
+  connectionLimits: connectionLimitsConfig
+}).pipe(Config.map(({ listen, infrastructure, ...server }) => ({ ...listen, ...server, ...infrastructure })))

@@ -1,7 +1,7 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
-import { answerOutsideTheApp, serveLean } from "@margin/edge/serving"
+import { answerOutsideTheApp, limitConnections, serveLean, timeoutOptions } from "@margin/edge/serving"
 import { HealthRoutes, MetricsRoute, Readiness, RequestTelemetry } from "@margin/edge/telemetry"
 import { WorkerBackgroundRuns } from "@margin/jobs"
 import { McpRoutes, McpSettings, mcpSettingsConfig, ProtectedResource } from "@margin/mcp-server"
@@ -10,6 +10,7 @@ import { mcpServerConfig } from "../config/McpServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
 import type { ProcessDefinition } from "../lifecycle/Launch.ts"
 import * as Logging from "../lifecycle/Logging.ts"
+import { ensurePortFree, listenFailureSaid } from "../lifecycle/PortCheck.ts"
 
 /**
  * The MCP server alone (`npm start` serves it too, beside REST): Streamable HTTP at /mcp on
@@ -18,9 +19,13 @@ import * as Logging from "../lifecycle/Logging.ts"
  * Sessions live in this process: behind more than one replica, route by Mcp-Session-Id (docs/mcp.md).
  */
 const server = Layer.unwrap(
-  Effect.map(Config.all([mcpServerConfig, mcpSettingsConfig]), ([config, mcp]) =>
+  Effect.gen(function* () {
+    const [config, mcp] = yield* Config.all([mcpServerConfig, mcpSettingsConfig])
+    const address = { host: config.host, port: config.port, portSetting: "MCP_PORT" }
+    // Said before the database is opened, rather than after the migrations.
+    yield* ensurePortFree(address)
     // Requests start on the services routes read while answering (as in RestProcess: ServeLean).
-    serveLean(
+    return serveLean(
       Layer.mergeAll(
         McpRoutes.layer,
         MetricsRoute.layer,
@@ -41,14 +46,24 @@ const server = Layer.unwrap(
       Layer.provide([WorkerBackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
-        NodeHttpServer.layer(() => answerOutsideTheApp(createServer(), { corsOrigins: mcp.allowedOrigins }), {
-          port: config.port,
-          host: config.host,
-          gracefulShutdownTimeout: config.shutdownTimeout
-        })
+        listenFailureSaid(
+          NodeHttpServer.layer(
+            () =>
+              answerOutsideTheApp(
+                limitConnections(createServer(timeoutOptions(config.connectionLimits)), config.connectionLimits),
+                { corsOrigins: mcp.allowedOrigins }
+              ),
+            {
+              port: config.port,
+              host: config.host,
+              gracefulShutdownTimeout: config.shutdownTimeout
+            }
+          ),
+          address
+        )
       )
     )
-  )
+  })
 )
 
 /** `npm run start:mcp` (apps/mcp). */

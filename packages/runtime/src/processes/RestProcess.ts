@@ -10,6 +10,7 @@ import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
 import type { ProcessDefinition } from "../lifecycle/Launch.ts"
 import * as Logging from "../lifecycle/Logging.ts"
+import { ensurePortFree, listenFailureSaid } from "../lifecycle/PortCheck.ts"
 
 export interface AppOptions {
   readonly maxBodyBytes?: number
@@ -52,6 +53,9 @@ const server = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* serverConfig
     const mcp = yield* mcpSettingsConfig
+    const address = { host: config.host, port: config.port, portSetting: "PORT" }
+    // Said before the database is opened, rather than after the migrations.
+    yield* ensurePortFree(address)
     return Layer.mergeAll(
       // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
       serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
@@ -62,11 +66,17 @@ const server = Layer.unwrap(
       Layer.provide(Readiness.layerSql),
       Layer.provide(ServerProcess.useCasesLayer(config)),
       Layer.provide(
-        NodeHttpServer.layer(() => createNodeServer({ corsOrigins: mcp.allowedOrigins }), {
-          port: config.port,
-          host: config.host,
-          gracefulShutdownTimeout: config.shutdownTimeout
-        })
+        listenFailureSaid(
+          NodeHttpServer.layer(
+            () => createNodeServer({ corsOrigins: mcp.allowedOrigins, limits: config.connectionLimits }),
+            {
+              port: config.port,
+              host: config.host,
+              gracefulShutdownTimeout: config.shutdownTimeout
+            }
+          ),
+          address
+        )
       )
     )
   })

@@ -186,6 +186,19 @@ export const freePort: Effect.Effect<number> = Effect.callback<number>((resume) 
   })
 })
 
+/** A port of 127.0.0.1 that a plain TCP server holds for the scope's life (a port another program uses). */
+export const takenPort: Effect.Effect<number, never, Scope.Scope> = Effect.acquireRelease(
+  Effect.callback<{ readonly close: () => void; readonly port: number }>((resume) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      resume(Effect.succeed({ close: () => server.close(), port }))
+    })
+  }),
+  (held) => Effect.sync(held.close)
+).pipe(Effect.map(({ port }) => port))
+
 export interface RestServer extends Child {
   /** `http://127.0.0.1:<port>` */
   readonly baseUrl: string

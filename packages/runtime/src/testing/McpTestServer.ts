@@ -5,7 +5,7 @@ import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeySt
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
 import { serveLean } from "@margin/edge/serving"
 import { WorkerBackgroundRuns } from "@margin/jobs"
-import { McpRoutes, McpSettings } from "@margin/mcp-server"
+import { defaultSessionLimits, McpRoutes, McpSettings, type SessionLimits } from "@margin/mcp-server"
 import { Effect, Layer, References } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import { UseCasesLayer } from "../infrastructure/UseCases.ts"
@@ -13,6 +13,8 @@ import { UseCasesLayer } from "../infrastructure/UseCases.ts"
 export interface McpTestServerOptions {
   readonly rateLimit?: number
   readonly allowedOrigins?: ReadonlyArray<string>
+  readonly publicUrl?: string
+  readonly sessions?: Partial<SessionLimits>
 }
 
 /**
@@ -37,7 +39,13 @@ export const layer = (options: McpTestServerOptions = {}) => {
   return serveLean(McpRoutes.layer, [], { disableListenLog: true }).pipe(
     Layer.provideMerge(loopbackServer),
     Layer.provide(WorkerBackgroundRuns.layer),
-    Layer.provide(McpSettings.layerWith({ allowedOrigins: options.allowedOrigins ?? [], publicUrl: null })),
+    Layer.provide(
+      McpSettings.layerWith({
+        allowedOrigins: options.allowedOrigins ?? [],
+        publicUrl: options.publicUrl ?? null,
+        sessions: { ...defaultSessionLimits, ...options.sessions }
+      })
+    ),
     Layer.provideMerge(UseCasesLayer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
