@@ -58,8 +58,17 @@ export const make = (store: RateBudgetStore["Service"]): Effect.Effect<RateBudge
     })
   })
 
+/**
+ * Both series at 0 from the start (the "exported at 0" convention): a scrape shows them before the
+ * first outage, also on a server without Redis, and `increase()` sees that outage's first fallback.
+ */
+const countedFromZero = Effect.andThen(
+  Metric.update(ServiceMetrics.rateBudgetFallbacks, 0),
+  Metric.update(ServiceMetrics.rateBudgetDegraded, 0)
+)
+
 /** The RateBudget of the store in context, with the memory fallback. */
 export const layer: Layer.Layer<RateBudget, never, RateBudgetStore> = Layer.effect(
   RateBudget,
-  RateBudgetStore.use(make)
+  Effect.andThen(countedFromZero, RateBudgetStore.use(make))
 )
