@@ -1,4 +1,6 @@
 import { assert, layer } from "@effect/vitest"
+import { UserId } from "@margin/core/Ids"
+import { SessionSigner } from "@margin/edge/auth"
 import { Readiness } from "@margin/edge/telemetry"
 import {
   aWorkspaceWithOwner,
@@ -167,6 +169,21 @@ layer(layerOn(ports, { readiness: Readiness.layerSql }), { excludeTestServices: 
             assert.notInclude(text, "service_unavailable", tool)
           }
         }).pipe(Effect.scoped)
+    )
+
+    it.effect("a session JWT whose sub holds a NUL is 401, never the database's 503", () =>
+      Effect.gen(function* () {
+        const { workspace } = yield* aWorkspaceWithOwner()
+        const approver = yield* member(workspace, "approver")
+        for (const sub of ["usr_\u0000", "\u0000", `${approver.user.id}\u0000`]) {
+          const jwt = yield* SessionSigner.use((signer) => signer.sign(UserId.make(sub), 600))
+          const answer = yield* call("GET", "/api/v1/workspace/status", { token: jwt })
+          expectError(answer, 401, "unauthorized")
+        }
+        // The same user without the NUL is served.
+        const fine = yield* call("GET", "/api/v1/workspace/status", { token: yield* session(approver.user) })
+        assert.strictEqual(fine.status, 200, fine.text)
+      })
     )
 
     it.effect("a NUL in an id, a query or a body is 404 or 422, never the database's 503", () =>
