@@ -6,6 +6,15 @@ import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric } from "effect"
 
 /**
+ * Both series at 0 from the start (the "exported at 0" convention): a scrape shows them before the
+ * first outage, also on a server without Redis, and `increase()` sees that outage's first fallback.
+ */
+const countedFromZero = Effect.andThen(
+  Metric.update(ServiceMetrics.rateBudgetFallbacks, 0),
+  Metric.update(ServiceMetrics.rateBudgetDegraded, 0)
+)
+
+/**
  * A shared rate budget that never lets a request through uncounted: while the shared store
  * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory windows (core's
  * RateWindows, as MemoryRateBudget does), so each process enforces the limit on its own share of the
@@ -56,19 +65,10 @@ export const make = (store: RateBudgetStore["Service"]): Effect.Effect<RateBudge
           })
         )
     })
-  })
-
-/**
- * Both series at 0 from the start (the "exported at 0" convention): a scrape shows them before the
- * first outage, also on a server without Redis, and `increase()` sees that outage's first fallback.
- */
-const countedFromZero = Effect.andThen(
-  Metric.update(ServiceMetrics.rateBudgetFallbacks, 0),
-  Metric.update(ServiceMetrics.rateBudgetDegraded, 0)
-)
+  }).pipe(Effect.tap(() => countedFromZero))
 
 /** The RateBudget of the store in context, with the memory fallback. */
 export const layer: Layer.Layer<RateBudget, never, RateBudgetStore> = Layer.effect(
   RateBudget,
-  Effect.andThen(countedFromZero, RateBudgetStore.use(make))
+  RateBudgetStore.use(make)
 )
