@@ -15,6 +15,7 @@ import {
   session
 } from "@margin/edge/testing/World"
 import {
+  baseUrl,
   bodyOf,
   call,
   expectError,
@@ -51,6 +52,72 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
           expectError(answer, 400, "bad_request")
           expectNoStack(answer)
         }
+      }
+    })
+  )
+
+  it.effect("400 for a body that is not UTF-8 JSON (invalid bytes, a lone surrogate); 415 for another charset", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const pending = yield* seedRecommendation(workspace, { status: "pending_approval" })
+      const alert = yield* seedAlert(workspace)
+      const base = yield* baseUrl
+      const post = (path: string, body: Uint8Array | string, contentType = "application/json") =>
+        Effect.promise(async () => {
+          const response = await fetch(`${base}${path}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${owner.token}`, "content-type": contentType },
+            body
+          })
+          const text = await response.text()
+          const reply: Reply = {
+            status: response.status,
+            headers: Object.fromEntries(response.headers.entries()),
+            text,
+            json: text.startsWith("{") ? JSON.parse(text) : undefined
+          }
+          return reply
+        })
+      const bodies: ReadonlyArray<readonly [string, (text: string) => Uint8Array | string]> = [
+        // A JSON text with a byte that is no UTF-8 (0xff), and one with a truncated sequence.
+        [
+          "an invalid byte",
+          (field) => Buffer.concat([Buffer.from(`{"${field}":"a`), Buffer.from([0xff]), Buffer.from('"}')])
+        ],
+        [
+          "a truncated sequence",
+          (field) => Buffer.concat([Buffer.from(`{"${field}":"`), Buffer.from([0xe2, 0x82]), Buffer.from('"}')])
+        ],
+        // Valid UTF-8 JSON whose escapes decode to a lone surrogate, which no UTF-8 text can hold.
+        ["a lone high surrogate", (field) => `{"${field}":"a\\ud800b"}`],
+        ["a lone low surrogate", (field) => `{"${field}":["\\udc00"]}`]
+      ]
+      const targets = [
+        ["/api/v1/runs", "subset_tags"],
+        [`/api/v1/recommendations/${pending.id}/reject`, "reason"],
+        [`/api/v1/alerts/${alert.id}/snooze`, "snooze_until"]
+      ] as const
+      for (const [path, field] of targets) {
+        for (const [what, body] of bodies) {
+          const answer = yield* post(path, body(field))
+          assert.strictEqual(answer.status, 400, `${what} to ${path}: ${answer.text}`)
+          expectError(answer, 400, "bad_request")
+        }
+        for (const charset of ["utf-16", "UTF-16LE", "iso-8859-1", '"latin1"']) {
+          const answer = yield* post(path, `{"${field}":"x"}`, `application/json; charset=${charset}`)
+          assert.strictEqual(answer.status, 415, `charset ${charset} to ${path}: ${answer.text}`)
+          expectError(answer, 415, "unsupported_media_type")
+        }
+      }
+      // UTF-8 under any spelling, and escapes that pair into one character, are fine.
+      for (const charset of ["utf-8", "UTF-8", '"utf-8"', "utf8"]) {
+        const answer = yield* post(
+          `/api/v1/recommendations/${pending.id}/reject`,
+          '{"reason":"caf\u00e9 \ud83d\ude00 é"}',
+          `application/json; charset=${charset}`
+        )
+        assert.notStrictEqual(answer.status, 415, `charset ${charset}: ${answer.text}`)
+        assert.notStrictEqual(answer.status, 400, `charset ${charset}: ${answer.text}`)
       }
     })
   )
@@ -166,7 +233,20 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
         "validation_error"
       )
       assert.deepStrictEqual(issuePaths(body), ["limit", "cursor", "status"])
-      for (const query of ["limit=0", "limit=abc", "limit=1.5", "limit=-1", "limit=1e3"]) {
+      for (const query of [
+        "limit=0",
+        "limit=abc",
+        "limit=1.5",
+        "limit=-1",
+        "limit=1e3",
+        "limit=0x10",
+        "limit=1e1",
+        "limit=%2B5",
+        "limit=%2010",
+        "limit=10.0",
+        "limit=0b11",
+        "limit=Infinity"
+      ]) {
         expectError(
           yield* call("GET", `/api/v1/recommendations?${query}`, { token: owner.token }),
           422,

@@ -1,4 +1,6 @@
 import { assert, layer } from "@effect/vitest"
+import { UserId } from "@margin/core/Ids"
+import { SessionSigner } from "@margin/edge/auth"
 import { Readiness } from "@margin/edge/telemetry"
 import {
   aWorkspaceWithOwner,
@@ -11,6 +13,7 @@ import {
 } from "@margin/edge/testing/World"
 import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
 import { ServerInfrastructure } from "@margin/runtime"
+import { connect } from "@margin/runtime/testing/AgentClient"
 import { bodyOf, call, expectError, layerOn } from "@margin/runtime/testing/TestServer"
 import { StoreRouter } from "@margin/stores"
 import { Duration, Effect, Layer, Option } from "effect"
@@ -87,8 +90,9 @@ layer(layerOn(ports, { readiness: Readiness.layerSql }), { excludeTestServices: 
         const approve = `/api/v1/recommendations/${fresh.id}/approve`
         const approved = bodyOf(yield* call("POST", approve, { token: owner.token }))
         assert.strictEqual(approved.idempotent, false)
-        // An imported item has no store variant: the store refuses, the approval stands.
-        assert.strictEqual(Object(approved.write_back).status, "failed")
+        // An item imported after the store was connected: the sandbox, like the merchant's store it
+        // plays, has it at its catalog price, so the approval writes back (issue 29, item 12).
+        assert.strictEqual(Object(approved.write_back).status, "applied")
         assert.deepStrictEqual((yield* call("POST", approve, { token: owner.token })).json, {
           ok: true,
           idempotent: true
@@ -123,6 +127,67 @@ layer(layerOn(ports, { readiness: Readiness.layerSql }), { excludeTestServices: 
         expectError(yield* call("GET", `/api/v1/alerts/${alert.id}`, { token: other.owner.token }), 404, "not_found")
         const status = bodyOf(yield* call("GET", "/api/v1/workspace/status", { token: owner.token }))
         assert.deepStrictEqual(Object.keys(status).sort(), ["account_deletion", "lifecycle", "support_access", "usage"])
+      })
+    )
+
+    it.effect(
+      "a cursor whose instant is out of range is 422 naming cursor on every list, never the database's 503",
+      () =>
+        Effect.gen(function* () {
+          const { owner } = yield* aWorkspaceWithOwner()
+          const token = { token: owner.token }
+          // Well formed (base 36 instant, dot, id), but the instant is past any date PostgreSQL or JavaScript holds.
+          for (const path of ["/api/v1/runs", "/api/v1/recommendations", "/api/v1/alerts", "/api/v1/catalog/items"]) {
+            for (const cursor of ["2dnw4tonmyo.run_x", "zzzzzzzzzzzz.rec_1", "2gosa7pa2gw.itm_a"]) {
+              const body = expectError(yield* call("GET", `${path}?cursor=${cursor}`, token), 422, "validation_error")
+              assert.deepStrictEqual(
+                Array.isArray(body.issues) ? body.issues.map((issue) => Object(issue).path) : [],
+                ["cursor"],
+                `${path}?cursor=${cursor}`
+              )
+            }
+          }
+          // The last instant a Date holds (+275760-09-13) still pages: an empty page, not an error.
+          const last = bodyOf(yield* call("GET", `/api/v1/runs?cursor=${(8.64e15).toString(36)}.run_x`, token))
+          assert.deepStrictEqual(last.data, [])
+        })
+    )
+
+    it.effect(
+      "MCP: a cursor whose instant is out of range is refused naming cursor on every list tool, never unavailable",
+      () =>
+        Effect.gen(function* () {
+          const { owner } = yield* aWorkspaceWithOwner()
+          const agent = yield* connect(owner.token)
+          for (const tool of [
+            "list_runs",
+            "list_recommendations",
+            "list_alerts",
+            "list_catalog_items",
+            "export_report"
+          ]) {
+            const outcome = yield* agent.call(tool, { cursor: "2dnw4tonmyo.run_x" })
+            const text = typeof outcome.json === "string" ? outcome.json : JSON.stringify(outcome.json)
+            // An argument that fails its schema: the MCP server's own error result naming it (docs/mcp.md).
+            assert.isTrue(outcome.isError, `${tool}: ${text}`)
+            assert.match(text, /\["cursor"\]/, tool)
+            assert.notInclude(text, "service_unavailable", tool)
+          }
+        }).pipe(Effect.scoped)
+    )
+
+    it.effect("a session JWT whose sub holds a NUL is 401, never the database's 503", () =>
+      Effect.gen(function* () {
+        const { workspace } = yield* aWorkspaceWithOwner()
+        const approver = yield* member(workspace, "approver")
+        for (const sub of ["usr_\u0000", "\u0000", `${approver.user.id}\u0000`]) {
+          const jwt = yield* SessionSigner.use((signer) => signer.sign(UserId.make(sub), 600))
+          const answer = yield* call("GET", "/api/v1/workspace/status", { token: jwt })
+          expectError(answer, 401, "unauthorized")
+        }
+        // The same user without the NUL is served.
+        const fine = yield* call("GET", "/api/v1/workspace/status", { token: yield* session(approver.user) })
+        assert.strictEqual(fine.status, 200, fine.text)
       })
     )
 

@@ -333,6 +333,30 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
     }).pipe(Effect.scoped)
   )
 
+  it.effect("an argument holding a lone surrogate is a validation_error naming it, never stored as U+FFFD", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const agent = yield* connect(owner.token)
+      const pending = yield* seedRecommendation(workspace, { status: "pending_approval" })
+      const paths = (outcome: ToolOutcome) =>
+        list(failed(outcome, "validation_error"), "issues").map((issue) => field(issue, "path"))
+      assert.deepStrictEqual(
+        paths(
+          yield* agent.call("reject_recommendation", { recommendation_id: pending.id, reason: "too \ud800 steep" })
+        ),
+        ["reason"]
+      )
+      assert.deepStrictEqual(paths(yield* agent.call("trigger_run", { subset_tags: ["ok", "\udc00"] })), [
+        "subset_tags.1"
+      ])
+      // A surrogate pair is one character: fine.
+      const rejected = ok(
+        yield* agent.call("reject_recommendation", { recommendation_id: pending.id, reason: "too steep \ud83d\ude00" })
+      )
+      assert.strictEqual(field(field(rejected, "recommendation"), "reject_reason"), "too steep \ud83d\ude00")
+    }).pipe(Effect.scoped)
+  )
+
   it.effect("catalog items and the report export, paged with limit and cursor", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()

@@ -25,11 +25,18 @@ export const encodeCursor = (cursor: Cursor): string => `${cursor.createdAt.toSt
 
 const cursorPattern = /^([0-9a-z]{1,12})\.([a-z]{2,4}_[0-9A-Za-z_-]{1,64})$/
 
+/**
+ * The last instant a JavaScript Date holds (+275760-09-13), in epoch milliseconds. No row is newer,
+ * and PostgreSQL's timestamptz holds it too: a cursor past it names no position in any list, and
+ * would make the database refuse the query (a 503 where the client is owed a 422).
+ */
+export const latestInstant = 8_640_000_000_000_000
+
 export const decodeCursor = (text: string): Result.Result<Cursor, string> => {
   const match = cursorPattern.exec(text)
   const createdAt = match?.[1] === undefined ? Number.NaN : Number.parseInt(match[1], 36)
   const id = match?.[2]
-  return id === undefined || !Number.isSafeInteger(createdAt)
+  return id === undefined || !Number.isSafeInteger(createdAt) || createdAt > latestInstant
     ? Result.fail("the cursor is not one this service returned")
     : Result.succeed({ createdAt, id })
 }

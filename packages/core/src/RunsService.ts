@@ -77,9 +77,11 @@ export class Runs extends Context.Service<
         const limits = planLimits[workspace.value.plan]
         const now = yield* Clock.currentTimeMillis
         const id = RunId.make(yield* ids.next("run"))
-        // Counting inside the transaction keeps the cap and the insert together on one connection.
+        // The workspace's usage lock makes the count and the insert one step: concurrent triggers at
+        // the cap queue behind each other, and each counts the runs the ones before it inserted.
         return yield* transactor.transaction(
           Effect.gen(function* () {
+            yield* workspaces.lockUsage(workspaceId)
             if (limits.runsPerMonth !== null) {
               const used = yield* runs.countCreatedSince(workspaceId, usagePeriod(now).start)
               if (used >= limits.runsPerMonth) {

@@ -46,4 +46,14 @@ export const workspaceRepositoryContract = <E>(name: string, services: Layer.Lay
         assert.isFalse(yield* workspaces.setPricingPolicy(unknown, policy))
       })
     )
+
+    it.effect("lockUsage succeeds for any id and changes nothing (its exclusion: PgConcurrency.test.ts)", () =>
+      Effect.gen(function* () {
+        const workspaces = yield* WorkspaceRepository
+        const workspace = yield* seedWorkspace()
+        yield* workspaces.lockUsage(workspace.id)
+        yield* workspaces.lockUsage(yield* freshId("workspace", WorkspaceId.make))
+        assert.deepStrictEqual(yield* workspaces.get(workspace.id), Option.some(workspace))
+      })
+    )
   })

@@ -3,7 +3,7 @@ import { CurrentRequestId } from "@margin/edge/telemetry"
 import { type ApiFailure, ErrorEnvelope, envelopeOf, logIfUnavailable, ValidationFailed } from "@margin/edge/wire"
 import { Context, Effect, type Schema } from "effect"
 import { Tool } from "effect/ai"
-import { nulArgumentIssues } from "./NulArguments.ts"
+import { unstorableArgumentIssues } from "./UnstorableArguments.ts"
 
 /** What a tool does to the world, told to clients as the MCP annotations of the same names. */
 export interface ToolHints {
@@ -79,7 +79,7 @@ export const toolHandlers = Effect.map(
       return Caller.pipe(
         Effect.tap((caller) => authenticate.authorize(caller, access)),
         Effect.tap(() => {
-          const issues = nulArgumentIssues(params)
+          const issues = unstorableArgumentIssues(params)
           return issues.length === 0 ? Effect.void : Effect.fail(new ValidationFailed({ issues }))
         }),
         Effect.flatMap((caller) => body(params, caller)),

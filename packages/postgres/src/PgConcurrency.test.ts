@@ -2,16 +2,18 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import { assert, layer } from "@effect/vitest"
 import type { Actor } from "@margin/core/Actor"
 import { UserId } from "@margin/core/Ids"
+import { planLimits } from "@margin/core/Plan"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { Transactor } from "@margin/core/ports/Transactor"
 import * as Machine from "@margin/core/RecommendationMachine"
 import { Recommendations } from "@margin/core/RecommendationsService"
+import { Runs } from "@margin/core/RunsService"
 import { aStoreConnection, fixtureNow, minuteMs } from "@margin/core/testing/Fixtures"
 import { drainRuns } from "@margin/core/testing/Leases"
 import { expectSome, seedItem, seedRecommendation, seedRun, seedWorkspace } from "@margin/core/testing/Seed"
-import { Context, Deferred, Duration, Effect, Fiber, Layer, Option, Redacted, Schedule, Schema } from "effect"
+import { Context, Deferred, Duration, Effect, Fiber, Layer, Option, Redacted, Result, Schedule, Schema } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { SqlClient } from "effect/sql"
 import * as TestClock from "effect/testing/TestClock"
@@ -39,7 +41,7 @@ const database = Layer.effectContext(
   })
 ).pipe(Layer.provide(Reactivity.layer), Layer.provide(TestDatabase.layer))
 
-const services = Recommendations.layer.pipe(
+const services = Layer.mergeAll(Recommendations.layer, Runs.layer).pipe(
   Layer.provideMerge(PgAdapters.layer),
   Layer.provideMerge(database),
   Layer.orDie
@@ -149,6 +151,32 @@ layer(services, { timeout: "2 minutes" })(
           )
           assert.strictEqual(stored.status, "approved")
           assert.strictEqual(stored.version, recommendation.version + 1)
+        })
+    )
+
+    it.effect(
+      "50 concurrent run triggers of a free workspace: exactly its monthly cap is accepted, the rest are plan_limit",
+      () =>
+        Effect.gen(function* () {
+          const runs = yield* Runs
+          const workspace = yield* seedWorkspace({ plan: "free" })
+          const cap = planLimits.free.runsPerMonth ?? 0
+          const outcomes = yield* Effect.all(
+            Array.from({ length: writers }, () =>
+              Effect.result(runs.trigger(workspace.id, [], "api", { _tag: "SystemActor", name: "concurrency" }))
+            ),
+            { concurrency: "unbounded" }
+          )
+          assert.deepStrictEqual(
+            tally(outcomes.map((outcome) => (Result.isSuccess(outcome) ? "accepted" : outcome.failure._tag))),
+            { accepted: cap, PlanLimitExceeded: writers - cap }
+          )
+          const sql = yield* SqlClient.SqlClient
+          const stored = yield* Effect.flatMap(
+            sql`SELECT count(*) AS count FROM runs WHERE workspace_id = ${workspace.id}`,
+            countOf
+          )
+          assert.strictEqual(stored, cap)
         })
     )
 

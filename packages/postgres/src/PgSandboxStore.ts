@@ -15,7 +15,9 @@ import { rowsOf } from "./PgRows.ts"
  * accepts is recorded in `sandbox_store_writes`, so tests and `marginctl store writes` can count
  * them. Unlike Shopify it can compare and write atomically: the variant row is locked (SELECT ...
  * FOR UPDATE) for the read, the compare and the write, so concurrent deliveries of one write-back
- * cannot both write.
+ * cannot both write. Like a merchant's store it has every product of the catalog: a variant it
+ * lacks (an item imported after `store connect`) is added at the item's catalog price when a
+ * write-back addresses it.
  */
 
 // Queries run without the client's name transforms (like the other adapters): rows are snake_case.
@@ -75,6 +77,14 @@ export const make: Effect.Effect<PgSandboxStore, never, SqlClient.SqlClient> = E
   compareAndWrite: (writeBack, variantRef, now) =>
     Effect.gen(function* () {
       const { workspaceId, payload } = writeBack
+      const at = toTimestamptz(now)
+      // The sandbox plays the merchant's store, which has every product of the catalog: an item
+      // imported after the store was connected joins it at its catalog price on its first write.
+      yield* sql`
+        INSERT INTO sandbox_store_variants (workspace_id, variant_ref, price, currency, updated_at)
+        SELECT workspace_id, ${variantRef}, price, currency, ${at} FROM catalog_items
+        WHERE workspace_id = ${workspaceId} AND id = ${payload.itemId}
+        ON CONFLICT (workspace_id, variant_ref) DO NOTHING`
       const rows = yield* sql`
         SELECT price, currency FROM sandbox_store_variants
         WHERE workspace_id = ${workspaceId} AND variant_ref = ${variantRef}
@@ -86,7 +96,6 @@ export const make: Effect.Effect<PgSandboxStore, never, SqlClient.SqlClient> = E
       }
       const check = checkPrice(row.price, payload)
       if (check._tag !== "Write") return check
-      const at = toTimestamptz(now)
       yield* sql`
         UPDATE sandbox_store_variants SET price = ${payload.newPrice}, updated_at = ${at}
         WHERE workspace_id = ${workspaceId} AND variant_ref = ${variantRef}`

@@ -84,6 +84,12 @@ export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient>
       setPlan: (id, plan) => set("WorkspaceRepository.setPlan", id, { plan }),
       setLifecycleState: (id, state) => set("WorkspaceRepository.setLifecycleState", id, { lifecycle_state: state }),
       setPricingPolicy: (id, policy) => set("WorkspaceRepository.setPricingPolicy", id, policyColumns(policy)),
+      // A transaction-scoped advisory lock: it goes with the transaction (a dying process leaves none)
+      // and, unlike a row lock on `workspaces`, does not wait on plan or policy changes.
+      lockUsage: (id) =>
+        sql`SELECT pg_advisory_xact_lock(hashtext(${`plan-caps:${id}`}))`.pipe(
+          asRepositoryWith("WorkspaceRepository.lockUsage", () => Effect.void)
+        ),
       // Names are not unique: the oldest workspace of that name is the one seeding created first.
       findByName: (name) =>
         sql`SELECT ${columns} FROM workspaces WHERE name = ${name} ORDER BY created_at, id LIMIT 1`.pipe(

@@ -1,7 +1,10 @@
 import { BadRequest, type Issue, ValidationFailed } from "@margin/edge/wire"
-import { Effect, SchemaIssue } from "effect"
-import { type HttpApiError, HttpApiMiddleware } from "effect/http-api"
+import { Effect, Layer, Option, SchemaIssue } from "effect"
+import { HttpMethod } from "effect/http"
+import { HttpApiError, HttpApiMiddleware } from "effect/http-api"
+import type * as Types from "effect/Types"
 import { BadRequestError, ValidationFailedError } from "./ApiErrors.ts"
+import { checkUtf8JsonBody } from "./Utf8JsonBody.ts"
 
 /**
  * Turns request decoding failures into the contract's errors: a body that is not JSON is 400
@@ -43,8 +46,28 @@ export const issuesOf = (error: HttpApiError.HttpApiSchemaError): ReadonlyArray<
   return [...byPath.values()]
 }
 
-export const layer = HttpApiMiddleware.layerSchemaErrorTransform(RequestValidation, (error) => {
-  if (error.kind === "Body" || error.kind === "ResponseHeaders") return Effect.fail(error)
+const transform = (error: HttpApiError.HttpApiSchemaError): Effect.Effect<never, BadRequest | ValidationFailed> => {
+  // A response that fails to encode is a defect, as the endpoint's builder makes it.
+  if (error.kind === "Body" || error.kind === "ResponseHeaders") return Effect.die(error)
   if (isInvalidJson(error)) return Effect.fail(new BadRequest({ detail: "the body could not be parsed" }))
   return Effect.fail(new ValidationFailed({ issues: issuesOf(error) }))
+}
+
+/**
+ * Around each endpoint, inside authentication: an endpoint that takes a body first has it checked
+ * as UTF-8 JSON (Utf8JsonBody: 415 for another charset, 400 for bytes that are not UTF-8 or a lone
+ * surrogate), then decoding failures are turned into the contract's errors.
+ */
+export const layer = Layer.succeed(RequestValidation, (httpEffect, { endpoint }) => {
+  const checked =
+    endpoint.payload.size > 0 && HttpMethod.hasBody(endpoint.method)
+      ? Effect.flatMap(checkUtf8JsonBody, (refused) =>
+          Option.isSome(refused) ? Effect.succeed(refused.value) : httpEffect
+        )
+      : httpEffect
+  return Effect.catch(
+    checked,
+    (error): Effect.Effect<never, Types.unhandled | BadRequest | ValidationFailed> =>
+      HttpApiError.HttpApiSchemaError.is(error) ? transform(error) : Effect.fail(error)
+  )
 })

@@ -1,8 +1,13 @@
 import { assert, layer } from "@effect/vitest"
+import { WorkspaceId, WriteBackId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
+import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
+import { aWriteBack, aWriteBackPayload } from "@margin/core/testing/Fixtures"
+import { seedItem } from "@margin/core/testing/Seed"
+import { StoreHarness } from "@margin/core/testing/StoreHarness"
 import { storeWriteBackContract } from "@margin/core/testing/StoreWriteBackContract"
-import { PgSandboxStore } from "@margin/postgres"
+import { PgAdapters, PgSandboxStore } from "@margin/postgres"
 import { Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { SandboxFaults } from "./SandboxFaults.ts"
@@ -71,6 +76,46 @@ layer(sandboxTestStore, { timeout: "2 minutes" })("SandboxStore", (it) => {
       const result = yield* store.deliver(connection, bySku)
       assert.strictEqual(result._tag, "Applied")
       assert.strictEqual(yield* PgSandboxStore.sandboxPrice(workspaceId, variantRef), 1200)
+    })
+  )
+
+  it.effect("approving an item imported after the sandbox was connected writes back: the store has the product", () =>
+    Effect.gen(function* () {
+      const store = yield* StoreWriteBack
+      const harness = yield* StoreHarness
+      const ids = yield* IdGenerator
+      const workspaceId = WorkspaceId.make(yield* ids.next("workspace"))
+      // Connected first (nothing to copy yet), imported second: the natural order.
+      const connection = yield* harness.connection(workspaceId)
+      const item = yield* seedItem(workspaceId, { sku: `LATE-${workspaceId}`, price: 1500 }).pipe(
+        Effect.provide(PgAdapters.layer),
+        Effect.orDie
+      )
+      const writeBack = aWriteBack({
+        id: WriteBackId.make(`wb_${item.id}`),
+        workspaceId,
+        idempotencyKey: `rec_${item.id}`,
+        payload: aWriteBackPayload({
+          itemId: item.id,
+          sku: item.sku,
+          storeProductRef: null,
+          storeVariantRef: null,
+          currency: item.currency,
+          oldPrice: 1500,
+          newPrice: 1650
+        })
+      })
+      assert.deepStrictEqual(yield* store.deliver(connection, writeBack), { _tag: "Applied" })
+      assert.strictEqual(yield* PgSandboxStore.sandboxPrice(workspaceId, item.sku), 1650)
+      assert.deepStrictEqual(
+        (yield* PgSandboxStore.listWrites(workspaceId)).map(({ variantRef, oldPrice, newPrice }) => [
+          variantRef,
+          oldPrice,
+          newPrice
+        ]),
+        [[item.sku, 1500, 1650]]
+      )
+      assert.deepStrictEqual(yield* store.deliver(connection, writeBack), { _tag: "AlreadyApplied" })
     })
   )
 

@@ -17,6 +17,8 @@ export const layer: Layer.Layer<WorkspaceRepository, never, MemoryDatabase> = La
       setPlan: (id, plan) => set(id, { plan }),
       setLifecycleState: (id, lifecycleState) => set(id, { lifecycleState }),
       setPricingPolicy: (id, pricingPolicy) => set(id, { pricingPolicy }),
+      // Every memory transaction already runs alone under the database's lock.
+      lockUsage: () => Effect.void,
       // Names are not unique: the oldest workspace of that name is the one seeding created first.
       findByName: (name) =>
         db.read((tables) =>

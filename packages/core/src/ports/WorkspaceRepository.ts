@@ -13,6 +13,12 @@ export class WorkspaceRepository extends Context.Service<
     readonly setPlan: (id: WorkspaceId, plan: Plan) => Effect.Effect<boolean, RepositoryError>
     readonly setLifecycleState: (id: WorkspaceId, state: LifecycleState) => Effect.Effect<boolean, RepositoryError>
     readonly setPricingPolicy: (id: WorkspaceId, policy: PricingPolicy) => Effect.Effect<boolean, RepositoryError>
+    /**
+     * Holds the workspace's usage lock until the surrounding transaction ends, so a plan cap's count
+     * and the insert it allows cannot interleave with another's (two triggers at the last free run
+     * both counting 9 of 10). Outside a transaction it holds nothing.
+     */
+    readonly lockUsage: (id: WorkspaceId) => Effect.Effect<void, RepositoryError>
     /** Seeding and demos find their workspace again by name. */
     readonly findByName: (name: string) => Effect.Effect<Option.Option<Workspace>, RepositoryError>
   }

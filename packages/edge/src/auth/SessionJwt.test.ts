@@ -95,6 +95,10 @@ describe("SessionVerifier with SESSION_PUBLIC_KEY", () => {
         yield* expectRejected(yield* sign(claims({ iss: "someone-else" })), "wrong_issuer")
         yield* expectRejected(yield* sign(claims({ aud: "another-service" })), "wrong_audience")
         yield* expectRejected(yield* sign(claims({ sub: null })), "missing_claim")
+        // A sub no user id can be: a NUL (PostgreSQL text cannot hold it), a control character, a lone surrogate.
+        for (const sub of ["usr_\u0000", "usr_\u001f", "\u007f", "usr_\ud800"]) {
+          yield* expectRejected(yield* sign(claims({ sub })), "missing_claim")
+        }
         yield* expectRejected(yield* sign(claims({ exp: null })), "missing_claim")
         yield* expectRejected(yield* Effect.promise(() => claims().sign(other.privateKey)), "bad_signature")
         yield* expectRejected(`${header({ alg: "none", typ: "JWT" })}.${payload}.`, "algorithm_not_allowed")

@@ -69,6 +69,20 @@ const reasonOf = (error: unknown): InvalidSessionReason => {
   return "malformed"
 }
 
+/**
+ * A `sub` that can name a user: 1 to 128 characters, no control character (PostgreSQL text cannot
+ * hold a NUL: looking one up would fail the database, a 503 where the caller is owed a 401) and no
+ * lone surrogate (it has no UTF-8 form, so it could only match a user by accident).
+ */
+const isUserIdText = (sub: string): boolean => {
+  if (sub.length === 0 || sub.length > 128 || !sub.isWellFormed()) return false
+  for (let index = 0; index < sub.length; index++) {
+    const code = sub.charCodeAt(index)
+    if (code < 0x20 || code === 0x7f) return false
+  }
+  return true
+}
+
 /** Verifies one session JWT at `now` (epoch ms) and returns its user id. */
 export const verifySessionJwt = (
   jwt: string,
@@ -90,7 +104,7 @@ export const verifySessionJwt = (
         catch: (error) => new InvalidSession({ reason: reasonOf(error) })
       }).pipe(
         Effect.flatMap(({ payload }) =>
-          typeof payload.sub === "string" && payload.sub.length > 0 && payload.sub.length <= 128
+          typeof payload.sub === "string" && isUserIdText(payload.sub)
             ? Effect.succeed(UserId.make(payload.sub))
             : Effect.fail(new InvalidSession({ reason: "missing_claim" }))
         )

@@ -24,9 +24,16 @@ export const listJson = <A, B>(
   next_cursor: page.nextCursor
 })
 
-/** `?limit=`: 1..200, default 50. */
-export const LimitParam = Schema.FiniteFromString.pipe(
-  Schema.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: maxPageLimit }))
+/**
+ * `?limit=`: 1..200, default 50, in decimal digits only: a number parser would also read `0x10`,
+ * `1e1`, ` 10` or `10.0`, none of which a client means as a page size.
+ */
+export const LimitParam = Schema.String.pipe(
+  Schema.check(Schema.isPattern(/^[0-9]{1,4}$/, { message: "Expected a whole number in decimal digits" })),
+  Schema.decodeTo(
+    Schema.Int.pipe(Schema.check(Schema.isBetween({ minimum: 1, maximum: maxPageLimit }))),
+    SchemaTransformation.numberFromString
+  )
 ).annotate({ description: `page size, 1 to ${maxPageLimit}, default ${defaultPageLimit}` })
 
 const CursorValue = Schema.Struct({ createdAt: Schema.Number, id: Schema.String })

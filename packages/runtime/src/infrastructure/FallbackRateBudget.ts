@@ -6,6 +6,15 @@ import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric } from "effect"
 
 /**
+ * Both series at 0 from the start (the "exported at 0" convention): a scrape shows them before the
+ * first outage, also on a server without Redis, and `increase()` sees that outage's first fallback.
+ */
+const countedFromZero = Effect.andThen(
+  Metric.update(ServiceMetrics.rateBudgetFallbacks, 0),
+  Metric.update(ServiceMetrics.rateBudgetDegraded, 0)
+)
+
+/**
  * A shared rate budget that never lets a request through uncounted: while the shared store
  * (Redis, PostgreSQL) cannot count, this process counts in its own exact memory windows (core's
  * RateWindows, as MemoryRateBudget does). Each process admits only its share of the limit there
@@ -61,7 +70,7 @@ export const make = (
           })
         )
     })
-  })
+  }).pipe(Effect.tap(() => countedFromZero))
 
 /** What one of `processes` processes admits of `limit` while the store cannot count. */
 export const fallbackLimit = (limit: number, processes: number): number =>

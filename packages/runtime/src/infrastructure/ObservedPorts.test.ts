@@ -3,6 +3,9 @@ import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as Outcome from "@margin/core/Outcome"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { runStatuses } from "@margin/core/Run"
+import { fixtureNow, minuteMs } from "@margin/core/testing/Fixtures"
+import { drainRuns } from "@margin/core/testing/Leases"
 import { newWriteBack, seedItem, seedRecommendation, seedRun, seedWorkspace } from "@margin/core/testing/Seed"
 import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric, Option } from "effect"
@@ -35,6 +38,38 @@ layer(ObservedPorts.layer.pipe(Layer.provideMerge(MemoryAdapters.layer)))("obser
       assert.strictEqual((yield* count(ServiceMetrics.runTransitions, { status: "queued" })) - queued, 1)
       assert.strictEqual((yield* count(ServiceMetrics.runTransitions, { status: "succeeded" })) - succeeded, 1)
       assert.strictEqual((yield* count(ServiceMetrics.runItemsAnalysed)) - items, 50)
+    })
+  )
+
+  it.effect("runs: each event of a run's life moves exactly one status series by one (claiming moves none)", () =>
+    Effect.gen(function* () {
+      const runs = yield* RunRepository
+      const snapshot = Effect.forEach(runStatuses, (status) => count(ServiceMetrics.runTransitions, { status }))
+      yield* drainRuns
+      let last = yield* snapshot
+      /** The growth of every status series since the previous call, by status. */
+      const growth = Effect.map(snapshot, (now) => {
+        const grown = Object.fromEntries(
+          runStatuses.map((status, index) => [status, (now[index] ?? 0) - (last[index] ?? 0)])
+        )
+        last = now
+        return grown
+      })
+      const none = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 }
+      const workspace = yield* seedWorkspace()
+      const run = yield* seedRun(workspace.id, { status: "queued", createdAt: fixtureNow })
+      assert.deepStrictEqual(yield* growth, { ...none, queued: 1 }, "inserted: queued once")
+      const claimed = yield* runs.claimNext("me", fixtureNow + minuteMs, fixtureNow + 2 * minuteMs)
+      assert.strictEqual(Option.getOrUndefined(claimed)?.id, run.id)
+      assert.deepStrictEqual(yield* growth, none, "claimed: still queued, no transition")
+      yield* runs.update(workspace.id, run.id, (current) =>
+        Outcome.transitioned(current, { ...current, status: "running" })
+      )
+      assert.deepStrictEqual(yield* growth, { ...none, running: 1 }, "started")
+      yield* runs.update(workspace.id, run.id, (current) =>
+        Outcome.transitioned(current, { ...current, status: "succeeded" })
+      )
+      assert.deepStrictEqual(yield* growth, { ...none, succeeded: 1 }, "succeeded")
     })
   )
 

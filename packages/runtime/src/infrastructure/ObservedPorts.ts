@@ -11,7 +11,7 @@ const countRun = (status: string, by = 1) =>
 
 /**
  * The run repository as it is, counting into the run metrics what passes through it: a run
- * inserted (queued), claimed (running) or transitioned to another status, and the items analysed
+ * inserted (queued) or transitioned to another status (once per status it enters), and the items analysed
  * (the growth of `itemsAnalysed` between progress reports of the runs this process executes).
  */
 export const observedRuns = Layer.effect(
@@ -29,10 +29,8 @@ export const observedRuns = Layer.effect(
     return RunRepository.of({
       ...runs,
       insert: (run) => Effect.tap(runs.insert(run), () => countRun(run.status)),
-      claimNext: (owner, now, leaseUntil) =>
-        Effect.tap(runs.claimNext(owner, now, leaseUntil), (claimed) =>
-          Option.isSome(claimed) ? countRun(claimed.value.status) : Effect.void
-        ),
+      // claimNext is not counted: claiming leaves the status as it was (queued, or running for a run
+      // taken over after its lease), and the start that follows is the transition to `running`.
       recordProgress: (workspaceId, id, progress) =>
         Effect.tap(runs.recordProgress(workspaceId, id, progress), () =>
           counted.has(id) || progress.itemsAnalysed > 0 ? countItems(id, progress.itemsAnalysed, false) : Effect.void

@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs"
+import { assert, describe, it } from "@effect/vitest"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { Recommendations } from "@margin/core/RecommendationsService"
+import {
+  connectStore,
+  seedItem,
+  seedRecommendation,
+  seedWorkspace,
+  sessionActor,
+  useCases,
+  wsA
+} from "@margin/core/testing/UseCases"
+import { Effect, Option } from "effect"
+
+/** What the README and the guides say about the repository, held against what it really does. */
+
+const root = new URL("../", import.meta.url)
+const read = (path: string) => readFileSync(new URL(path, root), "utf8")
+
+const Manifest = (text: string) => {
+  const manifest: {
+    readonly engines?: { readonly node?: string }
+    readonly devEngines?: { readonly runtime?: { readonly name?: string; readonly version?: string } }
+    readonly devDependencies?: Readonly<Record<string, string>>
+  } = JSON.parse(text)
+  return manifest
+}
+
+/** `>=22.19` -> [22, 19, 0]; the only range form the manifest uses. */
+const lowerBound = (range: string): ReadonlyArray<number> => {
+  const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim())
+  assert.isNotNull(match, `a ">=x.y" range, got ${range}`)
+  return [Number(match?.[1] ?? 0), Number(match?.[2] ?? 0), Number(match?.[3] ?? 0)]
+}
+
+const atLeast = (version: ReadonlyArray<number>, bound: ReadonlyArray<number>): boolean => {
+  for (let index = 0; index < 3; index++) {
+    const difference = (version[index] ?? 0) - (bound[index] ?? 0)
+    if (difference !== 0) return difference > 0
+  }
+  return true
+}
+
+describe("documented facts", () => {
+  it("README's Node requirements are package.json's: the machine's Node (devEngines), the pinned Node that runs (engines)", () => {
+    const manifest = Manifest(read("package.json"))
+    const readme = read("README.md")
+    const machine = /Node (\d+(?:\.\d+)*) or newer on the machine/.exec(readme)
+    assert.isNotNull(machine, "README names the machine's Node")
+    const runtime = manifest.devEngines?.runtime
+    assert.strictEqual(runtime?.name, "node", "npm checks the machine's Node against devEngines, not engines")
+    assert.deepStrictEqual(
+      lowerBound(runtime?.version ?? ""),
+      lowerBound(`>=${machine?.[1] ?? ""}`),
+      "README and devEngines agree"
+    )
+    const pinned = manifest.devDependencies?.node ?? ""
+    const pinnedVersion = pinned.split(".").map(Number)
+    assert.include(readme, `pins Node ${pinnedVersion[0]}`, "README names the pinned Node")
+    assert.isTrue(
+      atLeast(pinnedVersion, lowerBound(manifest.engines?.node ?? "")),
+      `engines.node ${manifest.engines?.node} admits the pinned node ${pinned}`
+    )
+  })
+
+  it.effect("docs/cli.md's `store writes` example shows the idempotency key an approval gives its write-back", () =>
+    Effect.gen(function* () {
+      yield* seedWorkspace(wsA, "max")
+      yield* connectStore(wsA)
+      const recommendation = yield* seedRecommendation(yield* seedItem(wsA, { sku: "A", price: 1000, cost: 700 }), 1099)
+      const recommendations = yield* Recommendations
+      yield* recommendations.accept(wsA, recommendation.id, sessionActor)
+      yield* recommendations.approve(wsA, recommendation.id, sessionActor, "approver")
+      const writeBack = yield* WriteBackOutbox.use((outbox) => outbox.getByRecommendation(wsA, recommendation.id))
+      const key = Option.getOrUndefined(writeBack)?.idempotencyKey ?? ""
+      assert.strictEqual(key, recommendation.id, "the key is the recommendation's id")
+      const documented = /"idempotency_key":"([^"…]*)…"/.exec(read("docs/cli.md"))
+      assert.isNotNull(documented, "docs/cli.md shows an idempotency_key")
+      // The example elides the id after its kind's prefix (`rec_…`).
+      assert.strictEqual(documented?.[1], key.slice(0, key.indexOf("_") + 1))
+    }).pipe(Effect.provide(useCases))
+  )
+})
