@@ -108,7 +108,12 @@ const limitNote = (d: PriceDecision): string => {
   return ""
 }
 
-const decimals = (x: number): string => (x + 0).toFixed(2)
+/** -2.5 -> "-2.50" (two decimals, half away from zero; integer arithmetic, as formatPercent). */
+const decimals = (x: number): string => {
+  const hundredths = Math.round(Math.abs(x) * 100)
+  const cents = hundredths % 100
+  return `${x < 0 && hundredths > 0 ? "-" : ""}${Math.floor(hundredths / 100)}.${cents < 10 ? "0" : ""}${cents}`
+}
 
 const sourceText = (estimate: ElasticityEstimate): string => {
   switch (estimate.source) {
