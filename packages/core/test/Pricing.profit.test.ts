@@ -142,7 +142,7 @@ describe("Pricing golden cases, profit objective", () => {
     ).items
     assert.strictEqual(
       item?.recommendation?.explanation,
-      "The price is above the competitor limit (at most 5.0% above 9.00 USD) of 9.45 USD: lower the price from 10.00 USD to 9.45 USD (projected margin 47.1%); expected monthly profit change -15.59 USD at an elasticity of -1.50 (the policy's prior, no price history yet; 90% interval -2.33 to -0.67). Objective: the highest expected profit, but the limit comes first and costs 15.59 USD a month."
+      "The price is above the competitor limit of 9.45 USD (at most 5.0% above the competitor's 9.00 USD): lower the price from 10.00 USD to 9.45 USD (projected margin 47.1%); expected monthly profit change -15.59 USD at an elasticity of -1.50 (the policy's prior, no price history yet; 90% interval -2.33 to -0.67). Objective: the highest expected profit, but the limit comes first and costs 15.59 USD a month."
     )
   })
 
