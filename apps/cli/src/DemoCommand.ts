@@ -10,7 +10,7 @@ import { Runs } from "@margin/core/RunsService"
 import { scopes } from "@margin/core/Scope"
 import { Clock, Effect, Option } from "effect"
 import { Command } from "effect/cli"
-import { demoCatalog } from "./DemoCatalog.ts"
+import { demoCatalog, demoCatalogHistory } from "./DemoCatalog.ts"
 import { postgres } from "./LazyModules.ts"
 import { addMember } from "./MemberCommands.ts"
 import { report } from "./Output.ts"
@@ -68,7 +68,10 @@ const seedDemoUnlocked = Effect.gen(function* () {
   )
   const catalog = yield* CatalogRepository
   if ((yield* catalog.count(workspace.id)) === 0) {
-    yield* catalog.upsertMany(workspace.id, demoCatalog(), yield* Clock.currentTimeMillis)
+    // The catalog's past first (a price history for the profit objective to learn from), then today's.
+    const now = yield* Clock.currentTimeMillis
+    for (const past of demoCatalogHistory()) yield* catalog.upsertMany(workspace.id, past, now)
+    yield* catalog.upsertMany(workspace.id, demoCatalog(), now)
   }
   const connection = yield* StoreConnectionRepository.use((stores) => stores.get(workspace.id))
   const sandboxVariants = Option.exists(connection, (c) => c.status === "connected")

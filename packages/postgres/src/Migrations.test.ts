@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { insertWorkspace } from "../test/WorkspaceRow.ts"
 import * as Migrations from "./Migrations.ts"
+import { statements as pricingObjective } from "./migrations/0011_pricing_objective.ts"
 import { TestDatabase } from "./testing/TestDatabase.ts"
 
 // On the embedded PostgreSQL, or on DATABASE_URL's server when it is set.
@@ -122,6 +123,7 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
           ["catalog_items_created_idx", "btree (workspace_id, created_at, id)"],
           ["catalog_items_pkey", "btree (workspace_id, id)"],
           ["catalog_items_tags_idx", "gin (tags)"],
+          ["catalog_items_with_history_idx", "btree (workspace_id, id) WHERE (price_history <> '[]'::jsonb)"],
           ["catalog_items_workspace_sku_key", "btree (workspace_id, sku)"]
         ]
       )
@@ -129,6 +131,87 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
         SELECT collation_name FROM information_schema.columns
         WHERE table_schema = current_schema() AND table_name = 'catalog_items' AND column_name = 'sku'`
       assert.strictEqual(sku?.collationName, "C")
+    })
+  )
+
+  it.effect(
+    "0011: a workspace's objective defaults to profit, and the policy and source columns keep to their CHECKs",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* insertWorkspace("ws_objective")
+        const [policy] = yield* sql<{
+          readonly objective: string
+          readonly defaultElasticity: number
+          readonly maxPremiumOverCompetitor: number | null
+        }>`SELECT objective, default_elasticity, max_premium_over_competitor FROM workspaces WHERE id = 'ws_objective'`
+        assert.deepStrictEqual(policy, { objective: "profit", defaultElasticity: -1.5, maxPremiumOverCompetitor: null })
+        const set = (column: string, value: string | number) =>
+          failure(sql`UPDATE workspaces SET ${sql.update({ [column]: value })} WHERE id = 'ws_objective'`)
+        assert.include((yield* set("objective", "revenue")).message, "workspaces_objective_check")
+        assert.include((yield* set("default_elasticity", 0)).message, "workspaces_default_elasticity_check")
+        assert.include((yield* set("max_premium_over_competitor", -0.1)).message, "workspaces_max_premium_check")
+        yield* item(sql, "ws_objective", "itm_competitor", "SKU-C")
+        const competitor = yield* failure(
+          sql`UPDATE catalog_items SET competitor_price = -1 WHERE id = 'itm_competitor'`
+        )
+        assert.strictEqual(competitor.reason, "ConstraintError")
+        const [sources] = yield* sql<{ readonly definition: string }>`
+        SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint
+        WHERE conname = 'recommendations_elasticity_source_check'`
+        assert.include(sources?.definition ?? "", "'pooled'")
+        assert.notInclude(sources?.definition ?? "", "'arc'")
+      })
+  )
+
+  it.effect("0011 maps the elasticity sources of stored recommendations and gives them a point interval", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* insertWorkspace("ws_sources")
+      yield* sql`INSERT INTO runs ${sql.insert({ id: "run_sources", workspaceId: "ws_sources", status: "succeeded", trigger: "cli" })}`
+      // The rows as the first version stored them: its constraints back, its values, no interval yet.
+      yield* sql.unsafe(`ALTER TABLE recommendations
+        DROP CONSTRAINT recommendations_elasticity_source_check, DROP CONSTRAINT recommendations_rule_check`)
+      const old = (id: string, source: string, elasticity: number) =>
+        Effect.andThen(
+          item(sql, "ws_sources", `itm_${id}`, `SKU-${id}`),
+          sql`INSERT INTO recommendations ${sql.insert({
+            id,
+            workspaceId: "ws_sources",
+            runId: "run_sources",
+            itemId: `itm_${id}`,
+            sku: `SKU-${id}`,
+            currency: "EUR",
+            currentPrice: 1000,
+            recommendedPrice: 1099,
+            rule: "below_target_margin",
+            explanation: "why",
+            elasticity,
+            elasticitySource: source,
+            expectedMonthlyImpact: 100,
+            status: "new"
+          })}`
+        )
+      yield* old("rec_zero", "assumed_zero", 0)
+      yield* old("rec_arc", "arc", -2.33)
+      yield* old("rec_log", "log_log", -1.8)
+      // The migration's own statements: the mapping, then the constraints.
+      for (const statement of pricingObjective.slice(-2)) yield* sql.unsafe(statement)
+      const rows = yield* sql<{
+        readonly id: string
+        readonly elasticitySource: string
+        readonly elasticityLow: number
+        readonly elasticityHigh: number
+      }>`SELECT id, elasticity_source, elasticity_low, elasticity_high FROM recommendations
+        WHERE workspace_id = 'ws_sources' ORDER BY id`
+      assert.deepStrictEqual(
+        rows.map((row) => [row.id, row.elasticitySource, row.elasticityLow, row.elasticityHigh]),
+        [
+          ["rec_arc", "item", -2.33, -2.33],
+          ["rec_log", "item", -1.8, -1.8],
+          ["rec_zero", "prior", 0, 0]
+        ]
+      )
     })
   )
 
