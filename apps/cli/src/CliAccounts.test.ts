@@ -99,7 +99,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               "--default-elasticity",
               "0.5"
             ),
-            /^marginctl: invalid pricing policy: /m
+            /^marginctl: invalid pricing policy: /m,
+            2
           )
           assertFailed(
             yield* marginctlOnTestDatabase(

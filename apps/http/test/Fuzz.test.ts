@@ -13,7 +13,7 @@ import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
 import { ServerInfrastructure } from "@margin/runtime"
 import { baseUrl, layerOn, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { StoreRouter } from "@margin/stores"
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import * as fc from "fast-check"
 
 /**
@@ -489,7 +489,12 @@ layer(testServer(), { excludeTestServices: true, timeout: "180 seconds" })("fuzz
 const onPostgres = layerOn(
   Layer.mergeAll(
     StoreRouter.layerLive,
-    ServerInfrastructure.rateBudgetLayer({ rateLimitPerMinute: 1_000_000, redisUrl: Option.none() })
+    ServerInfrastructure.rateBudgetLayer({
+      rateLimitPerMinute: 1_000_000,
+      redisUrl: Option.none(),
+      rateLimitProcesses: 1,
+      redisTimeout: Duration.seconds(2)
+    })
   ).pipe(Layer.provideMerge(PgTestAdapters.layer))
 )
 
