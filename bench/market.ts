@@ -8,6 +8,7 @@ import { openEngineShop } from "./market/EngineShop.ts"
 import { parseMarketOptions, usage } from "./market/MarketOptions.ts"
 import { reportLines } from "./market/MarketReport.ts"
 import { engineHasObjectives, simulate } from "./market/Simulation.ts"
+import { openUseCaseShop } from "./market/UseCaseShop.ts"
 
 const options = parseMarketOptions(process.argv.slice(2))
 if (options === null) {
@@ -28,7 +29,7 @@ const program = Effect.gen(function* () {
   if (!engineHasObjectives) {
     console.log("note: this engine has no `objective` policy field; both objectives run its target-margin rule")
   }
-  const result = yield* simulate(options, openEngineShop)
+  const result = yield* simulate(options, options.via === "engine" ? openEngineShop : openUseCaseShop)
   console.log("")
   for (const line of reportLines(result)) console.log(line)
   console.log("")

@@ -2,7 +2,7 @@
 import { parseArgs } from "node:util"
 import type { SimulationOptions } from "./Simulation.ts"
 
-export const shopKinds = ["engine"] as const
+export const shopKinds = ["engine", "use-cases"] as const
 export type ShopKind = (typeof shopKinds)[number]
 
 export interface MarketOptions extends SimulationOptions {
@@ -17,7 +17,8 @@ export const usage = `usage: npm run bench:market -- [options]
   --items <n>       catalog items (default ${defaultMarketOptions.items.toLocaleString("en-US")})
   --categories <n>  categories, each with its own true elasticity in [-4.0, -1.2] (default ${defaultMarketOptions.categories})
   --cycles <n>      runs, each followed by 30 days of demand (default ${defaultMarketOptions.cycles})
-  --via <how>       engine: the pure analyseCatalog with the repository's history rule (default)
+  --via <how>       engine: the pure analyseCatalog with the repository's history rule (default);
+                    use-cases: runs, approvals and imports over the in-memory adapters (slower)
   --help            this text`
 
 /** The options, or the reason they are wrong (null for --help). */
