@@ -5,6 +5,7 @@ import { expectedProfit, makeMarket } from "./Market.ts"
 import { summarise } from "./MarketReport.ts"
 import { optimalPrice, oraclePrice } from "./Oracle.ts"
 import { policyFor, simulate } from "./Simulation.ts"
+import { openUseCaseShop } from "./UseCaseShop.ts"
 
 // Small on purpose: these are facts about the simulator, not the targets (which the bench prints).
 const small = { seed: 7, items: 200, categories: 4, cycles: 2 }
@@ -53,6 +54,15 @@ describe("the simulated market", () => {
       assert.deepStrictEqual(again.arms, first.arms)
       assert.deepStrictEqual(again.nothing, first.nothing)
       assert.notDeepEqual(other.nothing, first.nothing)
+    })
+  )
+
+  it.effect("lives the same market through the use cases as through the pure engine", () =>
+    Effect.gen(function* () {
+      const shape = { ...small, items: 120 }
+      const engine = yield* simulate(shape, openEngineShop)
+      const useCases = yield* simulate(shape, openUseCaseShop)
+      assert.deepStrictEqual(useCases.arms, engine.arms)
     })
   )
 })

@@ -17,7 +17,7 @@ import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { aStoreConnection, aWorkspace } from "@margin/core/testing/Fixtures"
 import { WriteBackDelivery } from "@margin/core/WriteBackDelivery"
-import { Clock, Effect, Layer, Stream } from "effect"
+import { Clock, Duration, Effect, Layer, Stream } from "effect"
 import type { MarketItem } from "./Market.ts"
 import { type Adoption, itemInput, type OpenShop } from "./Shop.ts"
 
@@ -26,7 +26,9 @@ const system: Actor = { _tag: "SystemActor", name: "bench:market" }
 const merchant: Actor = { _tag: "SessionActor", userId: UserId.make("usr_merchant") }
 const importBatch = 5_000
 
-const useCases = Approval.layer.pipe(
+// No time limit on the delivery that follows an approval: every adopted price must be in force
+// before the period's demand is drawn, however loaded the machine.
+const useCases = Approval.layerWith({ deliveryTimeout: Duration.infinity }).pipe(
   Layer.provideMerge(Layer.mergeAll(Recommendations.layer, Runs.layer, RunExecutor.layer, WriteBackDelivery.layer)),
   Layer.provideMerge(MemoryAdapters.layer)
 )
