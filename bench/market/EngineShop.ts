@@ -34,7 +34,13 @@ export const openEngineShop: OpenShop = (market, policy) =>
           const item = index === undefined ? undefined : items[index]
           if (recommendation === null || index === undefined || item === undefined) continue
           items[index] = { ...item, ...withPrice(item, recommendation.recommendedPrice) }
-          adopted.push({ index, from: item.price, to: recommendation.recommendedPrice, rule: recommendation.rule })
+          adopted.push({
+            index,
+            from: item.price,
+            to: recommendation.recommendedPrice,
+            rule: recommendation.rule,
+            elasticity: recommendation.elasticity
+          })
         }
         return adopted.sort((a, b) => a.index - b.index)
       }),

@@ -83,6 +83,20 @@ export const reportLines = (result: SimulationResult): Array<string> => {
   }
 
   lines.push("")
+  lines.push(
+    "Elasticity the adopted recommendations were priced with, against the truth: mean (estimate − truth) / mean |estimate − truth|:"
+  )
+  const engineNames = names.filter((name) => name !== "oracle")
+  lines.push(row(["cycle", ...engineNames], moveWidths))
+  for (let cycle = 0; cycle < cycles; cycle++) {
+    const cells = engineNames.map((name) => {
+      const found = cyclesOf(result, name)[cycle]
+      return found === undefined ? "" : `${found.estimateBias.toFixed(2)} / ${found.estimateError.toFixed(2)}`
+    })
+    lines.push(row([String(cycle + 1), ...cells], moveWidths))
+  }
+
+  lines.push("")
   lines.push(`Per category, expected profit summed over ${cycles} cycles against doing nothing:`)
   const categoryWidths = [12, 8, 14, 12, 14, 12]
   lines.push(row(["category", "true e", "nothing", ...names], categoryWidths))
@@ -118,6 +132,15 @@ export const reportLines = (result: SimulationResult): Array<string> => {
         summaryWidths
       )
     )
+  }
+
+  for (const name of engineNames) {
+    const byRule = new Map<string, number>()
+    for (const cycle of cyclesOf(result, name)) {
+      for (const [rule, n] of Object.entries(cycle.harmfulByRule)) byRule.set(rule, (byRule.get(rule) ?? 0) + n)
+    }
+    const listed = [...byRule].sort((a, b) => b[1] - a[1]).map(([rule, n]) => `${rule} ${count(n)}`)
+    lines.push(`  ${name}, harmful moves by rule: ${listed.length === 0 ? "none" : listed.join(", ")}`)
   }
 
   const profit = summarise(result, "profit")

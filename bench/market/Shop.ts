@@ -11,7 +11,10 @@ export interface Adoption {
   readonly index: number
   readonly from: number
   readonly to: number
+  /** The recommendation's rule code (the oracle's moves say `oracle`). */
   readonly rule: string
+  /** The elasticity the recommendation was priced with; null for the oracle, which knows the truth. */
+  readonly elasticity: number | null
 }
 
 export interface Shop {

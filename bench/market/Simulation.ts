@@ -30,6 +30,11 @@ export interface ArmCycle {
   readonly harmful: number
   /** Adopted changes that cut the price. */
   readonly cuts: number
+  /** The harmful changes by their rule code. */
+  readonly harmfulByRule: Readonly<Record<string, number>>
+  /** Over the adopted changes priced with an estimate: the mean of (estimate − truth), and of its absolute value. */
+  readonly estimateBias: number
+  readonly estimateError: number
 }
 
 export type ArmName = Objective | "oracle"
@@ -55,12 +60,35 @@ const measure = (market: Market, prices: ReadonlyArray<number>, adopted: Readonl
   }
   let harmful = 0
   let cuts = 0
+  let estimated = 0
+  let bias = 0
+  let error = 0
+  const harmfulByRule: Record<string, number> = {}
   for (const move of adopted) {
     const item = market.items[move.index]
-    if (item !== undefined && expectedProfit(item, move.to) < expectedProfit(item, move.from)) harmful++
+    if (item === undefined) continue
+    if (expectedProfit(item, move.to) < expectedProfit(item, move.from)) {
+      harmful++
+      harmfulByRule[move.rule] = (harmfulByRule[move.rule] ?? 0) + 1
+    }
     if (move.to < move.from) cuts++
+    if (move.elasticity !== null) {
+      estimated++
+      bias += move.elasticity - item.elasticity
+      error += Math.abs(move.elasticity - item.elasticity)
+    }
   }
-  return { profit, profitByCategory, adopted: adopted.length, harmful, cuts }
+  const mean = (total: number) => (estimated === 0 ? 0 : total / estimated)
+  return {
+    profit,
+    profitByCategory,
+    adopted: adopted.length,
+    harmful,
+    cuts,
+    harmfulByRule,
+    estimateBias: mean(bias),
+    estimateError: mean(error)
+  }
 }
 
 /** One objective of the engine through a shop, for `cycles` cycles. */
@@ -93,7 +121,7 @@ const oracleArm = (market: Market, policy: PricingPolicy, cycles: number): Array
       const to = oraclePrice(item, from, policy)
       if (to === null) continue
       prices[item.index] = to
-      adopted.push({ index: item.index, from, to, rule: "oracle" })
+      adopted.push({ index: item.index, from, to, rule: "oracle", elasticity: null })
     }
     results.push(measure(market, prices, adopted))
   }

@@ -107,7 +107,7 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
             }
             const { currentPrice: from, recommendedPrice: to } = recommendation
             prices[index] = to
-            adopted.push({ index, from, to, rule: recommendation.rule })
+            adopted.push({ index, from, to, rule: recommendation.rule, elasticity: recommendation.elasticity })
           }
           return adopted.sort((a, b) => a.index - b.index)
         })
