@@ -54,7 +54,9 @@ const syntheticCatalog = (size: number, offTarget: number, seed: number): Array<
       unitsSold30d: Math.floor(next() * 500),
       previousCost: cost !== null && next() < 0.5 ? cost + (next() < 0.2 ? Math.round(cost * 0.05) : 0) : null,
       storePrice: next() < 0.5 ? (next() < 0.03 ? price + 100 : price) : null,
-      priceHistory: history
+      priceHistory: history,
+      tags: [`category-${i % 10}`],
+      competitorPrice: null
     })
   }
   return items

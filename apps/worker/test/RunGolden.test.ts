@@ -3,7 +3,12 @@ import type { CatalogItemInput } from "@margin/core/CatalogItem"
 import type { WorkspaceId } from "@margin/core/Ids"
 import { analyseItem } from "@margin/core/Pricing"
 import { pricingInput, pricingPolicy } from "@margin/core/testing/PricingFixtures"
-import { checkGoldenRecommendation, type GoldenCase, goldenCases } from "@margin/core/testing/PricingGolden"
+import {
+  checkGoldenRecommendation,
+  type GoldenCase,
+  goldenCases,
+  goldenPolicy
+} from "@margin/core/testing/PricingGolden"
 import * as RunWorld from "@margin/runtime/testing/RunWorld"
 import {
   alertsOf,
@@ -52,7 +57,7 @@ const importsOf = (c: GoldenCase, index: number): ReadonlyArray<Partial<CatalogI
 const byPolicy = () => {
   const groups = new Map<string, Array<readonly [GoldenCase, number]>>()
   goldenCases.forEach((c, index) => {
-    const key = JSON.stringify(pricingPolicy(c.policy))
+    const key = JSON.stringify(goldenPolicy(c))
     groups.set(key, [...(groups.get(key) ?? []), [c, index] as const])
   })
   return [...groups.values()]
@@ -80,7 +85,8 @@ describe("runs on PostgreSQL against the golden table", () => {
     () =>
       Effect.gen(function* () {
         for (const cases of byPolicy()) {
-          const policy = pricingPolicy(cases[0]?.[0].policy)
+          const first = cases[0]?.[0]
+          const policy = first === undefined ? pricingPolicy() : goldenPolicy(first)
           const workspaceId = yield* aWorkspace(policy)
           yield* importCases(workspaceId, cases)
           const items = yield* itemsBySku(workspaceId)

@@ -30,6 +30,8 @@ export const CatalogItem = Schema.Struct({
   /** Cost at the previous run's snapshot; the next run compares against it. */
   analysedCost: Schema.NullOr(MinorUnits),
   priceHistory: Schema.Array(PricePoint),
+  /** The lowest current competitor price, same currency; null = unknown. */
+  competitorPrice: Schema.NullOr(MinorUnits),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })
@@ -38,7 +40,9 @@ export type CatalogItem = typeof CatalogItem.Type
 /**
  * What an import or the CLI supplies for one item; ids and timestamps are the repository's. The
  * store refs are optional: left out, an update keeps the item's refs (an import without them never
- * unlinks an item from its store), and a new item has none.
+ * unlinks an item from its store), and a new item has none. The competitor price is an optional import
+ * column: a batch in which no item has it keeps the items' competitor prices; in a batch that has it, an
+ * item without one (or with null) has none.
  */
 export const CatalogItemInput = Schema.Struct({
   sku: Schema.String.pipe(Schema.check(Schema.isBetweenLength(1, 128))),
@@ -53,6 +57,7 @@ export const CatalogItemInput = Schema.Struct({
   inventory: Schema.NullOr(Schema.Number.pipe(Schema.check(Schema.isInt()))),
   unitsSold30d: Count,
   storeProductRef: Schema.optionalKey(Schema.String),
-  storeVariantRef: Schema.optionalKey(Schema.String)
+  storeVariantRef: Schema.optionalKey(Schema.String),
+  competitorPrice: Schema.optionalKey(Schema.NullOr(MinorUnits))
 })
 export type CatalogItemInput = typeof CatalogItemInput.Type

@@ -1,14 +1,19 @@
 import { Schema } from "effect"
 
 /**
- * Where a recommendation's price elasticity of demand comes from:
- * - `assumed_zero`: no usable price history (fewer than two observations, prices within 1 % of each other, or an
- *   estimate that is not negative); demand is assumed not to react to the price.
- * - `arc`: exactly two usable observations; the midpoint (arc) elasticity between them.
- * - `log_log`: three or more; the least-squares slope of ln(units) on ln(price).
+ * Where a recommendation's price elasticity of demand comes from (see docs/pricing.md, "The estimate"):
+ * - `item`: the item's own price history carries at least half the weight of the (shrunk) estimate;
+ * - `pooled`: mostly its category's (tag's) or the workspace's pooled estimate;
+ * - `prior`: no price history anywhere in the workspace: the policy's `defaultElasticity` (under the
+ *   `target_margin` objective, the first version's assumed 0 when the item has no usable history).
+ * Recommendations stored before this field had these values were written `assumed_zero` (now `prior`),
+ * `arc` and `log_log` (now `item`).
  */
-export const ElasticitySource = Schema.Literals(["assumed_zero", "arc", "log_log"])
+export const ElasticitySource = Schema.Literals(["item", "pooled", "prior"])
 export type ElasticitySource = typeof ElasticitySource.Type
+
+/** How the first version's item-only estimate was made; the `target_margin` objective still uses it. */
+export type ElasticityMethod = "assumed_zero" | "arc" | "log_log"
 
 /** One observation of the item's past: a price it sold at and the units it sold in a period at that price. */
 export interface PricePoint {
@@ -19,9 +24,16 @@ export interface PricePoint {
 export interface ElasticityEstimate {
   /** Rounded to two decimals; the value the impact is computed with and the one the explanation states. */
   readonly elasticity: number
+  /** The 90 % interval, [more negative end, less negative end], rounded outwards to two decimals. */
+  readonly low: number
+  readonly high: number
   readonly source: ElasticitySource
-  /** The usable observations (positive price and units) the estimate looked at. */
+  /** The usable observations (positive price and units) the item's own estimate looked at. */
   readonly sampleSize: number
+  /** Set by the first version's estimator (the `target_margin` objective); null for the pooled estimate. */
+  readonly method: ElasticityMethod | null
+  /** The tag whose pool the estimate leaned on; null for the workspace's pool, the prior or the item alone. */
+  readonly poolTag: string | null
 }
 
 /** Prices closer than this (max / min) say nothing about demand: their "elasticity" is noise. */
@@ -29,9 +41,18 @@ const minimumSpread = 1.01
 /** Steeper estimates are capped: real demand curves rarely pass -5, and a few noisy points can give -1000. */
 export const steepestElasticity = -10
 
-const noHistory: ElasticityEstimate = { elasticity: 0, source: "assumed_zero", sampleSize: 0 }
+const measured = (elasticity: number, method: ElasticityMethod, sampleSize: number): ElasticityEstimate => ({
+  elasticity,
+  low: elasticity,
+  high: elasticity,
+  source: method === "assumed_zero" ? "prior" : "item",
+  sampleSize,
+  method,
+  poolTag: null
+})
+const noHistory = measured(0, "assumed_zero", 0)
 const assumedZero = (sampleSize: number): ElasticityEstimate =>
-  sampleSize === 0 ? noHistory : { elasticity: 0, source: "assumed_zero", sampleSize }
+  sampleSize === 0 ? noHistory : measured(0, "assumed_zero", sampleSize)
 
 const isUsable = (point: PricePoint): boolean =>
   point.price > 0 && point.units > 0 && Number.isFinite(point.price) && Number.isFinite(point.units)
@@ -60,7 +81,8 @@ const logLogSlope = (history: ReadonlyArray<PricePoint>, count: number): number 
 }
 
 /**
- * Estimates how units sold respond to price from the item's price history.
+ * The first version's estimate (kept for the `target_margin` objective): how units sold respond to
+ * price from the item's price history alone, a point without an interval.
  * A positive or flat estimate is not believed (it usually reflects demand shifts such as promotions or
  * seasons, not the price) and falls back to the assumed zero, keeping its sample size.
  */
@@ -80,10 +102,10 @@ export const estimateElasticity = (history: ReadonlyArray<PricePoint>): Elastici
     highest = Math.max(highest, point.price)
   }
   if (first === undefined || second === undefined || highest < lowest * minimumSpread) return assumedZero(count)
-  const source: ElasticitySource = count === 2 ? "arc" : "log_log"
+  const method: ElasticityMethod = count === 2 ? "arc" : "log_log"
   const raw = count === 2 ? arcElasticity(first, second) : logLogSlope(history, count)
   const elasticity = Math.max(Math.round(raw * 100) / 100, steepestElasticity)
-  return elasticity < 0 ? { elasticity, source, sampleSize: count } : assumedZero(count)
+  return elasticity < 0 ? measured(elasticity, method, count) : assumedZero(count)
 }
 
 /**

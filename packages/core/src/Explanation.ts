@@ -1,6 +1,7 @@
 import type { ElasticityEstimate } from "./Elasticity.ts"
 import { type CurrencyCode, formatMoney } from "./Money.ts"
 import type { RuleCode } from "./PriceRecommendation.ts"
+import type { PricingObjective } from "./PricingPolicy.ts"
 
 /** 0.354 -> "35.4%" (one decimal, half up; integer arithmetic because toFixed is slow in the hot loop). */
 export const formatPercent = (ratio: number): string => {
@@ -13,8 +14,8 @@ export const formatPercent = (ratio: number): string => {
 export const floorReason = (floorIsMinPrice: boolean, minMargin: number): string =>
   floorIsMinPrice ? "the minimum price" : `the ${formatPercent(minMargin)} minimum margin`
 
-/** Which limit shaped the price a recommendation heads for. */
-export type GoalKind = "target" | "floor" | "ceiling"
+/** Which limit or aim shaped the price a recommendation heads for. */
+export type GoalKind = "target" | "optimum" | "floor" | "ceiling"
 
 /** Everything a recommendation's sentence mentions. */
 export interface PriceDecision {
@@ -30,6 +31,12 @@ export interface PriceDecision {
   readonly floorIsMinPrice: boolean
   readonly minMargin: number
   readonly ceiling: number
+  readonly ceilingIsCompetitor: boolean
+  readonly competitorPrice: number | null
+  readonly maxPremiumOverCompetitor: number | null
+  readonly objective: PricingObjective
+  /** The price breaks the floor or the ceiling: the move is made whatever it costs. */
+  readonly restoration: boolean
   /** The price the rules call for before the step limit and rounding. */
   readonly goal: number
   readonly goalKind: GoalKind
@@ -45,13 +52,19 @@ const why = (d: PriceDecision): string => {
     case "floor_exceeds_step":
       return `The floor of ${money(d.floor)} (${floorReason(d.floorIsMinPrice, d.minMargin)}) is more than the ${step} step away and wins over it`
     case "ceiling_exceeds_step":
-      return `The maximum price of ${money(d.ceiling)} is more than the ${step} step away and wins over it`
+      return `The ${ceilingName(d)} of ${money(d.ceiling)} is more than the ${step} step away and wins over it`
     case "step_limited":
       return `Reaching ${money(Math.round(d.goal))} (${goalName(d)}) takes more than the ${step} step, so this run moves part of the way`
     case "below_floor":
       return `The price is below the floor of ${money(d.floor)} (${floorReason(d.floorIsMinPrice, d.minMargin)})`
     case "above_ceiling":
       return `The price is above the maximum price of ${money(d.ceiling)}`
+    case "above_competitor_limit":
+      return `The price is above the ${ceilingName(d)} of ${money(d.ceiling)}`
+    case "below_profit_optimum":
+      return "Expected monthly profit is higher at a higher price"
+    case "above_profit_optimum":
+      return "Expected monthly profit is higher at a lower price"
     case "below_target_margin":
       return `Margin ${margin(d.currentMargin)} is below the ${formatPercent(d.targetMargin)} target`
     case "above_target_margin":
@@ -63,27 +76,56 @@ const goalName = (d: PriceDecision): string => {
   switch (d.goalKind) {
     case "target":
       return `the ${formatPercent(d.targetMargin)} target margin`
+    case "optimum":
+      return "the profit-maximising price"
     case "floor":
       return `the floor, ${floorReason(d.floorIsMinPrice, d.minMargin)}`
     case "ceiling":
-      return "the maximum price"
+      return `the ${ceilingName(d)}`
   }
 }
 
+/** The ceiling in words: max_price, or the competitor positioning limit when it is lower. */
+const ceilingName = (d: PriceDecision): string =>
+  d.ceilingIsCompetitor && d.competitorPrice !== null && d.maxPremiumOverCompetitor !== null
+    ? `competitor limit (at most ${formatPercent(d.maxPremiumOverCompetitor)} above ${formatMoney(d.competitorPrice, d.currency)})`
+    : "maximum price"
+
 const margin = (ratio: number | null): string => (ratio === null ? "unknown" : formatPercent(ratio))
 
-// A target-margin move the limits cut short says which limit it stopped at.
+// A target-margin or profit move the limits cut short says which limit it stopped at.
 const limitNote = (d: PriceDecision): string => {
-  if (d.rule !== "below_target_margin" && d.rule !== "above_target_margin") return ""
+  if (
+    d.rule !== "below_target_margin" &&
+    d.rule !== "above_target_margin" &&
+    d.rule !== "below_profit_optimum" &&
+    d.rule !== "above_profit_optimum"
+  )
+    return ""
   if (d.goalKind === "floor")
     return `, held at the floor of ${formatMoney(d.floor, d.currency)} set by ${floorReason(d.floorIsMinPrice, d.minMargin)}`
-  if (d.goalKind === "ceiling") return `, capped at the maximum price of ${formatMoney(d.ceiling, d.currency)}`
+  if (d.goalKind === "ceiling") return `, capped at the ${ceilingName(d)} of ${formatMoney(d.ceiling, d.currency)}`
   return ""
 }
 
-const elasticityText = (estimate: ElasticityEstimate): string => {
-  const points = `${estimate.sampleSize} price point${estimate.sampleSize === 1 ? "" : "s"}`
+const decimals = (x: number): string => (x + 0).toFixed(2)
+
+const sourceText = (estimate: ElasticityEstimate): string => {
   switch (estimate.source) {
+    case "item":
+      return `from the item's ${estimate.sampleSize} price points`
+    case "pooled":
+      return estimate.poolTag === null ? "pooled over the workspace" : `pooled over the tag ${estimate.poolTag}`
+    case "prior":
+      return "the policy's prior, no price history yet"
+  }
+}
+
+const elasticityText = (estimate: ElasticityEstimate): string => {
+  if (estimate.method === null)
+    return `an elasticity of ${decimals(estimate.elasticity)} (${sourceText(estimate)}; 90% interval ${decimals(estimate.low)} to ${decimals(estimate.high)})`
+  const points = `${estimate.sampleSize} price point${estimate.sampleSize === 1 ? "" : "s"}`
+  switch (estimate.method) {
     case "arc":
       return `an arc elasticity of ${estimate.elasticity.toFixed(2)} from ${points}`
     case "log_log":
@@ -95,7 +137,16 @@ const elasticityText = (estimate: ElasticityEstimate): string => {
   }
 }
 
-/** One sentence: why, from what price to what, the projected margin, and the expected monthly impact. */
+// The second sentence: the objective, and for a restoration that loses money, that the limit comes first.
+const objectiveText = (d: PriceDecision): string => {
+  if (d.objective === "target_margin") return " Objective: the target margin, not the highest expected profit."
+  if (d.restoration && d.impact < 0)
+    return ` Objective: the highest expected profit, but the limit comes first and costs ${formatMoney(-d.impact, d.currency)} a month.`
+  return " Objective: the highest expected profit."
+}
+
+/** Two sentences: why, from what price to what, the projected margin, the expected monthly impact at which
+ * elasticity; then the objective. */
 export const explainRecommendation = (d: PriceDecision): string => {
   const projected =
     d.projectedMargin === null
@@ -122,6 +173,7 @@ export const explainRecommendation = (d: PriceDecision): string => {
     formatMoney(d.impact, d.currency),
     " at ",
     elasticityText(d.estimate),
-    "."
+    ".",
+    objectiveText(d)
   ].join("")
 }

@@ -7,8 +7,10 @@ export interface PriceLimits {
   readonly floor: number
   /** True when min_price sets the floor (it is at least the minimum-margin price). */
   readonly floorIsMinPrice: boolean
-  /** Infinity when the item has no max_price. */
+  /** Infinity when the item has no max_price and no competitor limit. */
   readonly ceiling: number
+  /** True when the competitor positioning limit sets the ceiling (it is below max_price). */
+  readonly ceilingIsCompetitor: boolean
   readonly stepDown: number
   readonly stepUp: number
 }
@@ -26,14 +28,22 @@ export const priceLimits = (
   minPrice: number | null,
   maxPrice: number | null,
   minMargin: number,
-  maxChangePct: number
+  maxChangePct: number,
+  competitorPrice: number | null = null,
+  maxPremiumOverCompetitor: number | null = null
 ): PriceLimits => {
   const marginFloor = cost === null ? 0 : ceilTolerant(cost / (1 - minMargin))
   const floorIsMinPrice = minPrice !== null && minPrice >= marginFloor
+  const positioning =
+    competitorPrice !== null && maxPremiumOverCompetitor !== null && competitorPrice > 0
+      ? floorTolerant(competitorPrice * (1 + maxPremiumOverCompetitor))
+      : Number.POSITIVE_INFINITY
+  const maximum = maxPrice ?? Number.POSITIVE_INFINITY
   return {
     floor: floorIsMinPrice ? minPrice : marginFloor,
     floorIsMinPrice,
-    ceiling: maxPrice ?? Number.POSITIVE_INFINITY,
+    ceiling: Math.min(maximum, positioning),
+    ceilingIsCompetitor: positioning < maximum,
     stepDown: Math.max(0, ceilTolerant(price * (1 - maxChangePct))),
     stepUp: floorTolerant(price * (1 + maxChangePct))
   }

@@ -11,8 +11,16 @@ import { CurrencyCode } from "./Money.ts"
  *   by the step and later runs continue.
  * - `below_floor`: the price is below the floor and the recommendation restores it (within the step).
  * - `above_ceiling`: the price is above max_price and the recommendation brings it down (within the step).
- * - `below_target_margin`: the margin is below the policy's target; the price goes up toward the target price.
- * - `above_target_margin`: the margin is above the target; the price comes down toward the target price.
+ * - `above_competitor_limit`: the price is more than max_premium_over_competitor above the competitor's price
+ *   and the recommendation brings it down (within the step).
+ * - `below_profit_optimum`: (objective `profit`) the profit-maximising price is higher; the price goes up.
+ * - `above_profit_optimum`: (objective `profit`) the profit-maximising price is lower; the price comes down.
+ * - `below_target_margin`: the margin is below the policy's target; the price goes up toward the target price
+ *   (under `profit`: demand looks inelastic or is unknown, and the price only ever goes up toward the target).
+ * - `above_target_margin`: (objective `target_margin`) the margin is above the target; the price comes down
+ *   toward the target price.
+ * The first five (and `floor_exceeds_step` / `ceiling_exceeds_step` when the price breaks the limit) are
+ * guardrail restorations: recommended whatever their expected profit change.
  */
 export const RuleCode = Schema.Literals([
   "floor_exceeds_step",
@@ -20,6 +28,9 @@ export const RuleCode = Schema.Literals([
   "step_limited",
   "below_floor",
   "above_ceiling",
+  "above_competitor_limit",
+  "below_profit_optimum",
+  "above_profit_optimum",
   "below_target_margin",
   "above_target_margin"
 ])
@@ -39,9 +50,11 @@ export const PriceRecommendation = Schema.Struct({
   /** One human sentence: why, from what to what, and the expected impact. */
   explanation: Schema.String,
   elasticity: Schema.Finite,
+  /** The 90 % interval of the elasticity, [more negative end, less negative end]. */
+  elasticityInterval: Schema.Tuple([Schema.Finite, Schema.Finite]),
   elasticitySource: ElasticitySource,
   elasticitySampleSize: Schema.Int,
-  /** Change of profit per month in minor units (revenue change when the cost is unknown). */
+  /** Expected change of monthly profit in minor units at the point estimate (revenue change without a cost). */
   expectedMonthlyImpact: Schema.Int
 })
 export type PriceRecommendation = typeof PriceRecommendation.Type

@@ -12,6 +12,14 @@ import { Schema } from "effect"
 export const RoundingMode = Schema.Literals(["none", "99", "95", "49_99", "whole"])
 export type RoundingMode = typeof RoundingMode.Type
 
+/**
+ * What a recommended price maximises (see docs/pricing.md, "The objective"):
+ * - `profit`: expected monthly profit (price − cost) × expected units, within the guardrails;
+ * - `target_margin`: the first version's rule, the target-margin price cost / (1 − targetMargin).
+ */
+export const PricingObjective = Schema.Literals(["profit", "target_margin"])
+export type PricingObjective = typeof PricingObjective.Type
+
 // Ratios are plain fractions (0.35 = 35 %), never money.
 const FractionBelowOne = Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0), Schema.isLessThan(1))
 
@@ -25,7 +33,12 @@ export const PricingPolicy = Schema.Struct({
   maxChangePct: Schema.Finite.check(Schema.isGreaterThan(0)),
   rounding: RoundingMode,
   /** A move smaller than this fraction of the current price is noise and is not recommended. */
-  threshold: FractionBelowOne
+  threshold: FractionBelowOne,
+  objective: PricingObjective,
+  /** The elasticity assumed when no item of the workspace has a usable price history; negative. */
+  defaultElasticity: Schema.Finite.check(Schema.isLessThan(0), Schema.isGreaterThanOrEqualTo(-10)),
+  /** At most this fraction above an item's competitor price (0.05 = 5 %); null = no positioning limit. */
+  maxPremiumOverCompetitor: Schema.NullOr(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)))
 }).check(
   Schema.makeFilter((policy) =>
     policy.minMargin <= policy.targetMargin
@@ -41,5 +54,8 @@ export const defaultPricingPolicy: PricingPolicy = {
   minMargin: 0.15,
   maxChangePct: 0.1,
   rounding: "99",
-  threshold: 0.01
+  threshold: 0.01,
+  objective: "profit",
+  defaultElasticity: -1.5,
+  maxPremiumOverCompetitor: null
 }

@@ -34,6 +34,8 @@ export const Recommendation = Schema.Struct({
   rule: RuleCode,
   explanation: Schema.String,
   elasticity: Schema.Number,
+  /** The 90 % interval of the elasticity, [more negative end, less negative end]. */
+  elasticityInterval: Schema.Tuple([Schema.Number, Schema.Number]),
   elasticitySource: ElasticitySource,
   elasticitySampleSize: Schema.Number,
   expectedMonthlyImpact: Schema.Number,

@@ -2,6 +2,7 @@ import { Cause, Clock, Context, Effect, Layer, Option, Stream } from "effect"
 import type { Alert } from "./Alert.ts"
 import * as AlertMachine from "./AlertMachine.ts"
 import { AuditTrail } from "./AuditTrail.ts"
+import { type ElasticityPools, poolsFromFits, priorPools, type TaggedFit, taggedFits } from "./ElasticityPools.ts"
 import { RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
 import type { CatalogItemId } from "./Ids.ts"
 import { analyseItem, type PricingInput } from "./Pricing.ts"
@@ -49,7 +50,9 @@ export const pricingInput = (item: RunItem): PricingInput<CatalogItemId> => ({
   unitsSold30d: item.unitsSold30d,
   previousCost: item.analysedCost,
   storePrice: null,
-  priceHistory: item.priceHistory
+  priceHistory: item.priceHistory,
+  tags: item.tags,
+  competitorPrice: item.competitorPrice
 })
 
 /** What one chunk's analysis writes, and what it found. */
@@ -122,7 +125,7 @@ export class RunExecutor extends Context.Service<
           ).pipe(Effect.map((settled) => (settled._tag === "Transitioned" ? settled.after : settled.current)))
 
         /** The pure engine over one chunk, and the rows it makes; no I/O but fresh ids. */
-        const analyseChunk = (run: Run, policy: PricingPolicy, chunk: ReadonlyArray<RunItem>) =>
+        const analyseChunk = (run: Run, policy: PricingPolicy, pools: ElasticityPools, chunk: ReadonlyArray<RunItem>) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
             const recommendations: Array<Recommendation> = []
@@ -130,7 +133,7 @@ export class RunExecutor extends Context.Service<
             const snapshots: Array<{ readonly id: CatalogItemId; readonly cost: number | null }> = []
             let alertsFound = 0
             for (const item of chunk) {
-              const analysis = analyseItem(pricingInput(item), policy)
+              const analysis = analyseItem(pricingInput(item), policy, pools)
               const origin = { workspaceId: run.workspaceId, runId: run.id, itemId: item.id }
               if (analysis.recommendation !== null) {
                 const id = yield* ids.next("recommendation")
@@ -181,6 +184,24 @@ export class RunExecutor extends Context.Service<
           return Effect.as(runs.recordProgress(run.workspaceId, run.id, next), next)
         }
 
+        /**
+         * The elasticity pools of the whole workspace (whatever the run's scope: more evidence), from the
+         * items with a price history only; the target-margin objective does not use them.
+         */
+        const poolsOf = (run: Run, policy: PricingPolicy) =>
+          policy.objective === "profit"
+            ? catalog.streamElasticityEvidence(run.workspaceId, config.chunkSize).pipe(
+                Stream.runFold(
+                  (): Array<TaggedFit> => [],
+                  (fits, chunk) => {
+                    for (const fit of taggedFits(chunk)) fits.push(fit)
+                    return fits
+                  }
+                ),
+                Effect.map((fits) => poolsFromFits(fits, policy.defaultElasticity))
+              )
+            : Effect.succeed(priorPools(policy.defaultElasticity))
+
         const analyse = (run: Run) =>
           Effect.gen(function* () {
             const workspace = yield* workspaces.get(run.workspaceId)
@@ -191,13 +212,14 @@ export class RunExecutor extends Context.Service<
             const start: RunProgress = { itemsTotal, itemsAnalysed: 0, recommendationsCount: 0, alertsCount: 0 }
             yield* runs.recordProgress(run.workspaceId, run.id, start)
             const policy = workspace.value.pricingPolicy
+            const pools = yield* poolsOf(run, policy)
             const supersede = yield* recommendations.hasOpen(run.workspaceId, run.id)
             // Stages on their own fibers: the next chunks are read while one is analysed and the ones
             // before it are written, `writers` transactions at a time on as many connections (the
             // database's share of a run is the larger one). Progress follows in chunk order.
             return yield* catalog.streamRunItems(run.workspaceId, run.subsetTags, config.chunkSize).pipe(
               Stream.buffer({ capacity: config.readAhead }),
-              Stream.mapEffect((chunk) => analyseChunk(run, policy, chunk)),
+              Stream.mapEffect((chunk) => analyseChunk(run, policy, pools, chunk)),
               Stream.buffer({ capacity: config.writers }),
               Stream.mapEffect((chunk) => writeChunk(run, supersede, chunk), { concurrency: config.writers }),
               Stream.runFoldEffect(

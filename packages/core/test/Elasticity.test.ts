@@ -4,7 +4,7 @@ import { estimateElasticity, projectedUnits } from "../src/Elasticity.ts"
 /** The estimate for observations written as [price, units] pairs, as [elasticity, source, sample size]. */
 const estimate = (...points: ReadonlyArray<readonly [number, number]>) => {
   const found = estimateElasticity(points.map(([price, units]) => ({ price, units })))
-  return [found.elasticity, found.source, found.sampleSize]
+  return [found.elasticity, found.method, found.sampleSize]
 }
 
 describe("estimateElasticity", () => {

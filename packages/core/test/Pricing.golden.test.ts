@@ -1,8 +1,8 @@
 /** The pricing engine against the hand-computed golden cases (testing/PricingGolden.ts). */
 import { assert, describe, it } from "@effect/vitest"
 import { analyseItem } from "../src/Pricing.ts"
-import { pricingInput, pricingPolicy } from "../testing/PricingFixtures.ts"
-import { checkGoldenRecommendation, goldenCases } from "../testing/PricingGolden.ts"
+import { pricingInput } from "../testing/PricingFixtures.ts"
+import { checkGoldenRecommendation, goldenCases, goldenPolicy } from "../testing/PricingGolden.ts"
 
 describe("Pricing golden cases", () => {
   it("has at least 30 cases", () => {
@@ -10,7 +10,7 @@ describe("Pricing golden cases", () => {
   })
   for (const c of goldenCases) {
     it(c.name, () => {
-      const analysis = analyseItem(pricingInput(c.item), pricingPolicy(c.policy))
+      const analysis = analyseItem(pricingInput(c.item), goldenPolicy(c))
       assert.deepStrictEqual(
         analysis.alerts.map((alert) => alert.kind),
         c.alerts ?? []

@@ -2,8 +2,8 @@ import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import { formatMoney } from "../src/Money.ts"
 import type { RuleCode } from "../src/PriceRecommendation.ts"
-import { analyseCatalog, analyseItem, type PricingInput } from "../src/Pricing.ts"
-import { type PricingPolicy, RoundingMode } from "../src/PricingPolicy.ts"
+import { analyseCatalog, analyseItem, elasticityPools, type PricingInput } from "../src/Pricing.ts"
+import { PricingObjective, type PricingPolicy, RoundingMode } from "../src/PricingPolicy.ts"
 import { JPY, KWD, USD } from "../testing/PricingFixtures.ts"
 
 const amount = fc.integer({ min: 0, max: 2_000_000 })
@@ -20,7 +20,10 @@ const policies: fc.Arbitrary<PricingPolicy> = fc
     minShare: ratio(0, 1),
     maxChangePct: ratio(0.01, 1.5),
     rounding: fc.constantFrom(...RoundingMode.literals),
-    threshold: ratio(0, 0.2)
+    threshold: ratio(0, 0.2),
+    objective: fc.constantFrom(...PricingObjective.literals),
+    defaultElasticity: ratio(-4, -0.1),
+    maxPremiumOverCompetitor: sometimes(ratio(0, 0.3))
   })
   .map(({ minShare, ...policy }) => ({
     ...policy,
@@ -43,12 +46,30 @@ const inputs: fc.Arbitrary<PricingInput> = amount.chain((price) =>
     storePrice: optional(amount),
     priceHistory: fc.array(fc.record({ price: near(price), units: fc.integer({ min: 0, max: 1000 }) }), {
       maxLength: 6
-    })
+    }),
+    tags: fc.subarray(["a", "b", "c"]),
+    competitorPrice: sometimes(fc.oneof(near(price), amount))
   })
 )
 
-const raises: ReadonlyArray<RuleCode> = ["below_target_margin", "below_floor", "floor_exceeds_step"]
-const cuts: ReadonlyArray<RuleCode> = ["above_target_margin", "above_ceiling", "ceiling_exceeds_step"]
+const raises: ReadonlyArray<RuleCode> = [
+  "below_target_margin",
+  "below_profit_optimum",
+  "below_floor",
+  "floor_exceeds_step"
+]
+const cuts: ReadonlyArray<RuleCode> = [
+  "above_target_margin",
+  "above_profit_optimum",
+  "above_ceiling",
+  "above_competitor_limit",
+  "ceiling_exceeds_step"
+]
+/** The competitor positioning limit of an item under a policy, if any. */
+const competitorCeiling = (input: PricingInput, policy: PricingPolicy): number =>
+  input.competitorPrice !== null && input.competitorPrice > 0 && policy.maxPremiumOverCompetitor !== null
+    ? input.competitorPrice * (1 + policy.maxPremiumOverCompetitor)
+    : Number.POSITIVE_INFINITY
 const tolerance = 1e-6
 
 describe("Pricing properties", () => {
@@ -60,6 +81,7 @@ describe("Pricing properties", () => {
         assert.isTrue(Number.isSafeInteger(recommended) && recommended >= 0)
         if (input.minPrice !== null) assert.isAtLeast(recommended, input.minPrice)
         if (input.maxPrice !== null) assert.isAtMost(recommended, input.maxPrice)
+        assert.isAtMost(recommended, competitorCeiling(input, policy) + tolerance)
         // The minimum margin: recommended * (1 - minMargin) >= cost.
         if (input.cost !== null)
           assert.isAtLeast(recommended * (1 - policy.minMargin), input.cost - tolerance * input.cost)
@@ -99,12 +121,41 @@ describe("Pricing properties", () => {
         if (cuts.includes(rule)) assert.isBelow(to, input.price)
         const breaksLimit =
           analysis.alerts.some((alert) => alert.kind === "below_floor") ||
-          (input.maxPrice !== null && input.price > input.maxPrice)
+          (input.maxPrice !== null && input.price > input.maxPrice) ||
+          input.price > Math.floor(competitorCeiling(input, policy) + 1e-9)
         if (!breaksLimit) assert.isAbove(Math.abs(to - input.price), policy.threshold * input.price)
         assert.isTrue(Number.isInteger(recommendation.expectedMonthlyImpact))
         assert.include(recommendation.explanation, formatMoney(to, input.currency))
       }),
       { numRuns: 2000 }
+    )
+  })
+
+  it("under the profit objective, expects every move to pay unless it restores a broken limit", () => {
+    const catalogs = fc.array(inputs, { minLength: 1, maxLength: 30 })
+    fc.assert(
+      fc.property(catalogs, policies, (catalog, policy) => {
+        const profit: PricingPolicy = { ...policy, objective: "profit" }
+        const analysis = analyseCatalog(
+          catalog.map((item, index) => ({ ...item, itemId: `item_${index}` })),
+          profit
+        )
+        for (const item of analysis.items) {
+          const recommendation = item.recommendation
+          if (recommendation === null) continue
+          const input = catalog[Number(item.itemId.slice(5))]
+          if (input === undefined) continue
+          const restoration =
+            item.alerts.some((alert) => alert.kind === "below_floor") ||
+            (input.maxPrice !== null && input.price > input.maxPrice) ||
+            input.price > Math.floor(competitorCeiling(input, profit) + 1e-9)
+          if (!restoration) assert.isAbove(recommendation.expectedMonthlyImpact, 0)
+          const [low, high] = recommendation.elasticityInterval
+          assert.isAtMost(low, recommendation.elasticity)
+          assert.isAtLeast(high, recommendation.elasticity)
+        }
+      }),
+      { numRuns: 500 }
     )
   })
 
@@ -136,7 +187,9 @@ describe("Pricing properties", () => {
           analysis.items,
           analysis.items.map((item) => {
             const input = catalog.find((candidate) => candidate.itemId === item.itemId)
-            return input === undefined ? item : analyseItem(input, policy)
+            return input === undefined
+              ? item
+              : analyseItem(input, policy, elasticityPools(catalog, policy.defaultElasticity))
           })
         )
       }),

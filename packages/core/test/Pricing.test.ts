@@ -3,10 +3,15 @@ import { CatalogItemId } from "../src/Ids.ts"
 import { analyseCatalog, analyseItem, type PricingInput } from "../src/Pricing.ts"
 import { JPY, pricingInput, pricingPolicy } from "../testing/PricingFixtures.ts"
 
-const explanation = (overrides: Partial<PricingInput>, policy = pricingPolicy()) =>
+/** The sentences below are the `target_margin` objective's (the profit objective's: Pricing.profit.test.ts). */
+const targetMargin = (overrides: Parameters<typeof pricingPolicy>[0] = {}) =>
+  pricingPolicy({ objective: "target_margin", ...overrides })
+
+const explanation = (overrides: Partial<PricingInput>, policy = targetMargin()) =>
   analyseItem(pricingInput(overrides), policy).recommendation?.explanation
 
-const noHistory = "at an assumed elasticity of 0 (no price history)."
+const objective = " Objective: the target margin, not the highest expected profit."
+const noHistory = `at an assumed elasticity of 0 (no price history).${objective}`
 
 describe("analyseItem", () => {
   it("computes margin and markup", () => {
@@ -41,11 +46,11 @@ describe("analyseItem", () => {
 
   it("names the limit that held a move", () => {
     assert.strictEqual(
-      explanation({ price: 1300, minPrice: 1200 }, pricingPolicy({ rounding: "none" })),
+      explanation({ price: 1300, minPrice: 1200 }, targetMargin({ rounding: "none" })),
       `Margin 50.0% is above the 35.0% target: lower the price from 13.00 USD to 12.00 USD, held at the floor of 12.00 USD set by the minimum price (projected margin 45.8%); expected monthly profit change -100.00 USD ${noHistory}`
     )
     assert.strictEqual(
-      explanation({ cost: 700, maxPrice: 1050 }, pricingPolicy({ rounding: "none" })),
+      explanation({ cost: 700, maxPrice: 1050 }, targetMargin({ rounding: "none" })),
       `Margin 30.0% is below the 35.0% target: raise the price from 10.00 USD to 10.50 USD, capped at the maximum price of 10.50 USD (projected margin 33.3%); expected monthly profit change +50.00 USD ${noHistory}`
     )
   })
@@ -56,7 +61,7 @@ describe("analyseItem", () => {
       `The floor of 11.77 USD (the 15.0% minimum margin) is more than the 10.0% step away and wins over it: raise the price from 10.00 USD to 11.99 USD (projected margin 16.6%); expected monthly profit change +199.00 USD ${noHistory}`
     )
     assert.strictEqual(
-      explanation({ price: 2000, cost: 700, maxPrice: 1500 }, pricingPolicy({ rounding: "none" })),
+      explanation({ price: 2000, cost: 700, maxPrice: 1500 }, targetMargin({ rounding: "none" })),
       `The maximum price of 15.00 USD is more than the 10.0% step away and wins over it: lower the price from 20.00 USD to 15.00 USD (projected margin 53.3%); expected monthly profit change -500.00 USD ${noHistory}`
     )
   })
@@ -68,7 +73,7 @@ describe("analyseItem", () => {
     ]
     assert.strictEqual(
       explanation({ price: 2000, cost: 700, unitsSold30d: 10, priceHistory: history }),
-      "Reaching 10.77 USD (the 35.0% target margin) takes more than the 10.0% step, so this run moves part of the way: lower the price from 20.00 USD to 18.99 USD (projected margin 63.1%); expected monthly profit change +5.29 USD at an arc elasticity of -2.33 from 2 price points."
+      `Reaching 10.77 USD (the 35.0% target margin) takes more than the 10.0% step, so this run moves part of the way: lower the price from 20.00 USD to 18.99 USD (projected margin 63.1%); expected monthly profit change +5.29 USD at an arc elasticity of -2.33 from 2 price points.${objective}`
     )
   })
 

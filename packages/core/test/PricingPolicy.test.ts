@@ -12,7 +12,10 @@ describe("PricingPolicy", () => {
       minMargin: 0.15,
       maxChangePct: 0.1,
       rounding: "99",
-      threshold: 0.01
+      threshold: 0.01,
+      objective: "profit",
+      defaultElasticity: -1.5,
+      maxPremiumOverCompetitor: null
     })
   })
   it("accepts every rounding mode", () => {
@@ -28,6 +31,10 @@ describe("PricingPolicy", () => {
       { maxChangePct: 0 },
       { threshold: Number.NaN },
       { maxChangePct: Number.POSITIVE_INFINITY },
+      { objective: "revenue" },
+      { defaultElasticity: 0 },
+      { defaultElasticity: 0.5 },
+      { maxPremiumOverCompetitor: -0.01 },
       { rounding: "10" }
     ]
     for (const change of bad) assert.isFalse(valid({ ...defaultPricingPolicy, ...change }), JSON.stringify(change))

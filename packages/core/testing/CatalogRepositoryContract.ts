@@ -72,7 +72,8 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
           inventory: -3,
           unitsSold30d: 12,
           storeProductRef: "gid://shopify/Product/1",
-          storeVariantRef: "gid://shopify/ProductVariant/2"
+          storeVariantRef: "gid://shopify/ProductVariant/2",
+          competitorPrice: 4500
         })
         const bare = aCatalogItemInput({
           sku: "R-2",
@@ -252,7 +253,9 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
           maxPrice: item.maxPrice,
           unitsSold30d: item.unitsSold30d,
           analysedCost: item.analysedCost,
-          priceHistory: item.priceHistory
+          priceHistory: item.priceHistory,
+          tags: item.tags,
+          competitorPrice: item.competitorPrice
         })
         for (const tags of [[], ["a"], ["b", "missing"], ["missing"]]) {
           const chunks = yield* Stream.runCollect(catalog.streamRunItems(workspace.id, tags, 2))
@@ -265,6 +268,53 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
         }
         const r2 = yield* itemBySku(workspace.id, "R-2")
         assert.deepStrictEqual([r2.cost, r2.analysedCost, r2.priceHistory], [800, 700, [{ price: 1000, units: 12 }]])
+      })
+    )
+
+    it.effect("a batch without competitor prices keeps the items'; a batch with them sets or clears them", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const competitor = (sku: string) => Effect.map(itemBySku(workspace.id, sku), (item) => item.competitorPrice)
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "C-1", competitorPrice: 950 }), aCatalogItemInput({ sku: "C-2" })],
+          fixtureNow
+        )
+        assert.deepStrictEqual([yield* competitor("C-1"), yield* competitor("C-2")], [950, null])
+        yield* catalog.upsertMany(workspace.id, [aCatalogItemInput({ sku: "C-1", title: "Kept" })], fixtureNow)
+        assert.strictEqual(yield* competitor("C-1"), 950)
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "C-1" }), aCatalogItemInput({ sku: "C-2", competitorPrice: 990 })],
+          fixtureNow
+        )
+        assert.deepStrictEqual([yield* competitor("C-1"), yield* competitor("C-2")], [null, 990])
+      })
+    )
+
+    it.effect("streamElasticityEvidence yields the workspace's items with a price history only, by id", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        for (const sku of ["E-1", "E-2", "E-3", "E-4"]) yield* seedItem(workspace.id, { sku, tags: ["t"], price: 1000 })
+        for (const sku of ["E-1", "E-3", "E-4"])
+          yield* seedItem(workspace.id, { sku, tags: ["t"], price: 1100, unitsSold30d: 20 })
+        yield* seedItem(other.id, { sku: "E-x", price: 1000 })
+        yield* seedItem(other.id, { sku: "E-x", price: 1200 })
+        const chunks = yield* Stream.runCollect(catalog.streamElasticityEvidence(workspace.id, 2))
+        assert.isTrue(
+          chunks.every((chunk) => chunk.length > 0 && chunk.length <= 2),
+          "non-empty chunks of at most chunkSize"
+        )
+        assert.strictEqual(chunks.flat().length, 3)
+        for (const item of chunks.flat()) {
+          assert.deepStrictEqual(
+            [item.tags, item.price, item.unitsSold30d, item.priceHistory],
+            [["t"], 1100, 20, [{ price: 1000, units: 30 }]]
+          )
+        }
       })
     )
   })

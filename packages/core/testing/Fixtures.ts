@@ -131,6 +131,7 @@ export const aCatalogItem = (overrides: Partial<CatalogItem> = {}): CatalogItem 
   storeVariantRef: "variant-001",
   analysedCost: null,
   priceHistory: [],
+  competitorPrice: null,
   createdAt: fixtureNow,
   updatedAt: fixtureNow,
   ...overrides
@@ -170,7 +171,8 @@ export const aRecommendation = (overrides: Partial<Recommendation> = {}): Recomm
   rule: "below_target_margin",
   explanation: "The margin of 30.0 % is below the target of 35.0 %: 10.00 USD -> 10.99 USD.",
   elasticity: 0,
-  elasticitySource: "assumed_zero",
+  elasticitySource: "prior",
+  elasticityInterval: [0, 0],
   elasticitySampleSize: 0,
   expectedMonthlyImpact: 2970,
   status: "new",

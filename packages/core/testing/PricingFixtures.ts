@@ -20,6 +20,8 @@ export const pricingInput = (overrides: Partial<PricingInput> = {}): PricingInpu
   previousCost: null,
   storePrice: null,
   priceHistory: [],
+  tags: [],
+  competitorPrice: null,
   ...overrides
 })
 

@@ -11,7 +11,7 @@ import type { ElasticitySource } from "../src/Elasticity.ts"
 import type { PriceRecommendation, RuleCode } from "../src/PriceRecommendation.ts"
 import type { PricingInput } from "../src/Pricing.ts"
 import type { PricingPolicy } from "../src/PricingPolicy.ts"
-import { JPY, KWD } from "./PricingFixtures.ts"
+import { JPY, KWD, pricingPolicy } from "./PricingFixtures.ts"
 
 export interface GoldenCase {
   readonly name: string
@@ -25,6 +25,9 @@ export interface GoldenCase {
   readonly alerts?: ReadonlyArray<AlertKind>
   readonly elasticity?: readonly [number, ElasticitySource, number]
 }
+
+/** The table is the `target_margin` objective's (the first version's rule): its policy, with a case's changes. */
+export const goldenPolicy = (c: GoldenCase): PricingPolicy => pricingPolicy({ objective: "target_margin", ...c.policy })
 
 export const goldenCases: ReadonlyArray<GoldenCase> = [
   // T = 650 / 0.65 = 1000 = price.
@@ -325,7 +328,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     price: 1899,
     rule: "step_limited",
     impact: 529,
-    elasticity: [-2.33, "arc", 2]
+    elasticity: [-2.33, "item", 2]
   },
   // Least-squares slope of ln(units) on ln(price) over three points: -2.446 -> -2.45.
   // Units 10 * (1899 / 2000)^-2.45; profit change 613.08.
@@ -344,7 +347,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     price: 1899,
     rule: "step_limited",
     impact: 613,
-    elasticity: [-2.45, "log_log", 3]
+    elasticity: [-2.45, "item", 3]
   },
   // Demand rising with the price is not believed: elasticity 0, with the sample size said.
   {
@@ -359,7 +362,7 @@ export const goldenCases: ReadonlyArray<GoldenCase> = [
     price: 1099,
     rule: "below_target_margin",
     impact: 9900,
-    elasticity: [0, "assumed_zero", 2]
+    elasticity: [0, "prior", 2]
   },
   { name: "cost changed since the previous run", item: { previousCost: 600 }, price: null, alerts: ["cost_changed"] },
   { name: "cost unchanged since the previous run", item: { previousCost: 650 }, price: null },
@@ -376,7 +379,7 @@ export const checkGoldenRecommendation = (c: GoldenCase, recommendation: PriceRe
     assert.isNotNull(recommendation.projectedMargin)
     assert.closeTo(recommendation.projectedMargin ?? Number.NaN, c.projectedMargin, 1e-12)
   }
-  const [elasticity, source, sampleSize] = c.elasticity ?? [0, "assumed_zero", 0]
+  const [elasticity, source, sampleSize] = c.elasticity ?? [0, "prior", 0]
   assert.deepStrictEqual(
     [recommendation.elasticity, recommendation.elasticitySource, recommendation.elasticitySampleSize],
     [elasticity, source, sampleSize]

@@ -122,6 +122,7 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
           ["catalog_items_created_idx", "btree (workspace_id, created_at, id)"],
           ["catalog_items_pkey", "btree (workspace_id, id)"],
           ["catalog_items_tags_idx", "gin (tags)"],
+          ["catalog_items_with_history_idx", "btree (workspace_id, id) WHERE (price_history <> '[]'::jsonb)"],
           ["catalog_items_workspace_sku_key", "btree (workspace_id, sku)"]
         ]
       )
@@ -130,6 +131,36 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
         WHERE table_schema = current_schema() AND table_name = 'catalog_items' AND column_name = 'sku'`
       assert.strictEqual(sku?.collationName, "C")
     })
+  )
+
+  it.effect(
+    "0011: a workspace's objective defaults to profit, and the policy and source columns keep to their CHECKs",
+    () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient.SqlClient
+        yield* insertWorkspace("ws_objective")
+        const [policy] = yield* sql<{
+          readonly objective: string
+          readonly defaultElasticity: number
+          readonly maxPremiumOverCompetitor: number | null
+        }>`SELECT objective, default_elasticity, max_premium_over_competitor FROM workspaces WHERE id = 'ws_objective'`
+        assert.deepStrictEqual(policy, { objective: "profit", defaultElasticity: -1.5, maxPremiumOverCompetitor: null })
+        const set = (column: string, value: string | number) =>
+          failure(sql`UPDATE workspaces SET ${sql.update({ [column]: value })} WHERE id = 'ws_objective'`)
+        assert.include((yield* set("objective", "revenue")).message, "workspaces_objective_check")
+        assert.include((yield* set("default_elasticity", 0)).message, "workspaces_default_elasticity_check")
+        assert.include((yield* set("max_premium_over_competitor", -0.1)).message, "workspaces_max_premium_check")
+        yield* item(sql, "ws_objective", "itm_competitor", "SKU-C")
+        const competitor = yield* failure(
+          sql`UPDATE catalog_items SET competitor_price = -1 WHERE id = 'itm_competitor'`
+        )
+        assert.strictEqual(competitor.reason, "ConstraintError")
+        const [sources] = yield* sql<{ readonly definition: string }>`
+        SELECT pg_get_constraintdef(oid) AS definition FROM pg_constraint
+        WHERE conname = 'recommendations_elasticity_source_check'`
+        assert.include(sources?.definition ?? "", "'pooled'")
+        assert.notInclude(sources?.definition ?? "", "'arc'")
+      })
   )
 
   it.effect("allows one standing alert per subject, item-less subjects included", () =>

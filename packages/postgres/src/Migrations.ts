@@ -15,6 +15,7 @@ import catalogWriteIndexes from "./migrations/0007_catalog_write_indexes.ts"
 import runRowsAscendingIndexes from "./migrations/0008_run_rows_ascending_indexes.ts"
 import runRowsItemKeys from "./migrations/0009_run_rows_item_keys.ts"
 import deprecationNoticeClaims from "./migrations/0010_deprecation_notice_claims.ts"
+import pricingObjective from "./migrations/0011_pricing_objective.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -31,7 +32,8 @@ export const loader = PgMigrator.fromRecord({
   "0007_catalog_write_indexes": catalogWriteIndexes,
   "0008_run_rows_ascending_indexes": runRowsAscendingIndexes,
   "0009_run_rows_item_keys": runRowsItemKeys,
-  "0010_deprecation_notice_claims": deprecationNoticeClaims
+  "0010_deprecation_notice_claims": deprecationNoticeClaims,
+  "0011_pricing_objective": pricingObjective
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

@@ -4,7 +4,7 @@ import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
 import { priceHistoryLimit } from "@margin/core/memory/MemoryCatalogRepository"
 import { pageOf } from "@margin/core/Page"
-import { CatalogRepository, type RunItem } from "@margin/core/ports/CatalogRepository"
+import { CatalogRepository, type EvidenceItem, type RunItem } from "@margin/core/ports/CatalogRepository"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { Tag } from "@margin/core/Tag"
 import { Array as Arr, Effect, Layer, Option, Schema, Stream, Struct } from "effect"
@@ -37,6 +37,7 @@ export const CatalogItemRow = Schema.Struct({
   store_variant_ref: Schema.NullOr(Schema.String),
   analysed_cost: NullableInt8,
   price_history: Schema.Array(PricePoint),
+  competitor_price: NullableInt8,
   created_at: Instant,
   updated_at: Instant
 })
@@ -60,6 +61,7 @@ export const toDomain = (row: CatalogItemRow): CatalogItem => ({
   storeVariantRef: row.store_variant_ref,
   analysedCost: row.analysed_cost,
   priceHistory: row.price_history,
+  competitorPrice: row.competitor_price,
   createdAt: row.created_at,
   updatedAt: row.updated_at
 })
@@ -76,7 +78,9 @@ export const RunItemRow = CatalogItemRow.mapFields(
     "max_price",
     "units_sold_30d",
     "analysed_cost",
-    "price_history"
+    "price_history",
+    "tags",
+    "competitor_price"
   ])
 )
 export type RunItemRow = typeof RunItemRow.Type
@@ -91,7 +95,17 @@ export const toRunItem = (row: RunItemRow): RunItem => ({
   maxPrice: row.max_price,
   unitsSold30d: row.units_sold_30d,
   analysedCost: row.analysed_cost,
-  priceHistory: row.price_history
+  priceHistory: row.price_history,
+  tags: row.tags,
+  competitorPrice: row.competitor_price
+})
+
+/** What pooling reads of an item with a price history (CatalogRepository.EvidenceItem). */
+const EvidenceRow = CatalogItemRow.mapFields(Struct.pick(["id", "tags", "price", "units_sold_30d", "price_history"]))
+
+const toEvidence = (row: typeof EvidenceRow.Type): { readonly id: string; readonly evidence: EvidenceItem } => ({
+  id: row.id,
+  evidence: { tags: row.tags, price: row.price, unitsSold30d: row.units_sold_30d, priceHistory: row.price_history }
 })
 
 /**
@@ -117,14 +131,15 @@ const upsertColumns = (ids: ReadonlyArray<string>, inputs: ReadonlyArray<Catalog
     [PgTypes.OID.int4, column((input) => input.inventory)],
     [PgTypes.OID.int4, column((input) => input.unitsSold30d)],
     [PgTypes.OID.text, column((input) => input.storeProductRef ?? null)],
-    [PgTypes.OID.text, column((input) => input.storeVariantRef ?? null)]
+    [PgTypes.OID.text, column((input) => input.storeVariantRef ?? null)],
+    [PgTypes.OID.int8, column((input) => input.competitorPrice ?? null)]
   ] as const
 }
 
 /** The names of `upsertColumns` in the statement, in its order (the arrays carry the types). */
 const upsertRecord =
   "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, " +
-  "store_product_ref, store_variant_ref"
+  "store_product_ref, store_variant_ref, competitor_price"
 
 /** One array parameter; only an element type without an array type could fail, a defect. */
 const arrayParameter = ([oid, values]: readonly [number, ReadonlyArray<unknown>]) =>
@@ -152,6 +167,7 @@ const all = rowsOf(CatalogItemRow, toDomain)
 // A run decodes every row of a catalog: the fast path (PgRunItems) first, the schema when it declines.
 const allRunItems = fastRunItems(rowsOf(RunItemRow, toRunItem))
 const idsOf = rowsOf(Schema.Struct({ id: Schema.String }), (row) => row.id)
+const evidenceOf = rowsOf(EvidenceRow, toEvidence)
 
 export const layerWith = ({
   tagScopeLimit
@@ -197,11 +213,12 @@ export const layerWith = ({
             WITH upserted AS (
               INSERT INTO catalog_items (
                 id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
-                inventory, units_sold_30d, store_product_ref, store_variant_ref, analysed_cost, created_at, updated_at
+                inventory, units_sold_30d, store_product_ref, store_variant_ref, competitor_price, analysed_cost,
+                created_at, updated_at
               )
               SELECT r.id, ${workspaceId}, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost,
                 r.compare_at_price, r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.store_product_ref,
-                r.store_variant_ref, r.cost, ${now}, ${now}
+                r.store_variant_ref, r.competitor_price, r.cost, ${now}, ${now}
               FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(upsertRecord)})
               ON CONFLICT (workspace_id, sku) DO UPDATE SET
                 title = EXCLUDED.title,
@@ -217,6 +234,12 @@ export const layerWith = ({
                 -- A ref left out (null) keeps the item's: CatalogItemInput.
                 store_product_ref = coalesce(EXCLUDED.store_product_ref, catalog_items.store_product_ref),
                 store_variant_ref = coalesce(EXCLUDED.store_variant_ref, catalog_items.store_variant_ref),
+                -- A batch without competitor prices keeps the items' (CatalogItemInput).
+                competitor_price = ${sql.literal(
+                  inputs.some((input) => input.competitorPrice !== undefined)
+                    ? "EXCLUDED.competitor_price"
+                    : "catalog_items.competitor_price"
+                )},
                 price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
                 updated_at = EXCLUDED.updated_at
               RETURNING (xmax = 0) AS inserted
@@ -345,6 +368,25 @@ export const layerWith = ({
           chunksById({ selected: runColumns, decode: allRunItems, workspaceId, tags, chunkSize }).pipe(
             asRepositoryStream("CatalogRepository.streamRunItems")
           ),
+        // The partial index on items with a history: a catalog without history costs one empty index scan.
+        streamElasticityEvidence: (workspaceId, chunkSize) =>
+          Stream.paginate<string | null, ReadonlyArray<EvidenceItem>, SqlError | Schema.SchemaError>(null, (afterId) =>
+            sql`
+            SELECT id, tags, price, units_sold_30d, price_history FROM catalog_items
+            WHERE workspace_id = ${workspaceId} AND price_history <> '[]'::jsonb
+              AND ${afterId === null ? sql.literal("TRUE") : sql`id > ${afterId}`}
+            ORDER BY id
+            LIMIT ${chunkSize}`.pipe(
+              Effect.flatMap(evidenceOf),
+              Effect.map((rows) => {
+                const last = rows[rows.length - 1]
+                return [
+                  rows.length === 0 ? [] : [rows.map((row) => row.evidence)],
+                  last === undefined || rows.length < chunkSize ? Option.none() : Option.some(last.id)
+                ] as const
+              })
+            )
+          ).pipe(asRepositoryStream("CatalogRepository.streamElasticityEvidence")),
         countForRun: (workspaceId, tags) =>
           sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId} AND ${inScope(tags)}`.pipe(
             asRepositoryWith("CatalogRepository.countForRun", countOf)

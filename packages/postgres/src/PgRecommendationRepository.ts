@@ -25,6 +25,7 @@ export const toDomain = (row: RecommendationRow): Recommendation => ({
   rule: row.rule,
   explanation: row.explanation,
   elasticity: row.elasticity,
+  elasticityInterval: [row.elasticity_low, row.elasticity_high],
   elasticitySource: row.elasticity_source,
   elasticitySampleSize: row.elasticity_sample_size,
   expectedMonthlyImpact: row.expected_monthly_impact,
@@ -68,7 +69,9 @@ export const toRow = (recommendation: Recommendation) => ({
   dismissed_at: toNullableTimestamptz(recommendation.dismissedAt),
   version: recommendation.version,
   created_at: toTimestamptz(recommendation.createdAt),
-  updated_at: toTimestamptz(recommendation.updatedAt)
+  updated_at: toTimestamptz(recommendation.updatedAt),
+  elasticity_low: recommendation.elasticityInterval[0],
+  elasticity_high: recommendation.elasticityInterval[1]
 })
 
 /**
@@ -102,7 +105,9 @@ const insertTypes = {
   dismissed_at: "timestamptz",
   version: "integer",
   created_at: "timestamptz",
-  updated_at: "timestamptz"
+  updated_at: "timestamptz",
+  elasticity_low: "double precision",
+  elasticity_high: "double precision"
 } as const satisfies Record<keyof ReturnType<typeof toRow>, string>
 
 // Read from the driver's values (PgRows.readValues): these rows have two dozen columns.

@@ -53,7 +53,7 @@ const wellFormed = fc.record({
   rule: fc.constantFrom("step_limited", "below_floor", "above_target_margin"),
   explanation: text,
   elasticity: double,
-  elasticity_source: fc.constantFrom("assumed_zero", "arc", "log_log"),
+  elasticity_source: fc.constantFrom("item", "pooled", "prior"),
   elasticity_sample_size: integer,
   expected_monthly_impact: integer,
   status: fc.constantFrom(...recommendationStatuses),
@@ -66,7 +66,9 @@ const wellFormed = fc.record({
   dismissed_at: nullable(instant),
   version: integer,
   created_at: instant,
-  updated_at: instant
+  updated_at: instant,
+  elasticity_low: double,
+  elasticity_high: double
 })
 
 const columns = Object.keys(RecommendationRow.fields)
@@ -126,7 +128,7 @@ describe("PgRecommendationRows", () => {
       rule: "step_limited",
       explanation: "why",
       elasticity: -1.2,
-      elasticity_source: "arc",
+      elasticity_source: "item",
       elasticity_sample_size: 4,
       expected_monthly_impact: 300,
       status: "pending_approval",
@@ -139,7 +141,9 @@ describe("PgRecommendationRows", () => {
       dismissed_at: null,
       version: 2,
       created_at: at,
-      updated_at: at
+      updated_at: at,
+      elasticity_low: -1.5,
+      elasticity_high: -0.9
     })
     assert.strictEqual(decoded?.accepted_at, 1_700_000_000_000)
     assert.strictEqual(decoded?.created_at, 1_700_000_000_000)

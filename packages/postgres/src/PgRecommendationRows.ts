@@ -45,7 +45,9 @@ export const RecommendationRow = Schema.Struct({
   dismissed_at: NullableInstant,
   version: Int8,
   created_at: Instant,
-  updated_at: Instant
+  updated_at: Instant,
+  elasticity_low: Float,
+  elasticity_high: Float
 })
 export type RecommendationRow = typeof RecommendationRow.Type
 
@@ -93,7 +95,9 @@ export const fastRecommendationRow = (row: unknown): RecommendationRow | undefin
     dismissed_at,
     version,
     created_at,
-    updated_at
+    updated_at,
+    elasticity_low,
+    elasticity_high
   } = row
   if (
     !isRecommendationId(id) ||
@@ -122,7 +126,9 @@ export const fastRecommendationRow = (row: unknown): RecommendationRow | undefin
     !isInstantOrNull(dismissed_at) ||
     !isInteger(version) ||
     !isInstant(created_at) ||
-    !isInstant(updated_at)
+    !isInstant(updated_at) ||
+    !isFiniteNumber(elasticity_low) ||
+    !isFiniteNumber(elasticity_high)
   ) {
     return undefined
   }
@@ -153,7 +159,9 @@ export const fastRecommendationRow = (row: unknown): RecommendationRow | undefin
     dismissed_at: instantOrNull(dismissed_at),
     version,
     created_at: created_at.getTime(),
-    updated_at: updated_at.getTime()
+    updated_at: updated_at.getTime(),
+    elasticity_low,
+    elasticity_high
   }
 }
 
@@ -193,5 +201,7 @@ export const recommendationRowOfValues = (values: ReadonlyArray<unknown>) => ({
   dismissed_at: values[23],
   version: values[24],
   created_at: values[25],
-  updated_at: values[26]
+  updated_at: values[26],
+  elasticity_low: values[27],
+  elasticity_high: values[28]
 })

@@ -33,7 +33,12 @@ const row = fc.record({
   price_history: fc.oneof(
     { weight: 8, arbitrary: fc.array(pricePoint, { maxLength: 3 }) },
     { weight: 1, arbitrary: fc.constantFrom(null, "[]", [null]) }
-  )
+  ),
+  tags: fc.oneof(
+    { weight: 8, arbitrary: fc.array(fc.constantFrom("a", "b c", "d-e"), { maxLength: 3 }) },
+    { weight: 1, arbitrary: fc.constantFrom(null, [3], ["a;b"]) }
+  ),
+  competitor_price: nullableInteger
 })
 
 const chunk = fc.array(fc.oneof({ weight: 20, arbitrary: row }, { weight: 1, arbitrary: fc.constant(null) }), {
@@ -69,7 +74,9 @@ describe("PgRunItems", () => {
           max_price: null,
           units_sold_30d: 3,
           analysed_cost: 650,
-          price_history: [{ price: 900, units: 4 }]
+          price_history: [{ price: 900, units: 4 }],
+          tags: ["a"],
+          competitor_price: 950
         }
       ]
       const refusing = fastRunItems(() => Effect.die("the schema was used"))

@@ -2,12 +2,14 @@ import { PricePoint } from "@margin/core/CatalogItem"
 import { CatalogItemId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
 import type { RunItem } from "@margin/core/ports/CatalogRepository"
+import { Tag } from "@margin/core/Tag"
 import { Effect, Schema } from "effect"
 import { stringOf } from "./PgFastChecks.ts"
 
 const isItemId = stringOf(CatalogItemId)
 const isCurrency = Schema.is(CurrencyCode)
 const isPricePoint = Schema.is(PricePoint)
+const isTag = Schema.is(Tag)
 
 // The integer columns arrive as numbers (ClientOptions' int8 codec, int4): the schema's checks, inlined.
 const isCount = (value: unknown): value is number =>
@@ -32,7 +34,20 @@ export const fastRunItems =
     const items: Array<RunItem> = []
     for (const row of rows) {
       if (!isRecord(row)) return bySchema(rows)
-      const { id, sku, currency, price, cost, min_price, max_price, units_sold_30d, analysed_cost, price_history } = row
+      const {
+        id,
+        sku,
+        currency,
+        price,
+        cost,
+        min_price,
+        max_price,
+        units_sold_30d,
+        analysed_cost,
+        price_history,
+        tags,
+        competitor_price
+      } = row
       if (
         !isItemId(id) ||
         typeof sku !== "string" ||
@@ -44,7 +59,10 @@ export const fastRunItems =
         !isCount(units_sold_30d) ||
         !isCountOrNull(analysed_cost) ||
         !Array.isArray(price_history) ||
-        !price_history.every(isPricePoint)
+        !price_history.every(isPricePoint) ||
+        !Array.isArray(tags) ||
+        !tags.every(isTag) ||
+        !isCountOrNull(competitor_price)
       ) {
         return bySchema(rows)
       }
@@ -58,7 +76,9 @@ export const fastRunItems =
         maxPrice: max_price,
         unitsSold30d: units_sold_30d,
         analysedCost: analysed_cost,
-        priceHistory: price_history
+        priceHistory: price_history,
+        tags,
+        competitorPrice: competitor_price
       })
     }
     return Effect.succeed(items)

@@ -1,11 +1,11 @@
 import { WorkspaceId } from "@margin/core/Ids"
 import { Plan } from "@margin/core/Plan"
-import { type PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
+import { PricingObjective, type PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
 import { LifecycleState, type Workspace } from "@margin/core/Workspace"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { Float, Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { Float, Instant, NullableFloat, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
@@ -20,6 +20,9 @@ export const WorkspaceRow = Schema.Struct({
   max_change_pct: Float,
   rounding: RoundingMode,
   threshold: Float,
+  objective: PricingObjective,
+  default_elasticity: Float,
+  max_premium_over_competitor: NullableFloat,
   trial_ends_at: NullableInstant,
   created_at: Instant
 })
@@ -35,7 +38,10 @@ export const toDomain = (row: WorkspaceRow): Workspace => ({
     minMargin: row.min_margin,
     maxChangePct: row.max_change_pct,
     rounding: row.rounding,
-    threshold: row.threshold
+    threshold: row.threshold,
+    objective: row.objective,
+    defaultElasticity: row.default_elasticity,
+    maxPremiumOverCompetitor: row.max_premium_over_competitor
   },
   trialEndsAt: row.trial_ends_at,
   createdAt: row.created_at
@@ -46,7 +52,10 @@ const policyColumns = (policy: PricingPolicy) => ({
   min_margin: policy.minMargin,
   max_change_pct: policy.maxChangePct,
   rounding: policy.rounding,
-  threshold: policy.threshold
+  threshold: policy.threshold,
+  objective: policy.objective,
+  default_elasticity: policy.defaultElasticity,
+  max_premium_over_competitor: policy.maxPremiumOverCompetitor
 })
 
 export const toRow = (workspace: Workspace) => ({

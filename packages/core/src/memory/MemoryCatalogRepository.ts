@@ -52,6 +52,8 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                 )
               )
           )
+          // A batch without competitor prices keeps the items' (CatalogItemInput).
+          const competitorColumn = inputs.some((input) => input.competitorPrice !== undefined)
           const rows: Array<CatalogItem> = []
           for (const input of bySku.values()) {
             const current = existing.get(input.sku)
@@ -61,6 +63,7 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                     storeProductRef: null,
                     storeVariantRef: null,
                     ...input,
+                    competitorPrice: input.competitorPrice ?? null,
                     id: CatalogItemId.make(yield* ids.next("catalogItem")),
                     workspaceId,
                     // The import is the first time the cost is seen (CatalogRepository.upsertMany).
@@ -69,7 +72,13 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                     createdAt: now,
                     updatedAt: now
                   }
-                : { ...current, ...input, ...withPrice(current, input.price), updatedAt: now }
+                : {
+                    ...current,
+                    ...input,
+                    competitorPrice: competitorColumn ? (input.competitorPrice ?? null) : current.competitorPrice,
+                    ...withPrice(current, input.price),
+                    updatedAt: now
+                  }
             )
           }
           yield* db.update((tables) => ({
@@ -116,6 +125,11 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
       streamForRun,
       // A whole item carries every field a run reads.
       streamRunItems: streamForRun,
+      streamElasticityEvidence: (workspaceId, chunkSize) =>
+        streamForRun(workspaceId, [], chunkSize).pipe(
+          Stream.map((chunk) => chunk.filter((item) => item.priceHistory.length > 0)),
+          Stream.filter((chunk) => chunk.length > 0)
+        ),
       countForRun: (workspaceId, tags) => db.read((tables) => itemsForRun(tables, workspaceId, tags).length),
       markAnalysed: (workspaceId, snapshot) =>
         db.update((tables) => ({

@@ -22,7 +22,12 @@ export type RunItem = Pick<
   | "unitsSold30d"
   | "analysedCost"
   | "priceHistory"
+  | "tags"
+  | "competitorPrice"
 >
+
+/** What pooling the elasticities reads of an item with a price history (see ElasticityPools). */
+export type EvidenceItem = Pick<CatalogItem, "tags" | "price" | "unitsSold30d" | "priceHistory">
 
 export interface UpsertSummary {
   readonly inserted: number
@@ -67,6 +72,14 @@ export class CatalogRepository extends Context.Service<
       tags: ReadonlyArray<Tag>,
       chunkSize: number
     ) => Stream.Stream<ReadonlyArray<RunItem>, RepositoryError>
+    /**
+     * Every item of the workspace that has a price history, in chunks ordered by id: the evidence a
+     * run pools elasticities from before it prices anything. Items without history are not read.
+     */
+    readonly streamElasticityEvidence: (
+      workspaceId: WorkspaceId,
+      chunkSize: number
+    ) => Stream.Stream<ReadonlyArray<EvidenceItem>, RepositoryError>
     readonly countForRun: (workspaceId: WorkspaceId, tags: ReadonlyArray<Tag>) => Effect.Effect<number, RepositoryError>
     /**
      * After a run has analysed items: remember each one's cost as the snapshot the next run compares

@@ -1,0 +1,194 @@
+import type { ElasticityEstimate, PricePoint } from "./Elasticity.ts"
+import { type ElasticityFit, fitElasticity } from "./ElasticityFit.ts"
+
+/**
+ * A pooled estimate: what an item of the pool is expected to have, before its own evidence.
+ * Its elasticity ~ N(mean, variance + spread): `variance` is the uncertainty of the pool's mean,
+ * `spread` how far the pool's items sit from one another (τ²).
+ */
+export interface Pool {
+  readonly mean: number
+  readonly variance: number
+  readonly spread: number
+}
+
+/** The workspace's pool (or its prior) and one pool per tag that has items with their own estimate. */
+export interface ElasticityPools {
+  readonly workspace: Pool
+  /** False when no item in the workspace has an estimate of its own: the workspace pool is the prior. */
+  readonly hasEvidence: boolean
+  readonly byTag: ReadonlyMap<string, Pool>
+}
+
+/** What pooling reads of an item: its tags and the evidence it brings. */
+export interface ElasticityEvidence {
+  readonly tags: ReadonlyArray<string>
+  readonly price: number
+  readonly unitsSold30d: number
+  readonly priceHistory: ReadonlyArray<PricePoint>
+}
+
+/** How far an item may sit from the prior when nothing is measured: sd 0.5, a 90 % interval of ±0.82. */
+const priorSpread = 0.25
+/** How uncertain the prior's mean itself is, when a workspace's evidence updates it: sd 1. */
+const priorMeanVariance = 1
+/** Below this the measured spread of a pool is not believed: sd 0.1. */
+const minimumSpread = 0.01
+/** A pool's spread is measured from this many items; fewer borrow the wider pool's. */
+const itemsForSpread = 3
+/** The two-sided 90 % interval. */
+const z90 = 1.6448536269514722
+export const steepest = -10
+
+/**
+ * Random-effects meta-analysis (DerSimonian–Laird) of item fits: the spread τ² by the method of
+ * moments (or `fallbackSpread` with fewer than three items), then the mean weighted by 1 / (v + τ²).
+ */
+const metaAnalyse = (fits: ReadonlyArray<ElasticityFit>, fallbackSpread: number): Pool | null => {
+  if (fits.length === 0) return null
+  let spread = fallbackSpread
+  if (fits.length >= itemsForSpread) {
+    let w = 0
+    let w2 = 0
+    let wb = 0
+    for (const fit of fits) {
+      const u = 1 / fit.variance
+      w += u
+      w2 += u * u
+      wb += u * fit.slope
+    }
+    const fixed = wb / w
+    let q = 0
+    for (const fit of fits) q += ((fit.slope - fixed) * (fit.slope - fixed)) / fit.variance
+    const denominator = w - w2 / w
+    spread = Math.max(minimumSpread, denominator > 0 ? (q - (fits.length - 1)) / denominator : fallbackSpread)
+  }
+  let precision = 0
+  let weighted = 0
+  for (const fit of fits) {
+    const u = 1 / (fit.variance + spread)
+    precision += u
+    weighted += u * fit.slope
+  }
+  return { mean: weighted / precision, variance: 1 / precision, spread }
+}
+
+/** A pool's mean, shrunk toward a wider one's prediction for it (normal-normal update). */
+const shrinkToward = (own: Pool, wider: { readonly mean: number; readonly variance: number }): Pool => {
+  const precision = 1 / own.variance + 1 / wider.variance
+  return {
+    mean: (own.mean / own.variance + wider.mean / wider.variance) / precision,
+    variance: 1 / precision,
+    spread: own.spread
+  }
+}
+
+/** The pools of a workspace without any price history: the policy's prior alone. */
+export const priorPools = (defaultElasticity: number): ElasticityPools => ({
+  workspace: { mean: defaultElasticity, variance: 0, spread: priorSpread },
+  hasEvidence: false,
+  byTag: new Map()
+})
+
+/** One item's own fit and the tags it pools under. */
+export interface TaggedFit {
+  readonly tags: ReadonlyArray<string>
+  readonly fit: ElasticityFit
+}
+
+/** The fits of the items that have one (items without a usable history bring no evidence). */
+export const taggedFits = (items: Iterable<ElasticityEvidence>): Array<TaggedFit> => {
+  const fits: Array<TaggedFit> = []
+  for (const item of items) {
+    const fit = fitElasticity(item.priceHistory, item.price, item.unitsSold30d)
+    if (fit !== null) fits.push({ tags: item.tags, fit })
+  }
+  return fits
+}
+
+// Sums in a fixed order, so that the pools do not depend on the order the items came in.
+const byFit = (a: TaggedFit, b: TaggedFit): number =>
+  a.fit.slope - b.fit.slope || a.fit.variance - b.fit.variance || a.fit.sampleSize - b.fit.sampleSize
+
+/**
+ * Empirical Bayes pools from the items' own fits: the workspace pool (its mean shrunk toward the
+ * prior) and one per tag (its mean shrunk toward the workspace's). Deterministic whatever the order.
+ */
+export const poolsFromFits = (fits: ReadonlyArray<TaggedFit>, defaultElasticity: number): ElasticityPools => {
+  const sorted = fits.toSorted(byFit)
+  const tagged = new Map<string, Array<ElasticityFit>>()
+  for (const { tags, fit } of sorted) {
+    for (const tag of tags) {
+      const list = tagged.get(tag)
+      if (list === undefined) tagged.set(tag, [fit])
+      else list.push(fit)
+    }
+  }
+  const measured = metaAnalyse(
+    sorted.map((item) => item.fit),
+    priorSpread
+  )
+  if (measured === null) return priorPools(defaultElasticity)
+  const workspace = shrinkToward(measured, { mean: defaultElasticity, variance: priorMeanVariance })
+  const byTag = new Map<string, Pool>()
+  for (const tag of [...tagged.keys()].sort()) {
+    const own = metaAnalyse(tagged.get(tag) ?? [], workspace.spread)
+    if (own !== null)
+      byTag.set(tag, shrinkToward(own, { mean: workspace.mean, variance: workspace.variance + workspace.spread }))
+  }
+  return { workspace, hasEvidence: true, byTag }
+}
+
+/** The pools of a set of items (a catalog, or the part of it with a price history). */
+export const elasticityPools = (items: Iterable<ElasticityEvidence>, defaultElasticity: number): ElasticityPools =>
+  poolsFromFits(taggedFits(items), defaultElasticity)
+
+const round2 = (x: number): number => Math.round(x * 100) / 100 + 0
+const bound = (x: number): number => Math.min(0, Math.max(steepest, x)) + 0 // + 0 turns -0 into 0
+
+/**
+ * One item's elasticity: its own fit combined with the pool of its best-informed tag (the workspace's
+ * when none of its tags has a pool), each weighted by its precision, so that the less evidence the item
+ * has the closer it stays to the pool. The interval is the 90 % interval of that combination. A
+ * positive value is not believed (promotions and seasons, not the price): estimates stop at 0, and at −10.
+ */
+export const estimateWithPools = (
+  fit: ElasticityFit | null,
+  tags: ReadonlyArray<string>,
+  pools: ElasticityPools
+): ElasticityEstimate => {
+  let pool = pools.workspace
+  let poolTag: string | null = null
+  for (const tag of tags) {
+    const candidate = pools.byTag.get(tag)
+    if (
+      candidate !== undefined &&
+      (poolTag === null ||
+        candidate.variance < pool.variance ||
+        (candidate.variance === pool.variance && tag < poolTag))
+    ) {
+      pool = candidate
+      poolTag = tag
+    }
+  }
+  const priorVariance = pool.variance + pool.spread
+  let mean = pool.mean
+  let variance = priorVariance
+  let source: ElasticityEstimate["source"] = pools.hasEvidence ? "pooled" : "prior"
+  if (fit !== null) {
+    const precision = 1 / priorVariance + 1 / fit.variance
+    mean = (pool.mean / priorVariance + fit.slope / fit.variance) / precision
+    variance = 1 / precision
+    if (1 / fit.variance >= 1 / priorVariance) source = "item"
+  }
+  const half = z90 * Math.sqrt(variance)
+  return {
+    elasticity: round2(bound(mean)),
+    low: bound(Math.floor((mean - half) * 100) / 100),
+    high: bound(Math.ceil((mean + half) * 100) / 100),
+    source,
+    sampleSize: fit?.sampleSize ?? 0,
+    method: null,
+    poolTag: source === "pooled" ? poolTag : null
+  }
+}
