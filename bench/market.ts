@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { openEngineShop } from "./market/EngineShop.ts"
 import { parseMarketOptions, usage } from "./market/MarketOptions.ts"
 import { reportLines } from "./market/MarketReport.ts"
-import { engineHasObjectives, simulate } from "./market/Simulation.ts"
+import { simulate } from "./market/Simulation.ts"
 import { openUseCaseShop } from "./market/UseCaseShop.ts"
 
 const options = parseMarketOptions(process.argv.slice(2))
@@ -26,9 +26,6 @@ const program = Effect.gen(function* () {
     `simulated market: seed ${options.seed}, ${options.items.toLocaleString("en-US")} items in ${options.categories} categories, ` +
       `${options.cycles} cycles, via ${options.via === "engine" ? "the pure engine (analyseCatalog)" : "the use cases over the memory adapters"}, node ${process.version}`
   )
-  if (!engineHasObjectives) {
-    console.log("note: this engine has no `objective` policy field; both objectives run its target-margin rule")
-  }
   const result = yield* simulate(options, options.via === "engine" ? openEngineShop : openUseCaseShop)
   console.log("")
   for (const line of reportLines(result)) console.log(line)

@@ -19,6 +19,7 @@ export const openEngineShop: OpenShop = (market, policy) =>
       workspaceId,
       storeProductRef: null,
       storeVariantRef: null,
+      competitorPrice: null,
       analysedCost: item.cost,
       priceHistory: item.startHistory,
       createdAt: 0,

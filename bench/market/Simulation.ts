@@ -10,14 +10,8 @@ import type { Adoption, OpenShop } from "./Shop.ts"
 export const objectives = ["profit", "target_margin"] as const
 export type Objective = (typeof objectives)[number]
 
-/** True once the engine has the `objective` policy field; before, every arm runs the target-margin engine. */
-export const engineHasObjectives = "objective" in defaultPricingPolicy
-
-/** The default policy with `objective` set (a field the engine may not know yet: then it is ignored). */
-export const policyFor = (objective: Objective): PricingPolicy => {
-  const chosen = { objective }
-  return { ...defaultPricingPolicy, ...chosen }
-}
+/** The default policy with `objective` set. */
+export const policyFor = (objective: Objective): PricingPolicy => ({ ...defaultPricingPolicy, objective })
 
 /** What one arm did in one cycle. */
 export interface ArmCycle {
