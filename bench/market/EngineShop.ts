@@ -40,7 +40,8 @@ export const openEngineShop: OpenShop = (market, policy) =>
             from: item.price,
             to: recommendation.recommendedPrice,
             rule: recommendation.rule,
-            elasticity: recommendation.elasticity
+            elasticity: recommendation.elasticity,
+            interval: recommendation.elasticityInterval
           })
         }
         return adopted.sort((a, b) => a.index - b.index)

@@ -84,14 +84,16 @@ export const reportLines = (result: SimulationResult): Array<string> => {
 
   lines.push("")
   lines.push(
-    "Elasticity the adopted recommendations were priced with, against the truth: mean (estimate − truth) / mean |estimate − truth|:"
+    "Elasticity the adopted recommendations were priced with, against the truth: mean (estimate − truth) / mean |estimate − truth| / truth inside the interval:"
   )
   const engineNames = names.filter((name) => name !== "oracle")
   lines.push(row(["cycle", ...engineNames], moveWidths))
   for (let cycle = 0; cycle < cycles; cycle++) {
     const cells = engineNames.map((name) => {
       const found = cyclesOf(result, name)[cycle]
-      return found === undefined ? "" : `${found.estimateBias.toFixed(2)} / ${found.estimateError.toFixed(2)}`
+      return found === undefined
+        ? ""
+        : `${found.estimateBias.toFixed(2)} / ${found.estimateError.toFixed(2)} / ${percent(found.intervalCoverage, 0)}`
     })
     lines.push(row([String(cycle + 1), ...cells], moveWidths))
   }

@@ -15,6 +15,8 @@ export interface Adoption {
   readonly rule: string
   /** The elasticity the recommendation was priced with; null for the oracle, which knows the truth. */
   readonly elasticity: number | null
+  /** Its interval [low, high]; null for the oracle. */
+  readonly interval: readonly [number, number] | null
 }
 
 export interface Shop {

@@ -29,6 +29,8 @@ export interface ArmCycle {
   /** Over the adopted changes priced with an estimate: the mean of (estimate − truth), and of its absolute value. */
   readonly estimateBias: number
   readonly estimateError: number
+  /** The share of those whose interval holds the true elasticity. */
+  readonly intervalCoverage: number
 }
 
 export type ArmName = Objective | "oracle"
@@ -57,6 +59,7 @@ const measure = (market: Market, prices: ReadonlyArray<number>, adopted: Readonl
   let estimated = 0
   let bias = 0
   let error = 0
+  let covered = 0
   const harmfulByRule: Record<string, number> = {}
   for (const move of adopted) {
     const item = market.items[move.index]
@@ -70,6 +73,8 @@ const measure = (market: Market, prices: ReadonlyArray<number>, adopted: Readonl
       estimated++
       bias += move.elasticity - item.elasticity
       error += Math.abs(move.elasticity - item.elasticity)
+      if (move.interval !== null && item.elasticity >= move.interval[0] && item.elasticity <= move.interval[1])
+        covered++
     }
   }
   const mean = (total: number) => (estimated === 0 ? 0 : total / estimated)
@@ -81,7 +86,8 @@ const measure = (market: Market, prices: ReadonlyArray<number>, adopted: Readonl
     cuts,
     harmfulByRule,
     estimateBias: mean(bias),
-    estimateError: mean(error)
+    estimateError: mean(error),
+    intervalCoverage: mean(covered)
   }
 }
 
@@ -115,7 +121,7 @@ const oracleArm = (market: Market, policy: PricingPolicy, cycles: number): Array
       const to = oraclePrice(item, from, policy)
       if (to === null) continue
       prices[item.index] = to
-      adopted.push({ index: item.index, from, to, rule: "oracle", elasticity: null })
+      adopted.push({ index: item.index, from, to, rule: "oracle", elasticity: null, interval: null })
     }
     results.push(measure(market, prices, adopted))
   }

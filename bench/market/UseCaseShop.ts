@@ -107,7 +107,14 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
             }
             const { currentPrice: from, recommendedPrice: to } = recommendation
             prices[index] = to
-            adopted.push({ index, from, to, rule: recommendation.rule, elasticity: recommendation.elasticity })
+            adopted.push({
+              index,
+              from,
+              to,
+              rule: recommendation.rule,
+              elasticity: recommendation.elasticity,
+              interval: recommendation.elasticityInterval
+            })
           }
           return adopted.sort((a, b) => a.index - b.index)
         })
