@@ -21,23 +21,24 @@ export const usage = `usage: npm run bench:market -- [options]
                     use-cases: runs, approvals and imports over the in-memory adapters (slower)
   --help            this text`
 
+const flags = {
+  seed: { type: "string" },
+  items: { type: "string" },
+  categories: { type: "string" },
+  cycles: { type: "string" },
+  via: { type: "string" },
+  help: { type: "boolean" }
+} as const
+
 /** The options, or the reason they are wrong (null for --help). */
 export const parseMarketOptions = (args: ReadonlyArray<string>): MarketOptions | string | null => {
-  const parsed = parseArgs({
-    args: [...args],
-    strict: false,
-    options: {
-      seed: { type: "string" },
-      items: { type: "string" },
-      categories: { type: "string" },
-      cycles: { type: "string" },
-      via: { type: "string" },
-      help: { type: "boolean" }
-    }
-  })
+  const parsed = parseArgs({ args: [...args], strict: false, options: flags })
   const { values, positionals } = parsed
   if (values.help === true) return null
   if (positionals.length > 0) return `unexpected argument "${positionals[0]}"`
+  // Not strict, so that a wrong flag gets this answer rather than a stack trace.
+  const unknown = Object.keys(values).find((name) => !(name in flags))
+  if (unknown !== undefined) return `unknown flag --${unknown}`
   const integer = (name: "seed" | "items" | "categories" | "cycles", min: number): number => {
     const raw = values[name]
     if (raw === undefined) return defaultMarketOptions[name]
