@@ -73,15 +73,33 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             "--target-margin",
             "0.4",
             "--rounding",
-            "95"
+            "95",
+            "--objective",
+            "target_margin",
+            "--max-premium-over-competitor",
+            "0.05"
           )
           assert.deepStrictEqual(policy.pricing_policy, {
             target_margin: 0.4,
             min_margin: 0.15,
             max_change: 0.1,
             rounding: "95",
-            threshold: 0.01
+            threshold: 0.01,
+            objective: "target_margin",
+            default_elasticity: -1.5,
+            max_premium_over_competitor: 0.05
           })
+          assertFailed(
+            yield* marginctlOnTestDatabase(
+              "workspace",
+              "set-policy",
+              "--workspace",
+              workspaceId,
+              "--default-elasticity",
+              "0.5"
+            ),
+            /^marginctl: invalid pricing policy: /m
+          )
           assertFailed(
             yield* marginctlOnTestDatabase(
               "workspace",

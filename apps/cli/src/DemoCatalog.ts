@@ -73,3 +73,49 @@ export const demoCatalog = (size: number = demoCatalogSize): ReadonlyArray<Catal
     }
   })
 }
+
+/**
+ * How each demo category's demand answers the price: the "true" elasticities its simulated price
+ * history is drawn from (kitchen and electronics elastic, toys close to unit elastic).
+ */
+const demoElasticity: Record<(typeof categories)[number], number> = {
+  kitchen: -2.4,
+  garden: -1.9,
+  apparel: -2.8,
+  electronics: -3.2,
+  toys: -1.5
+}
+
+/** Past prices of an item, as fractions of its current price: two earlier periods each. */
+const pastPriceFactors: ReadonlyArray<ReadonlyArray<number>> = [
+  [0.9, 1.1],
+  [1.15, 0.95],
+  [0.85, 1.05]
+]
+
+/**
+ * The demo catalog's past: earlier versions of the catalog to import before `demoCatalog`, oldest
+ * first. Three items in five had two earlier prices; the units sold at each follow their category's
+ * elasticity from the current price and units, with up to ±8 % noise (a seeded generator). Importing
+ * them in order gives those items a price history (the repository records the outgoing price and its
+ * units on every change), the evidence the profit objective estimates elasticities from.
+ */
+export const demoCatalogHistory = (size: number = demoCatalogSize): ReadonlyArray<ReadonlyArray<CatalogItemInput>> => {
+  const random = generator(20250116)
+  const current = demoCatalog(size)
+  return [0, 1].map((period) =>
+    current.map((item, index) => {
+      const factors = pastPriceFactors[index % pastPriceFactors.length] ?? [1, 1]
+      const category = categories[index % categories.length] ?? "kitchen"
+      const noise = 1 + (random() - 0.5) * 0.16
+      // Two items in five keep their price: no history for them.
+      if (Math.floor(index / 5) % 5 >= 3) return item
+      const factor = factors[period] ?? 1
+      return {
+        ...item,
+        price: Math.max(1, Math.round((item.price * factor) / 100) * 100 - 1),
+        unitsSold30d: Math.max(1, Math.round(item.unitsSold30d * factor ** demoElasticity[category] * noise))
+      }
+    })
+  )
+}

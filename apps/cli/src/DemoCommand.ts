@@ -11,7 +11,7 @@ import { scopes } from "@margin/core/Scope"
 import { PgAdvisoryLock } from "@margin/postgres"
 import { Clock, Effect, Option } from "effect"
 import { Command } from "effect/cli"
-import { demoCatalog } from "./DemoCatalog.ts"
+import { demoCatalog, demoCatalogHistory } from "./DemoCatalog.ts"
 import { addMember } from "./MemberCommands.ts"
 import { report } from "./Output.ts"
 import { connectStore } from "./StoreCommands.ts"
@@ -69,7 +69,10 @@ const seedDemo = PgAdvisoryLock.exclusively("marginctl demo")(
     )
     const catalog = yield* CatalogRepository
     if ((yield* catalog.count(workspace.id)) === 0) {
-      yield* catalog.upsertMany(workspace.id, demoCatalog(), yield* Clock.currentTimeMillis)
+      // The catalog's past first (a price history for the profit objective to learn from), then today's.
+      const now = yield* Clock.currentTimeMillis
+      for (const past of demoCatalogHistory()) yield* catalog.upsertMany(workspace.id, past, now)
+      yield* catalog.upsertMany(workspace.id, demoCatalog(), now)
     }
     const connection = yield* StoreConnectionRepository.use((stores) => stores.get(workspace.id))
     const sandboxVariants = Option.exists(connection, (c) => c.status === "connected")

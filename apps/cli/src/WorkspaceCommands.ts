@@ -1,7 +1,7 @@
 import { ResourceNotFound } from "@margin/core/Errors"
 import { WorkspaceId } from "@margin/core/Ids"
 import { type Plan, plans } from "@margin/core/Plan"
-import { defaultPricingPolicy, PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
+import { defaultPricingPolicy, PricingObjective, PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
 import { toIso } from "@margin/core/Timestamp"
@@ -32,7 +32,10 @@ const policyJson = (policy: PricingPolicy) => ({
   min_margin: policy.minMargin,
   max_change: policy.maxChangePct,
   rounding: policy.rounding,
-  threshold: policy.threshold
+  threshold: policy.threshold,
+  objective: policy.objective,
+  default_elasticity: policy.defaultElasticity,
+  max_premium_over_competitor: policy.maxPremiumOverCompetitor
 })
 
 /** The workspace, or a failure naming the id. */
@@ -132,7 +135,19 @@ const setPolicy = Command.make(
     minMargin: ratio("min-margin", "The margin no recommendation goes below, e.g. 0.15"),
     maxChange: ratio("max-change", "The largest move of one run as a fraction of the price, e.g. 0.10"),
     rounding: Flag.Literals("rounding", RoundingMode.literals).pipe(Flag.optional),
-    threshold: ratio("threshold", "Moves smaller than this fraction are not recommended, e.g. 0.01")
+    threshold: ratio("threshold", "Moves smaller than this fraction are not recommended, e.g. 0.01"),
+    objective: Flag.Literals("objective", PricingObjective.literals).pipe(
+      Flag.withDescription("What recommendations maximise: profit (the default) or target_margin"),
+      Flag.optional
+    ),
+    defaultElasticity: ratio(
+      "default-elasticity",
+      "The elasticity assumed while no item has a price history, below 0, e.g. -1.5"
+    ),
+    maxPremium: Flag.String("max-premium-over-competitor").pipe(
+      Flag.withDescription("At most this fraction above an item's competitor price, e.g. 0.05; 'none' removes it"),
+      Flag.optional
+    )
   },
   Effect.fn(function* (input) {
     const workspace = yield* requireWorkspace(input.workspace)
@@ -142,7 +157,14 @@ const setPolicy = Command.make(
       minMargin: Option.getOrElse(input.minMargin, () => current.minMargin),
       maxChangePct: Option.getOrElse(input.maxChange, () => current.maxChangePct),
       rounding: Option.getOrElse(input.rounding, () => current.rounding),
-      threshold: Option.getOrElse(input.threshold, () => current.threshold)
+      threshold: Option.getOrElse(input.threshold, () => current.threshold),
+      objective: Option.getOrElse(input.objective, () => current.objective),
+      defaultElasticity: Option.getOrElse(input.defaultElasticity, () => current.defaultElasticity),
+      // A number the schema then checks; "none" removes the limit.
+      maxPremiumOverCompetitor: Option.match(input.maxPremium, {
+        onNone: () => current.maxPremiumOverCompetitor,
+        onSome: (value) => (value === "none" ? null : Number(value))
+      })
     }
     const policy = yield* Schema.decodeUnknownEffect(PricingPolicy)(candidate).pipe(
       Effect.mapError((error) => new OperatorError({ message: `invalid pricing policy: ${error.message}` }))
@@ -163,7 +185,7 @@ const setPolicy = Command.make(
     yield* report(
       { id: workspace.id, pricing_policy: policyJson(policy) },
       (r) =>
-        `Workspace ${r.id}: target margin ${policy.targetMargin}, min margin ${policy.minMargin}, max change ${policy.maxChangePct}, rounding ${policy.rounding}, threshold ${policy.threshold}`
+        `Workspace ${r.id}: target margin ${policy.targetMargin}, min margin ${policy.minMargin}, max change ${policy.maxChangePct}, rounding ${policy.rounding}, threshold ${policy.threshold}, objective ${policy.objective}, default elasticity ${policy.defaultElasticity}, max premium over competitor ${policy.maxPremiumOverCompetitor ?? "none"}`
     )
   })
 ).pipe(Command.withDescription("Change a workspace's pricing policy (only the flags given)"))

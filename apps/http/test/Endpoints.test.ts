@@ -367,6 +367,36 @@ layer(testServer(), { excludeTestServices: true })("REST v1 endpoints", (it) => 
     })
   )
 
+  it.effect("a recommendation and its export rows carry the elasticity, its interval and its source", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const recommendation = yield* seedRecommendation(workspace, {
+        elasticity: -2.1,
+        elasticityInterval: [-2.6, -1.6],
+        elasticitySource: "pooled"
+      })
+      const body = bodyOf(yield* call("GET", `/api/v1/recommendations/${recommendation.id}`, { token: owner.token }))
+      assert.deepStrictEqual(
+        [body.elasticity, body.elasticity_interval, body.elasticity_source, body.elasticity_sample_size],
+        [-2.1, [-2.6, -1.6], "pooled", 0]
+      )
+      const listed = bodyOf(yield* call("GET", "/api/v1/recommendations", { token: owner.token })).data
+      assert.deepStrictEqual(Object(Array.isArray(listed) ? listed[0] : undefined).elasticity_interval, [-2.6, -1.6])
+
+      const csv = (yield* call("GET", "/api/v1/reports/export", { token: owner.token })).text.split("\r\n")
+      assert.isTrue(csv[0]?.endsWith(",created_at,elasticity,elasticity_low,elasticity_high,elasticity_source"))
+      assert.isTrue(csv[1]?.endsWith(",-2.1,-2.6,-1.6,pooled"))
+      const rows = bodyOf(
+        yield* call("GET", "/api/v1/reports/export", { token: owner.token, headers: { accept: "application/json" } })
+      ).data
+      const row = Object(Array.isArray(rows) ? rows[0] : undefined)
+      assert.deepStrictEqual(
+        [row.elasticity, row.elasticity_interval, row.elasticity_source],
+        [-2.1, [-2.6, -1.6], "pooled"]
+      )
+    })
+  )
+
   it.effect("GET /api/v1/workspace/status: all four keys, nulls when nothing is open", () =>
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner({ plan: "pro" })

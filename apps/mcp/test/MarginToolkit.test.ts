@@ -210,6 +210,10 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
         [fresh.id]
       )
       const got = ok(yield* agent.call("get_recommendation", { recommendation_id: fresh.id }))
+      assert.deepStrictEqual(
+        [field(got, "elasticity"), field(got, "elasticity_interval"), field(got, "elasticity_source")],
+        [fresh.elasticity, [...fresh.elasticityInterval], fresh.elasticitySource]
+      )
       assert.deepStrictEqual(field(got, "current_price"), {
         amount_minor: fresh.currentPrice,
         currency: fresh.currency,
@@ -357,6 +361,10 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
       assert.strictEqual(field(row, "recommendation_id"), b.id)
       assert.strictEqual(field(row, "status"), "rejected")
       assert.strictEqual(field(row, "reject_reason"), "no")
+      assert.deepStrictEqual(
+        [field(row, "elasticity"), field(row, "elasticity_interval"), field(row, "elasticity_source")],
+        [b.elasticity, [...b.elasticityInterval], b.elasticitySource]
+      )
       assert.strictEqual(field(field(row, "current_price"), "amount_minor"), b.currentPrice)
       const next = ok(yield* agent.call("export_report", { limit: 1, cursor: field(report, "next_cursor") }))
       assert.deepStrictEqual(

@@ -13,7 +13,8 @@ import { Tag } from "./Tag.ts"
  * are decimal strings in major units (`12.99`, JSONL also takes numbers); empty or null = unknown.
  * Blank lines are skipped. The optional `store_product_ref` and `store_variant_ref` link an item to
  * its product and variant in the connected store (Shopify ids for write-back); empty keeps what the
- * item had.
+ * item had. The optional `competitor_price` is the lowest current competitor price (same currency): a
+ * file with the column sets it on every item (empty = none), a file without it keeps the items'.
  */
 export const catalogColumns = [
   "sku",
@@ -28,7 +29,8 @@ export const catalogColumns = [
   "inventory",
   "units_sold_30d",
   "store_product_ref",
-  "store_variant_ref"
+  "store_variant_ref",
+  "competitor_price"
 ] as const
 export type CatalogColumn = (typeof catalogColumns)[number]
 
@@ -69,6 +71,8 @@ interface RawItem {
   readonly units_sold_30d: string
   readonly store_product_ref: string
   readonly store_variant_ref: string
+  /** Undefined when the file (CSV) or the line (JSONL) has no such column. */
+  readonly competitor_price: string | undefined
 }
 
 const maxSkuLength = 128
@@ -168,7 +172,11 @@ const validate = (raw: RawItem): Result.Result<CatalogItemInput, string> => {
   if (variantRef.length > maxStoreRefLength) {
     return Result.fail(`store_variant_ref is longer than ${maxStoreRefLength} characters`)
   }
+  const competitorText = raw.competitor_price?.trim()
+  const competitorPrice = competitorText === undefined ? null : amount("competitor_price", competitorText, code)
+  if (competitorPrice !== null && Result.isFailure(competitorPrice)) return Result.fail(competitorPrice.failure)
   const item: CatalogItemInput = {
+    ...(competitorPrice === null ? {} : { competitorPrice: competitorPrice.success }),
     sku,
     title,
     tags: tags.success,
@@ -265,6 +273,7 @@ export const csvLineParser = (header: string): Result.Result<CatalogLineParser, 
   if (missing.length > 0)
     return Result.fail(`header: missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`)
   const width = names.success.length
+  const competitorColumn = positions.has("competitor_price")
   const at = (fields: ReadonlyArray<string>, column: CatalogColumn): string => {
     const position = positions.get(column)
     return position === undefined ? "" : (fields[position] ?? "")
@@ -291,7 +300,8 @@ export const csvLineParser = (header: string): Result.Result<CatalogLineParser, 
         inventory: at(values, "inventory"),
         units_sold_30d: at(values, "units_sold_30d"),
         store_product_ref: at(values, "store_product_ref"),
-        store_variant_ref: at(values, "store_variant_ref")
+        store_variant_ref: at(values, "store_variant_ref"),
+        competitor_price: competitorColumn ? at(values, "competitor_price") : undefined
       }),
       line
     )
@@ -360,18 +370,19 @@ export const jsonlLineParser: CatalogLineParser = (text, line) => {
       inventory: texts.inventory ?? "",
       units_sold_30d: texts.units_sold_30d ?? "",
       store_product_ref: texts.store_product_ref ?? "",
-      store_variant_ref: texts.store_variant_ref ?? ""
+      store_variant_ref: texts.store_variant_ref ?? "",
+      competitor_price: "competitor_price" in record ? (texts.competitor_price ?? "") : undefined
     }),
     line
   )
 }
 
-/** The columns `toCsvLine` writes: every column but the store refs. */
+/** The columns `toCsvLine` writes: every column but the store refs and the competitor price. */
 const csvLineColumns: ReadonlyArray<CatalogColumn> = catalogColumns.filter(
-  (column) => column !== "store_product_ref" && column !== "store_variant_ref"
+  (column) => column !== "store_product_ref" && column !== "store_variant_ref" && column !== "competitor_price"
 )
 
-/** Writes an item as one CSV line under `csvHeader` (seeding, tests, benchmarks; its store refs are left out). */
+/** Writes an item as one CSV line under `csvHeader` (seeding, tests, benchmarks; store refs and competitor price left out). */
 export const toCsvLine = (item: CatalogItemInput): string => {
   const quote = (text: string): string => (/[",]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text)
   const money = (minor: number | null): string => (minor === null ? "" : formatMajorUnits(minor, item.currency))

@@ -4,6 +4,9 @@ import type { PricePoint } from "./Elasticity.ts"
 export interface ElasticityFit {
   readonly slope: number
   readonly variance: number
+  /** The weighted means of ln(price) and ln(units): the fitted line passes through them. */
+  readonly meanLogPrice: number
+  readonly meanLogUnits: number
   /** The usable observations: the price history's and the current price with its units sold. */
   readonly sampleSize: number
 }
@@ -80,5 +83,5 @@ export const fitElasticity = (
     }
   }
   const inflation = count > 2 ? Math.max(1, chiSquare / (count - 2)) : 1
-  return { slope, variance: inflation / sxx, sampleSize: count }
+  return { slope, variance: inflation / sxx, sampleSize: count, meanLogPrice: meanX, meanLogUnits: meanY }
 }

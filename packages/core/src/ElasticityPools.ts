@@ -150,7 +150,7 @@ const bound = (x: number): number => Math.min(0, Math.max(steepest, x)) + 0 // +
  * One item's elasticity: its own fit combined with the pool of its best-informed tag (the workspace's
  * when none of its tags has a pool), each weighted by its precision, so that the less evidence the item
  * has the closer it stays to the pool. The interval is the 90 % interval of that combination. A
- * positive value is not believed (promotions and seasons, not the price): estimates stop at 0, and at −10.
+ * positive point is not believed (promotions and seasons, not the price): points stop at 0, and at −10.
  */
 export const estimateWithPools = (
   fit: ElasticityFit | null,
@@ -182,10 +182,12 @@ export const estimateWithPools = (
     if (1 / fit.variance >= 1 / priorVariance) source = "item"
   }
   const half = z90 * Math.sqrt(variance)
+  const elasticity = round2(bound(mean))
+  // The interval is not cut at 0 or −10 (that would hide how uncertain it is), but always holds the point.
   return {
-    elasticity: round2(bound(mean)),
-    low: bound(Math.floor((mean - half) * 100) / 100),
-    high: bound(Math.ceil((mean + half) * 100) / 100),
+    elasticity,
+    low: Math.min(elasticity, Math.floor((mean - half) * 100) / 100) + 0,
+    high: Math.max(elasticity, Math.ceil((mean + half) * 100) / 100) + 0,
     source,
     sampleSize: fit?.sampleSize ?? 0,
     method: null,

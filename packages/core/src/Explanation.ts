@@ -52,7 +52,7 @@ const why = (d: PriceDecision): string => {
     case "floor_exceeds_step":
       return `The floor of ${money(d.floor)} (${floorReason(d.floorIsMinPrice, d.minMargin)}) is more than the ${step} step away and wins over it`
     case "ceiling_exceeds_step":
-      return `The ${ceilingName(d)} of ${money(d.ceiling)} is more than the ${step} step away and wins over it`
+      return `The ${ceilingText(d)} is more than the ${step} step away and wins over it`
     case "step_limited":
       return `Reaching ${money(Math.round(d.goal))} (${goalName(d)}) takes more than the ${step} step, so this run moves part of the way`
     case "below_floor":
@@ -60,7 +60,7 @@ const why = (d: PriceDecision): string => {
     case "above_ceiling":
       return `The price is above the maximum price of ${money(d.ceiling)}`
     case "above_competitor_limit":
-      return `The price is above the ${ceilingName(d)} of ${money(d.ceiling)}`
+      return `The price is above the ${ceilingText(d)}`
     case "below_profit_optimum":
       return "Expected monthly profit is higher at a higher price"
     case "above_profit_optimum":
@@ -81,15 +81,15 @@ const goalName = (d: PriceDecision): string => {
     case "floor":
       return `the floor, ${floorReason(d.floorIsMinPrice, d.minMargin)}`
     case "ceiling":
-      return `the ${ceilingName(d)}`
+      return d.ceilingIsCompetitor ? "the competitor limit" : "the maximum price"
   }
 }
 
-/** The ceiling in words: max_price, or the competitor positioning limit when it is lower. */
-const ceilingName = (d: PriceDecision): string =>
+/** The ceiling in words: max_price, or the competitor positioning limit when it is lower, with its amount. */
+const ceilingText = (d: PriceDecision): string =>
   d.ceilingIsCompetitor && d.competitorPrice !== null && d.maxPremiumOverCompetitor !== null
-    ? `competitor limit (at most ${formatPercent(d.maxPremiumOverCompetitor)} above ${formatMoney(d.competitorPrice, d.currency)})`
-    : "maximum price"
+    ? `competitor limit of ${formatMoney(d.ceiling, d.currency)} (at most ${formatPercent(d.maxPremiumOverCompetitor)} above the competitor's ${formatMoney(d.competitorPrice, d.currency)})`
+    : `maximum price of ${formatMoney(d.ceiling, d.currency)}`
 
 const margin = (ratio: number | null): string => (ratio === null ? "unknown" : formatPercent(ratio))
 
@@ -104,11 +104,16 @@ const limitNote = (d: PriceDecision): string => {
     return ""
   if (d.goalKind === "floor")
     return `, held at the floor of ${formatMoney(d.floor, d.currency)} set by ${floorReason(d.floorIsMinPrice, d.minMargin)}`
-  if (d.goalKind === "ceiling") return `, capped at the ${ceilingName(d)} of ${formatMoney(d.ceiling, d.currency)}`
+  if (d.goalKind === "ceiling") return `, capped at the ${ceilingText(d)}`
   return ""
 }
 
-const decimals = (x: number): string => (x + 0).toFixed(2)
+/** -2.5 -> "-2.50" (two decimals, half away from zero; integer arithmetic, as formatPercent). */
+const decimals = (x: number): string => {
+  const hundredths = Math.round(Math.abs(x) * 100)
+  const cents = hundredths % 100
+  return `${x < 0 && hundredths > 0 ? "-" : ""}${Math.floor(hundredths / 100)}.${cents < 10 ? "0" : ""}${cents}`
+}
 
 const sourceText = (estimate: ElasticityEstimate): string => {
   switch (estimate.source) {

@@ -25,6 +25,9 @@ export interface ReportRow {
   readonly decidedAt: number | null
   readonly rejectReason: string | null
   readonly createdAt: number
+  readonly elasticity: number
+  readonly elasticityInterval: readonly [number, number]
+  readonly elasticitySource: Recommendation["elasticitySource"]
 }
 
 export const reportRow = (recommendation: Recommendation): ReportRow => ({
@@ -43,7 +46,10 @@ export const reportRow = (recommendation: Recommendation): ReportRow => ({
   decidedBy: recommendation.decidedBy,
   decidedAt: recommendation.decidedAt,
   rejectReason: recommendation.rejectReason,
-  createdAt: recommendation.createdAt
+  createdAt: recommendation.createdAt,
+  elasticity: recommendation.elasticity,
+  elasticityInterval: recommendation.elasticityInterval,
+  elasticitySource: recommendation.elasticitySource
 })
 
 /** The workspace's report, newest first, streamed so that a large workspace never sits in memory. */

@@ -95,6 +95,19 @@ describe("CatalogImport CSV", () => {
     )
   })
 
+  it("reads the optional competitor price: a file with the column sets it (empty = none), one without leaves it out", () => {
+    const parse = parser(`${csvHeader},competitor_price`)
+    assert.strictEqual(item(parse("S,Mug,,USD,10,,,,,,,9.50", 2)).competitorPrice, 950)
+    assert.strictEqual(item(parse("S,Mug,,USD,10,,,,,,,", 3)).competitorPrice, null)
+    assert.match(error(parse("S,Mug,,USD,10,,,,,,,cheap", 4)), /^competitor_price: /)
+    assert.isFalse(Object.hasOwn(item(parser()("S,Mug,,USD,10,,,,,,", 5)), "competitorPrice"))
+    const json = (text: string) =>
+      item(jsonlLineParser(`{"sku":"J","title":"Jug","currency":"JPY","price":"1000"${text}}`, 6))
+    assert.strictEqual(json(',"competitor_price":980').competitorPrice, 980)
+    assert.strictEqual(json(',"competitor_price":null').competitorPrice, null)
+    assert.isFalse(Object.hasOwn(json(""), "competitorPrice"))
+  })
+
   it("reads quoted fields with commas and doubled quotes", () => {
     const parsed = item(parser()('Q1,"Mug, large ""XL""",,USD,9,,,,,,', 2))
     assert.strictEqual(parsed.title, 'Mug, large "XL"')

@@ -4,6 +4,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { insertWorkspace } from "../test/WorkspaceRow.ts"
 import * as Migrations from "./Migrations.ts"
+import { statements as pricingObjective } from "./migrations/0011_pricing_objective.ts"
 import { TestDatabase } from "./testing/TestDatabase.ts"
 
 // On the embedded PostgreSQL, or on DATABASE_URL's server when it is set.
@@ -161,6 +162,57 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
         assert.include(sources?.definition ?? "", "'pooled'")
         assert.notInclude(sources?.definition ?? "", "'arc'")
       })
+  )
+
+  it.effect("0011 maps the elasticity sources of stored recommendations and gives them a point interval", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* insertWorkspace("ws_sources")
+      yield* sql`INSERT INTO runs ${sql.insert({ id: "run_sources", workspaceId: "ws_sources", status: "succeeded", trigger: "cli" })}`
+      // The rows as the first version stored them: its constraints back, its values, no interval yet.
+      yield* sql.unsafe(`ALTER TABLE recommendations
+        DROP CONSTRAINT recommendations_elasticity_source_check, DROP CONSTRAINT recommendations_rule_check`)
+      const old = (id: string, source: string, elasticity: number) =>
+        Effect.andThen(
+          item(sql, "ws_sources", `itm_${id}`, `SKU-${id}`),
+          sql`INSERT INTO recommendations ${sql.insert({
+            id,
+            workspaceId: "ws_sources",
+            runId: "run_sources",
+            itemId: `itm_${id}`,
+            sku: `SKU-${id}`,
+            currency: "EUR",
+            currentPrice: 1000,
+            recommendedPrice: 1099,
+            rule: "below_target_margin",
+            explanation: "why",
+            elasticity,
+            elasticitySource: source,
+            expectedMonthlyImpact: 100,
+            status: "new"
+          })}`
+        )
+      yield* old("rec_zero", "assumed_zero", 0)
+      yield* old("rec_arc", "arc", -2.33)
+      yield* old("rec_log", "log_log", -1.8)
+      // The migration's own statements: the mapping, then the constraints.
+      for (const statement of pricingObjective.slice(-2)) yield* sql.unsafe(statement)
+      const rows = yield* sql<{
+        readonly id: string
+        readonly elasticitySource: string
+        readonly elasticityLow: number
+        readonly elasticityHigh: number
+      }>`SELECT id, elasticity_source, elasticity_low, elasticity_high FROM recommendations
+        WHERE workspace_id = 'ws_sources' ORDER BY id`
+      assert.deepStrictEqual(
+        rows.map((row) => [row.id, row.elasticitySource, row.elasticityLow, row.elasticityHigh]),
+        [
+          ["rec_arc", "item", -2.33, -2.33],
+          ["rec_log", "item", -1.8, -1.8],
+          ["rec_zero", "prior", 0, 0]
+        ]
+      )
+    })
   )
 
   it.effect("allows one standing alert per subject, item-less subjects included", () =>

@@ -20,6 +20,8 @@ export const CatalogItemJson = Schema.Struct({
   units_sold_30d: Schema.Int,
   store_product_ref: Schema.NullOr(Schema.String),
   store_variant_ref: Schema.NullOr(Schema.String),
+  /** The lowest competitor price imported for the item; null when none. */
+  competitor_price: Schema.NullOr(MoneyJson),
   created_at: IsoTimestamp,
   updated_at: IsoTimestamp
 }).annotate({ identifier: "CatalogItem" })
@@ -40,6 +42,7 @@ export const catalogItemJson = (item: CatalogItem): CatalogItemJson => ({
   units_sold_30d: item.unitsSold30d,
   store_product_ref: item.storeProductRef,
   store_variant_ref: item.storeVariantRef,
+  competitor_price: nullableMoneyJson(item.competitorPrice, item.currency),
   created_at: toIso(item.createdAt),
   updated_at: toIso(item.updatedAt)
 })

@@ -24,6 +24,9 @@ export const RecommendationJson = Schema.Struct({
   rule: RuleCode,
   explanation: Schema.String,
   elasticity: Schema.Finite,
+  /** The elasticity's 90 % interval, [more negative end, less negative end]. */
+  elasticity_interval: Schema.Tuple([Schema.Finite, Schema.Finite]),
+  /** item, pooled (its tag's or the workspace's estimate) or prior (no price history anywhere). */
   elasticity_source: ElasticitySource,
   elasticity_sample_size: Schema.Int,
   expected_monthly_impact: MoneyJson,
@@ -53,6 +56,7 @@ export const recommendationJson = (recommendation: Recommendation): Recommendati
   rule: recommendation.rule,
   explanation: recommendation.explanation,
   elasticity: recommendation.elasticity,
+  elasticity_interval: [recommendation.elasticityInterval[0], recommendation.elasticityInterval[1]],
   elasticity_source: recommendation.elasticitySource,
   elasticity_sample_size: recommendation.elasticitySampleSize,
   expected_monthly_impact: moneyJson(recommendation.expectedMonthlyImpact, recommendation.currency),

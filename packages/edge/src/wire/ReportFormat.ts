@@ -1,3 +1,4 @@
+import { ElasticitySource } from "@margin/core/Elasticity"
 import { formatMajorUnits } from "@margin/core/Money"
 import type { ReportRow } from "@margin/core/ReportExportService"
 import { toIso } from "@margin/core/Timestamp"
@@ -8,7 +9,8 @@ import { IsoTimestamp, isoOrNull } from "./TimestampJson.ts"
 
 /**
  * The report export in its two formats. CSV (RFC 4180, CRLF) for spreadsheets: prices in major
- * units and in minor units; JSON: one object per row, money as on every other endpoint.
+ * units and in minor units; JSON: one object per row, money as on every other endpoint. The
+ * elasticity columns came later and sit at the end, so that readers by position keep working.
  */
 export const csvColumns = [
   "recommendation_id",
@@ -29,7 +31,11 @@ export const csvColumns = [
   "decided_by",
   "decided_at",
   "reject_reason",
-  "created_at"
+  "created_at",
+  "elasticity",
+  "elasticity_low",
+  "elasticity_high",
+  "elasticity_source"
 ] as const
 
 const needsQuotes = /[",\r\n]/
@@ -66,7 +72,11 @@ export const csvLine = (row: ReportRow): string =>
     textCell(row.decidedBy),
     textCell(isoOrNull(row.decidedAt)),
     textCell(row.rejectReason),
-    textCell(toIso(row.createdAt))
+    textCell(toIso(row.createdAt)),
+    numberCell(row.elasticity),
+    numberCell(row.elasticityInterval[0]),
+    numberCell(row.elasticityInterval[1]),
+    textCell(row.elasticitySource)
   ].join(",")}\r\n`
 
 export const ReportRowJson = Schema.Struct({
@@ -85,7 +95,11 @@ export const ReportRowJson = Schema.Struct({
   decided_by: Schema.NullOr(Schema.String),
   decided_at: Schema.NullOr(IsoTimestamp),
   reject_reason: Schema.NullOr(Schema.String),
-  created_at: IsoTimestamp
+  created_at: IsoTimestamp,
+  elasticity: Schema.Finite,
+  /** [more negative end, less negative end] of the elasticity's 90 % interval. */
+  elasticity_interval: Schema.Tuple([Schema.Finite, Schema.Finite]),
+  elasticity_source: ElasticitySource
 }).annotate({ identifier: "ReportRow" })
 export type ReportRowJson = typeof ReportRowJson.Type
 
@@ -110,5 +124,8 @@ export const jsonRow = (row: ReportRow): ReportRowJson => ({
   decided_by: row.decidedBy,
   decided_at: isoOrNull(row.decidedAt),
   reject_reason: row.rejectReason,
-  created_at: toIso(row.createdAt)
+  created_at: toIso(row.createdAt),
+  elasticity: row.elasticity,
+  elasticity_interval: [row.elasticityInterval[0], row.elasticityInterval[1]],
+  elasticity_source: row.elasticitySource
 })

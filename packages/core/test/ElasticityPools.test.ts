@@ -1,0 +1,85 @@
+import { assert, describe, it } from "@effect/vitest"
+import * as fc from "fast-check"
+import type { PricePoint } from "../src/Elasticity.ts"
+import { fitElasticity } from "../src/ElasticityFit.ts"
+import { elasticityPools, estimateWithPools, priorPools } from "../src/ElasticityPools.ts"
+
+const point = fc.record({ price: fc.integer({ min: 100, max: 10_000 }), units: fc.integer({ min: 1, max: 5_000 }) })
+const item = fc.record({
+  tags: fc.subarray(["a", "b"]),
+  price: fc.integer({ min: 100, max: 10_000 }),
+  unitsSold30d: fc.integer({ min: 0, max: 5_000 }),
+  priceHistory: fc.array(point, { maxLength: 5 })
+})
+const catalog = fc.array(item, { maxLength: 12 })
+const width = (estimate: { readonly low: number; readonly high: number }) => estimate.high - estimate.low
+
+const unclamped = (estimate: { readonly elasticity: number }) => estimate.elasticity < 0 && estimate.elasticity > -10
+
+// The interval is rounded outwards to 0.01 at each end: widths compare up to that rounding.
+const rounding = 0.02 + 1e-9
+
+describe("elasticity pooling", () => {
+  it("more evidence never widens the interval: an observation on the item's fitted curve", () => {
+    fc.assert(
+      fc.property(catalog, item, point, (others, subject, extra) => {
+        const fit = fitElasticity(subject.priceHistory, subject.price, subject.unitsSold30d)
+        if (fit === null) return
+        const pools = elasticityPools(others, -1.5)
+        // The units the fitted line predicts at the extra price (not rounded): the fit itself stays the same.
+        const units = Math.exp(fit.meanLogUnits + fit.slope * (Math.log(extra.price) - fit.meanLogPrice))
+        const onCurve: PricePoint = { price: extra.price, units }
+        const more = fitElasticity([...subject.priceHistory, onCurve], subject.price, subject.unitsSold30d)
+        if (more === null) return
+        assert.isAtMost(more.variance, fit.variance * (1 + 1e-9) + 1e-12)
+        const before = estimateWithPools(fit, subject.tags, pools)
+        const after = estimateWithPools(more, subject.tags, pools)
+        // Where the point is held at 0 or −10 the interval is stretched to hold it: compare the others.
+        if (unclamped(before) && unclamped(after)) assert.isAtMost(width(after), width(before) + rounding)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("an item's own evidence never widens the interval its pool alone gives", () => {
+    fc.assert(
+      fc.property(catalog, item, (others, subject) => {
+        const pools = elasticityPools(others, -1.5)
+        const fit = fitElasticity(subject.priceHistory, subject.price, subject.unitsSold30d)
+        const alone = estimateWithPools(null, subject.tags, pools)
+        const withFit = estimateWithPools(fit, subject.tags, pools)
+        if (unclamped(alone) && unclamped(withFit)) assert.isAtMost(width(withFit), width(alone) + rounding)
+        assert.isAtMost(withFit.low, withFit.elasticity)
+        assert.isAtLeast(withFit.high, withFit.elasticity)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("pools do not depend on the order of the items", () => {
+    fc.assert(
+      fc.property(catalog, (items) => {
+        const forward = elasticityPools(items, -2)
+        const backward = elasticityPools(items.toReversed(), -2)
+        assert.deepStrictEqual(forward, backward)
+      }),
+      { numRuns: 300 }
+    )
+  })
+
+  it("without any history the workspace's pool is the policy's prior, and says so", () => {
+    const estimate = estimateWithPools(null, ["a"], priorPools(-1.5))
+    assert.deepStrictEqual(estimate, {
+      elasticity: -1.5,
+      low: -2.33,
+      high: -0.67,
+      source: "prior",
+      sampleSize: 0,
+      method: null,
+      poolTag: null
+    })
+    assert.deepStrictEqual(elasticityPools([{ tags: ["a"], price: 1000, unitsSold30d: 5, priceHistory: [] }], -1.5), {
+      ...priorPools(-1.5)
+    })
+  })
+})
