@@ -84,11 +84,16 @@ const shrinkToward = (own: Pool, wider: { readonly mean: number; readonly varian
 }
 
 /** The pools of a workspace without any price history: the policy's prior alone. */
-export const priorPools = (defaultElasticity: number): ElasticityPools => ({
+export const priorPools = (defaultElasticity: number): ElasticityPools =>
+  defaultElasticity === lastPrior.workspace.mean ? lastPrior : (lastPrior = makePriorPools(defaultElasticity))
+
+const makePriorPools = (defaultElasticity: number): ElasticityPools => ({
   workspace: { mean: defaultElasticity, variance: 0, spread: priorSpread },
   hasEvidence: false,
   byTag: new Map()
 })
+// Items priced without pools (analyseItem's default) share one: no allocation per item.
+let lastPrior = makePriorPools(-1.5)
 
 /** One item's own fit and the tags it pools under. */
 export interface TaggedFit {

@@ -147,6 +147,8 @@ const objectiveText = (d: PriceDecision): string => {
   if (d.objective === "target_margin") return " Objective: the target margin, not the highest expected profit."
   if (d.restoration && d.impact < 0)
     return ` Objective: the highest expected profit, but the limit comes first and costs ${formatMoney(-d.impact, d.currency)} a month.`
+  if (!d.restoration && d.goalKind === "target" && d.costKnown)
+    return ` Objective: the highest expected profit; demand ${d.estimate.source === "prior" ? "is not measured yet" : "looks inelastic"}, so the price only goes up, toward the target margin.`
   return " Objective: the highest expected profit."
 }
 

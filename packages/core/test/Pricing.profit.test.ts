@@ -80,6 +80,16 @@ describe("Pricing golden cases, profit objective", () => {
     })
   })
 
+  it("says why an unmeasured or inelastic item only goes up", () => {
+    const sentence = (item: Partial<PricingInput>) =>
+      analyseCatalog([pricingInput(item)], policy()).items[0]?.recommendation?.explanation ?? ""
+    assert.include(
+      sentence({ cost: 700, unitsSold30d: 1000, priceHistory: inelasticHistory }),
+      "Objective: the highest expected profit; demand looks inelastic, so the price only goes up, toward the target margin."
+    )
+    assert.include(sentence({ cost: 700 }), "demand is not measured yet, so the price only goes up")
+  })
+
   // Margin 40 % is above the 35 % target: an inelastic item is never cut.
   it("an inelastic item above the target margin: no cut", () => {
     assert.isNull(first([{ cost: 600, unitsSold30d: 1000, priceHistory: inelasticHistory }]))

@@ -9,7 +9,15 @@ import { stringOf } from "./PgFastChecks.ts"
 const isItemId = stringOf(CatalogItemId)
 const isCurrency = Schema.is(CurrencyCode)
 const isPricePoint = Schema.is(PricePoint)
-const isTag = Schema.is(Tag)
+const isTagBySchema = Schema.is(Tag)
+// A catalog repeats a few tags on every row: the ones already checked skip the schema (bounded).
+const knownTags = new Set<string>()
+const isTag = (value: unknown): value is Tag => {
+  if (typeof value === "string" && knownTags.has(value)) return true
+  if (!isTagBySchema(value)) return false
+  if (knownTags.size < 10_000) knownTags.add(value)
+  return true
+}
 
 // The integer columns arrive as numbers (ClientOptions' int8 codec, int4): the schema's checks, inlined.
 const isCount = (value: unknown): value is number =>
