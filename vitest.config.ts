@@ -14,6 +14,8 @@ export default defineConfig({
         }
       },
       { extends: true, test: { name: "apps", include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"] } },
+      // The simulated market's own tests (bench/market): structure, not targets or timings.
+      { extends: true, test: { name: "bench", include: ["bench/**/*.test.ts"] } },
       // The boundary check's own tests (scripts/boundaries.ts).
       { extends: true, test: { name: "scripts", include: ["scripts/**/*.test.ts"] } }
     ],
