@@ -75,6 +75,44 @@ layer(McpTestServer.layer({ allowedOrigins: [allowedOrigin] }))("MCP HTTP authen
     })
   )
 
+  it.effect("a body that is not UTF-8 is 400 bad_request, another charset 415, before the MCP server reads it", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const message = new TextEncoder().encode(JSON.stringify(initialize()))
+      // A byte that no UTF-8 text has, inside the client's name: it would be stored as U+FFFD.
+      const broken = message.slice()
+      broken[JSON.stringify(initialize()).indexOf("raw-test") + 4] = 0xff
+      expectEnvelope(yield* request("POST", "/mcp", { token: owner.token, bytes: broken }), 400, "bad_request")
+      const sessionId = (yield* request("POST", "/mcp", { token: owner.token, bytes: message })).headers[
+        "mcp-session-id"
+      ]
+      assert.isString(sessionId)
+      const call = new TextEncoder().encode(
+        JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_runs", arguments: {} } })
+      )
+      const brokenCall = Uint8Array.from([...call.slice(0, -1), 0xc3, 0x28, ...call.slice(-1)])
+      const inSession = { "mcp-session-id": sessionId ?? "", "mcp-protocol-version": "2025-11-25" }
+      expectEnvelope(
+        yield* request("POST", "/mcp", { token: owner.token, bytes: brokenCall, headers: inSession }),
+        400,
+        "bad_request"
+      )
+      expectEnvelope(
+        yield* request("POST", "/mcp", {
+          token: owner.token,
+          bytes: call,
+          contentType: "application/json; charset=utf-16",
+          headers: inSession
+        }),
+        415,
+        "unsupported_media_type"
+      )
+      // The same call in UTF-8 is answered by the MCP server.
+      const answered = yield* request("POST", "/mcp", { token: owner.token, bytes: call, headers: inSession })
+      assert.strictEqual(answered.status, 200, answered.text)
+    })
+  )
+
   it.effect("plans without MCP (free, pro) are refused with tier_ineligible before any tool", () =>
     Effect.gen(function* () {
       for (const plan of ["free", "pro"] as const) {

@@ -29,13 +29,18 @@ export const request = (
     readonly token?: string
     readonly headers?: Readonly<Record<string, string>>
     readonly body?: unknown
+    /** Sent as they are instead of `body`, with `contentType` (default application/json). */
+    readonly bytes?: Uint8Array
+    readonly contentType?: string
   } = {}
 ) =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     let outgoing = HttpClientRequest.make(method)(path)
-    if (options.body !== undefined) {
-      outgoing = HttpClientRequest.bodyText(outgoing, JSON.stringify(options.body), "application/json")
+    const contentType = options.contentType ?? "application/json"
+    if (options.bytes !== undefined) outgoing = HttpClientRequest.bodyUint8Array(outgoing, options.bytes, contentType)
+    else if (options.body !== undefined) {
+      outgoing = HttpClientRequest.bodyText(outgoing, JSON.stringify(options.body), contentType)
     }
     outgoing = HttpClientRequest.setHeaders(outgoing, {
       accept: "application/json, text/event-stream",

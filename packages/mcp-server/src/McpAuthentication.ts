@@ -1,4 +1,5 @@
 import { Caller } from "@margin/edge/auth"
+import { declaresOtherCharset, utf8Text } from "@margin/edge/wire"
 import { Effect, Option, Result, Schema } from "effect"
 import * as ByteSize from "effect/ByteSize"
 import {
@@ -43,12 +44,30 @@ const initializeTooLarge = (maxBytes: number) =>
     { connection: "close" }
   )
 
+/** A message in another charset than UTF-8: the MCP server would read it as UTF-8 anyway. */
+const unsupportedCharset = json(415, {
+  code: "unsupported_media_type",
+  message: "Send MCP messages as application/json in UTF-8."
+})
+
+/** Bytes that are not UTF-8: the MCP server's decoder would store U+FFFD in their place. */
+const notUtf8 = json(400, { code: "bad_request", message: "The request body is not valid: it is not UTF-8 text." })
+
+/** What a POST's body must be before the MCP server reads it (read once; the server reads the same bytes). */
+const bodyRefusal = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest) {
+  if (declaresOtherCharset(request.headers["content-type"] ?? "")) return unsupportedCharset
+  const bytes = yield* Effect.result(request.arrayBuffer)
+  // A body that cannot be read (cut off, too large) is the MCP server's to answer: it reads the same failure.
+  return Result.isSuccess(bytes) && Option.isNone(utf8Text(bytes.success)) ? notUtf8 : undefined
+})
+
 /**
  * In front of every /mcp request, before the MCP server reads it: the Origin (403, DNS
  * rebinding: `isAllowedOrigin`), then the API token as REST checks it (401 with WWW-Authenticate naming the RFC 9728
  * metadata, 429 with Retry-After on the token's one budget, 403 workspace), then the plan (403
  * tier_ineligible: MCP needs Max or Enterprise), then the rest of a JSON-RPC batch's budget
- * (`batchCharge`: one unit per message). Scopes are checked per tool, not here: a token
+ * (`batchCharge`: one unit per message), then a POST's body: UTF-8 (415 for another charset, 400
+ * for bytes that are not UTF-8). Scopes are checked per tool, not here: a token
  * sees the tools its scopes allow. Session JWTs are for first-party apps and are refused (401).
  * Sessions (`McpSessions`): a request without one (an initialize) may have at most
  * MCP_INITIALIZE_MAX_BYTES (413, checked first); a session id must be live and the token's own
@@ -125,6 +144,10 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         if (Result.isFailure(admitted)) return refusal(admitted.failure, request)
         const overBudget = yield* charge(forwarded, admitted.success)
         if (overBudget !== undefined) return refusal(overBudget, request)
+        if (request.method === "POST") {
+          const refused = yield* bodyRefusal(withoutOrigin)
+          if (refused !== undefined) return refused
+        }
         const caller = admitted.success
         if (sessionId !== undefined && !(yield* sessions.use(sessionId, caller))) return sessionNotFound
         const admittedCall = Effect.provideService(httpEffect, Caller, caller)

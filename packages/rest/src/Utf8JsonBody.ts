@@ -1,4 +1,4 @@
-import { BadRequest } from "@margin/edge/wire"
+import { BadRequest, declaresOtherCharset, utf8Text } from "@margin/edge/wire"
 import { Effect, Option, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 
@@ -10,27 +10,6 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
  * declares another charset is 415, and one whose bytes are not UTF-8, or whose strings hold a
  * lone surrogate, is 400 `bad_request`.
  */
-
-const utf8Names = new Set(["utf-8", "utf8"])
-
-/** The `charset` parameter of a content type, lower case and unquoted; undefined without one. */
-export const charsetOf = (contentType: string): string | undefined => {
-  for (const parameter of contentType.split(";").slice(1)) {
-    const equals = parameter.indexOf("=")
-    if (equals < 0 || parameter.slice(0, equals).trim().toLowerCase() !== "charset") continue
-    return parameter
-      .slice(equals + 1)
-      .trim()
-      .replace(/^"(.*)"$/, "$1")
-      .toLowerCase()
-  }
-  return undefined
-}
-
-const fatalUtf8 = new TextDecoder("utf-8", { fatal: true })
-
-/** The bytes as UTF-8 text; none when they are not UTF-8. */
-const utf8Text = (bytes: ArrayBuffer): Option.Option<string> => Option.liftThrowable(() => fatalUtf8.decode(bytes))()
 
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
@@ -74,8 +53,7 @@ export const checkUtf8JsonBody: Effect.Effect<
   const request = yield* HttpServerRequest.HttpServerRequest
   const contentType = request.headers["content-type"] ?? "application/json"
   if ((contentType.split(";")[0] ?? "").trim().toLowerCase() !== "application/json") return Option.none()
-  const charset = charsetOf(contentType)
-  if (charset !== undefined && !utf8Names.has(charset)) return Option.some(unsupportedCharset)
+  if (declaresOtherCharset(contentType)) return Option.some(unsupportedCharset)
   // A body that cannot be read (too large, cut off) fails the same way when the decoding reads it.
   const bytes = yield* Effect.orDie(request.arrayBuffer)
   const text = utf8Text(bytes)
