@@ -415,8 +415,10 @@ const mcpHeaders = (token: string, sessionId: string | undefined) => ({
 
 /**
  * What an MCP answer must never be: an HTTP 5xx, a JSON-RPC internal error, or a tool result saying
- * the service failed. `reached` counts the answers that carry a tool's result (a success or an
- * error result), so that the test can tell probes reached the tools rather than a refusal in front.
+ * the service failed. A body with bytes that are not UTF-8 must be refused in front of the MCP server
+ * (400 bad_request), never read as U+FFFD. `reached` counts the UTF-8 probes and the answers that
+ * carry a tool's result (a success or an error result), so that the test can tell probes reached the
+ * tools rather than a refusal in front.
  */
 const mcpHolds = async (
   base: string,
@@ -424,7 +426,7 @@ const mcpHolds = async (
   sessionId: string,
   probe: ToolProbe,
   id: number,
-  reached: { count: number }
+  reached: { sent: number; count: number }
 ) => {
   const response = await fetch(`${base}/mcp`, {
     method: "POST",
@@ -432,6 +434,8 @@ const mcpHolds = async (
     body: toolCallBody(probe, id)
   })
   const text = await response.text()
+  if (probe.badBytes !== null) return response.status === 400 && text.includes('"code":"bad_request"')
+  reached.sent += 1
   if (text.includes('"result"')) reached.count += 1
   if (response.status >= 500) return false
   return !/"code":\s*-32603|service_unavailable|internal_error/.test(text)
@@ -463,7 +467,7 @@ const fuzzMcp = (numRuns: number) =>
       })
     )
     let id = 1
-    const reached = { count: 0 }
+    const reached = { sent: 0, count: 0 }
     yield* Effect.promise(() =>
       fc.assert(
         fc.asyncProperty(
@@ -473,7 +477,8 @@ const fuzzMcp = (numRuns: number) =>
         { numRuns, seed: 20_261_127 }
       )
     )
-    assert.isAtLeast(reached.count, numRuns / 4, "probes reach the tools, not only a refusal in front of them")
+    assert.isAtLeast(reached.sent, numRuns / 10, "probes in UTF-8 are sent too")
+    assert.isAtLeast(reached.count, reached.sent / 4, "probes reach the tools, not only a refusal in front of them")
   })
 
 layer(testServer(), { excludeTestServices: true, timeout: "180 seconds" })("fuzz (memory adapters)", (it) => {
