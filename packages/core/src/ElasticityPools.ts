@@ -84,8 +84,10 @@ const shrinkToward = (own: Pool, wider: { readonly mean: number; readonly varian
 }
 
 /** The pools of a workspace without any price history: the policy's prior alone. */
-export const priorPools = (defaultElasticity: number): ElasticityPools =>
-  defaultElasticity === lastPrior.workspace.mean ? lastPrior : (lastPrior = makePriorPools(defaultElasticity))
+export const priorPools = (defaultElasticity: number): ElasticityPools => {
+  if (defaultElasticity !== lastPrior.workspace.mean) lastPrior = makePriorPools(defaultElasticity)
+  return lastPrior
+}
 
 const makePriorPools = (defaultElasticity: number): ElasticityPools => ({
   workspace: { mean: defaultElasticity, variance: 0, spread: priorSpread },
