@@ -10,10 +10,9 @@ import {
   session
 } from "@margin/edge/testing/World"
 import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
-import { ServerInfrastructure } from "@margin/runtime"
+import * as PgServerPorts from "@margin/runtime/testing/PgServerPorts"
 import { baseUrl, layerOn, layer as testServer } from "@margin/runtime/testing/TestServer"
-import { StoreRouter } from "@margin/stores"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Effect } from "effect"
 import * as fc from "fast-check"
 
 /**
@@ -490,18 +489,8 @@ layer(testServer(), { excludeTestServices: true, timeout: "180 seconds" })("fuzz
   it.effect("random and malformed MCP tool calls never get a 5xx or an internal error", () => fuzzMcp(300), 180_000)
 })
 
-/** The database adapters, as Postgres.test.ts wires them: what the server runs. */
-const onPostgres = layerOn(
-  Layer.mergeAll(
-    StoreRouter.layerLive,
-    ServerInfrastructure.rateBudgetLayer({
-      rateLimitPerMinute: 1_000_000,
-      redisUrl: Option.none(),
-      rateLimitProcesses: 1,
-      redisTimeout: Duration.seconds(2)
-    })
-  ).pipe(Layer.provideMerge(PgTestAdapters.layer))
-)
+/** The database adapters: what the server runs. */
+const onPostgres = layerOn(PgServerPorts.layer)
 
 layer(onPostgres, { excludeTestServices: true, timeout: "180 seconds" })(
   `fuzz (PostgreSQL, ${PgTestAdapters.backend})`,
