@@ -1,4 +1,5 @@
 import { assert, layer } from "@effect/vitest"
+import { operationCatalogue } from "@margin/core/operations/OperationCatalogue"
 import { bodyOf, call, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect } from "effect"
 import { operations } from "./Operations.ts"
@@ -15,6 +16,14 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
       const document = bodyOf(reply)
       assert.match(String(document.openapi), /^3\./)
       const paths = record(document.paths)
+      // The contract's list (Operations.ts, written apart) covers every /api/v1 operation of the catalogue.
+      assert.deepStrictEqual(
+        operations.map((entry) => entry.name).sort(),
+        operationCatalogue
+          .filter((entry) => entry.access !== null && entry.rest !== null)
+          .map((entry) => entry.id)
+          .sort()
+      )
       for (const entry of operations) {
         const template = entry.path
           .split("?")[0]

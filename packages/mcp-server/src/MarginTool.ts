@@ -28,7 +28,7 @@ export interface ToolHints {
 }
 
 /** The hints of an operation's tool, from its catalogue entry (readOnly and idempotent from its repeat shape). */
-export const hintsOf = (entry: McpOperation): ToolHints => ({
+const hintsOf = (entry: McpOperation): ToolHints => ({
   readOnly: !isMutation(entry),
   destructive: entry.mcp.destructive,
   idempotent: isIdempotent(entry),

@@ -63,7 +63,7 @@ export interface Operation {
 }
 
 /** Keeps an entry's literal types (its id, method and path type the REST endpoint built from it). */
-export const operation = <const O extends Operation>(entry: O): O => entry
+export const defineOperation = <const O extends Operation>(entry: O): O => entry
 
 /** An operation that asks for a credential: every one but the probes. */
 export type GuardedOperation = Operation & { readonly access: OperationAccess }

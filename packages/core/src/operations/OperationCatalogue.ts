@@ -1,6 +1,12 @@
 import { deciderRole } from "../Role.ts"
 import type { Scope } from "../Scope.ts"
-import { acceptsSession, type Operation, type OperationAccess, type OperationGroup, operation } from "./Operation.ts"
+import {
+  acceptsSession,
+  defineOperation,
+  type Operation,
+  type OperationAccess,
+  type OperationGroup
+} from "./Operation.ts"
 
 /**
  * Every operation of the service, once: the REST definition (`@margin/rest`, Api.ts) and the MCP
@@ -27,7 +33,7 @@ export const operationGroups: Readonly<Record<OperationGroup, string>> = {
   system: "Probes for the orchestrator, without authentication and outside /api/v1."
 }
 
-export const listRuns = operation({
+export const listRuns = defineOperation({
   id: "listRuns",
   group: "runs",
   summary: "List runs",
@@ -43,7 +49,7 @@ export const listRuns = operation({
   }
 })
 
-export const triggerRun = operation({
+export const triggerRun = defineOperation({
   id: "triggerRun",
   group: "runs",
   summary: "Trigger a run",
@@ -64,7 +70,7 @@ export const triggerRun = operation({
   }
 })
 
-export const getRun = operation({
+export const getRun = defineOperation({
   id: "getRun",
   group: "runs",
   summary: "Get a run",
@@ -79,7 +85,7 @@ export const getRun = operation({
   }
 })
 
-export const listRecommendations = operation({
+export const listRecommendations = defineOperation({
   id: "listRecommendations",
   group: "recommendations",
   summary: "List recommendations",
@@ -99,7 +105,7 @@ export const listRecommendations = operation({
   }
 })
 
-export const getRecommendation = operation({
+export const getRecommendation = defineOperation({
   id: "getRecommendation",
   group: "recommendations",
   summary: "Get a recommendation",
@@ -118,7 +124,7 @@ export const getRecommendation = operation({
   }
 })
 
-export const acceptRecommendation = operation({
+export const acceptRecommendation = defineOperation({
   id: "acceptRecommendation",
   group: "recommendations",
   summary: "Accept a recommendation",
@@ -138,7 +144,7 @@ export const acceptRecommendation = operation({
   }
 })
 
-export const dismissRecommendation = operation({
+export const dismissRecommendation = defineOperation({
   id: "dismissRecommendation",
   group: "recommendations",
   summary: "Dismiss a recommendation",
@@ -158,7 +164,7 @@ export const dismissRecommendation = operation({
   }
 })
 
-export const approveRecommendation = operation({
+export const approveRecommendation = defineOperation({
   id: "approveRecommendation",
   group: "recommendations",
   summary: "Approve a recommendation",
@@ -179,7 +185,7 @@ export const approveRecommendation = operation({
   }
 })
 
-export const rejectRecommendation = operation({
+export const rejectRecommendation = defineOperation({
   id: "rejectRecommendation",
   group: "recommendations",
   summary: "Reject a recommendation",
@@ -200,7 +206,7 @@ export const rejectRecommendation = operation({
   }
 })
 
-export const listAlerts = operation({
+export const listAlerts = defineOperation({
   id: "listAlerts",
   group: "alerts",
   summary: "List alerts",
@@ -220,7 +226,7 @@ export const listAlerts = operation({
   }
 })
 
-export const getAlert = operation({
+export const getAlert = defineOperation({
   id: "getAlert",
   group: "alerts",
   summary: "Get an alert",
@@ -235,7 +241,7 @@ export const getAlert = operation({
   }
 })
 
-export const snoozeAlert = operation({
+export const snoozeAlert = defineOperation({
   id: "snoozeAlert",
   group: "alerts",
   summary: "Snooze an alert",
@@ -256,7 +262,7 @@ export const snoozeAlert = operation({
   }
 })
 
-export const resolveAlert = operation({
+export const resolveAlert = defineOperation({
   id: "resolveAlert",
   group: "alerts",
   summary: "Resolve an alert",
@@ -275,7 +281,7 @@ export const resolveAlert = operation({
   }
 })
 
-export const dismissAlert = operation({
+export const dismissAlert = defineOperation({
   id: "dismissAlert",
   group: "alerts",
   summary: "Dismiss an alert",
@@ -294,7 +300,7 @@ export const dismissAlert = operation({
   }
 })
 
-export const listCatalogItems = operation({
+export const listCatalogItems = defineOperation({
   id: "listCatalogItems",
   group: "catalog",
   summary: "List catalog items",
@@ -310,7 +316,7 @@ export const listCatalogItems = operation({
   }
 })
 
-export const exportReport = operation({
+export const exportReport = defineOperation({
   id: "exportReport",
   group: "reports",
   summary: "Export the report",
@@ -331,7 +337,7 @@ export const exportReport = operation({
   }
 })
 
-export const getWorkspaceStatus = operation({
+export const getWorkspaceStatus = defineOperation({
   id: "getWorkspaceStatus",
   group: "workspace",
   summary: "Workspace status",
@@ -352,7 +358,7 @@ export const getWorkspaceStatus = operation({
   }
 })
 
-export const healthz = operation({
+export const healthz = defineOperation({
   id: "healthz",
   group: "system",
   summary: "Liveness",
@@ -362,7 +368,7 @@ export const healthz = operation({
   mcp: null
 })
 
-export const readyz = operation({
+export const readyz = defineOperation({
   id: "readyz",
   group: "system",
   summary: "Readiness",
