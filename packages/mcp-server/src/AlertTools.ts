@@ -2,11 +2,18 @@ import { AlertStatus } from "@margin/core/Alert"
 import { AlertKind } from "@margin/core/AlertFinding"
 import { type AlertMutation, Alerts } from "@margin/core/AlertsService"
 import { AlertId } from "@margin/core/Ids"
-import { callerActor, mutationAccess, readAccess } from "@margin/edge/auth"
+import {
+  dismissAlert,
+  getAlert,
+  listAlerts,
+  resolveAlert,
+  snoozeAlert
+} from "@margin/core/operations/OperationCatalogue"
+import { callerActor } from "@margin/edge/auth"
 import { AlertJson, alertJson, ListJson, listJson, pageRequest, SnoozeBody } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { marginTool, toolHandlers } from "./MarginTool.ts"
 import { pageParams } from "./PageParams.ts"
 
 const AlertParams = Schema.Struct({ alert_id: AlertId })
@@ -25,12 +32,7 @@ const mutationJson = (mutation: AlertMutation) => ({
   alert: alertJson(mutation.alert)
 })
 
-export const ListAlerts = marginTool("list_alerts", {
-  title: "List alerts",
-  description:
-    "Alerts (negative margin, margin below floor, missing or changed cost, store price drift, failed write-back), newest first; filter by status (open, snoozed, resolved, dismissed) and kind. Answers one page: pass its next_cursor as cursor for the next.",
-  access: readAccess("alerts:read"),
-  hints: reads,
+export const ListAlerts = marginTool(listAlerts, {
   parameters: Schema.Struct({
     ...pageParams,
     status: Schema.optionalKey(AlertStatus),
@@ -39,39 +41,22 @@ export const ListAlerts = marginTool("list_alerts", {
   success: ListJson(AlertJson, "AlertList")
 })
 
-export const GetAlert = marginTool("get_alert", {
-  title: "Get an alert",
-  description: "One alert with its effective status (a snooze whose time has passed reads open).",
-  access: readAccess("alerts:read"),
-  hints: reads,
+export const GetAlert = marginTool(getAlert, {
   parameters: AlertParams,
   success: AlertJson
 })
 
-export const SnoozeAlert = marginTool("snooze_alert", {
-  title: "Snooze an alert",
-  description:
-    "open or snoozed -> snoozed until snooze_until (ISO 8601 UTC, in the future); the alert reads open again once that time passes. The same snooze_until again answers idempotent: true; a new one moves the snooze.",
-  access: mutationAccess("alerts:write"),
-  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+export const SnoozeAlert = marginTool(snoozeAlert, {
   parameters: Schema.Struct({ ...AlertParams.fields, ...SnoozeBody.fields }),
   success: AlertMutationJson
 })
 
-export const ResolveAlert = marginTool("resolve_alert", {
-  title: "Resolve an alert",
-  description: "open or snoozed -> resolved, for good. A repeat answers idempotent: true.",
-  access: mutationAccess("alerts:write"),
-  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+export const ResolveAlert = marginTool(resolveAlert, {
   parameters: AlertParams,
   success: AlertMutationJson
 })
 
-export const DismissAlert = marginTool("dismiss_alert", {
-  title: "Dismiss an alert",
-  description: "open or snoozed -> dismissed, for good. A repeat answers idempotent: true.",
-  access: mutationAccess("alerts:write"),
-  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+export const DismissAlert = marginTool(dismissAlert, {
   parameters: AlertParams,
   success: AlertMutationJson
 })

@@ -1,18 +1,13 @@
 import { Catalog } from "@margin/core/CatalogService"
+import { listCatalogItems } from "@margin/core/operations/OperationCatalogue"
 import { Tag } from "@margin/core/Tag"
-import { readAccess } from "@margin/edge/auth"
 import { CatalogItemJson, catalogItemJson, ListJson, listJson, pageRequest } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { marginTool, toolHandlers } from "./MarginTool.ts"
 import { pageParams } from "./PageParams.ts"
 
-export const ListCatalogItems = marginTool("list_catalog_items", {
-  title: "List catalog items",
-  description:
-    "Catalog items with price, cost, floor and ceiling (money in integer minor units), newest first, optionally one tag. Answers one page: pass its next_cursor as cursor for the next.",
-  access: readAccess("catalog:read"),
-  hints: reads,
+export const ListCatalogItems = marginTool(listCatalogItems, {
   parameters: Schema.Struct({ ...pageParams, tag: Schema.optionalKey(Tag) }),
   success: ListJson(CatalogItemJson, "CatalogItemList")
 })

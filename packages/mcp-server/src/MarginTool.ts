@@ -1,9 +1,20 @@
-import { Authenticate, Caller, type CallerShape, RouteAccess, type RouteAccessShape } from "@margin/edge/auth"
+import { type GuardedOperation, isIdempotent, isMutation, type McpTool } from "@margin/core/operations/Operation"
+import {
+  Authenticate,
+  Caller,
+  type CallerShape,
+  RouteAccess,
+  type RouteAccessShape,
+  routeAccess
+} from "@margin/edge/auth"
 import { CurrentRequestId } from "@margin/edge/telemetry"
 import { type ApiFailure, ErrorEnvelope, envelopeOf, logIfUnavailable, ValidationFailed } from "@margin/edge/wire"
 import { Context, Effect, type Schema } from "effect"
 import { Tool } from "effect/ai"
 import { unstorableArgumentIssues } from "./UnstorableArguments.ts"
+
+/** An operation of the catalogue that MCP offers, with the access every tool asks for. */
+export type McpOperation = GuardedOperation & { readonly mcp: McpTool }
 
 /** What a tool does to the world, told to clients as the MCP annotations of the same names. */
 export interface ToolHints {
@@ -16,37 +27,39 @@ export interface ToolHints {
   readonly openWorld: boolean
 }
 
-/** Every read tool: no change anywhere. */
-export const reads: ToolHints = { readOnly: true, destructive: false, idempotent: true, openWorld: false }
+/** The hints of an operation's tool, from its catalogue entry (readOnly and idempotent from its repeat shape). */
+const hintsOf = (entry: McpOperation): ToolHints => ({
+  readOnly: !isMutation(entry),
+  destructive: entry.mcp.destructive,
+  idempotent: isIdempotent(entry),
+  openWorld: entry.mcp.openWorld
+})
 
 /**
- * A tool of the margin server: its scope and mutation flag (`RouteAccess`, the same annotation
- * REST endpoints carry), honest hints, and failures answered as the REST error envelope.
+ * The tool of an operation of the catalogue: its name, title (the operation's summary),
+ * description, access and hints are the catalogue's; its parameters and success schema are the
+ * tool's. Failures are answered as the REST error envelope. The tool carries its `RouteAccess`,
+ * the annotation REST endpoints carry too.
  */
 export const marginTool = <const Name extends string, P extends Schema.Top, S extends Schema.Top>(
-  name: Name,
-  options: {
-    readonly title: string
-    readonly description: string
-    readonly access: RouteAccessShape
-    readonly hints: ToolHints
-    readonly parameters: P
-    readonly success: S
-  }
-) =>
-  Tool.make(name, {
-    description: options.description,
+  entry: McpOperation & { readonly mcp: { readonly name: Name } },
+  options: { readonly parameters: P; readonly success: S }
+) => {
+  const hints = hintsOf(entry)
+  return Tool.make(entry.mcp.name, {
+    description: entry.mcp.description,
     parameters: options.parameters,
     success: options.success,
     failure: ErrorEnvelope,
     dependencies: [Caller]
   })
-    .annotate(Tool.Title, options.title)
-    .annotate(Tool.Readonly, options.hints.readOnly)
-    .annotate(Tool.Destructive, options.hints.destructive)
-    .annotate(Tool.Idempotent, options.hints.idempotent)
-    .annotate(Tool.OpenWorld, options.hints.openWorld)
-    .annotate(RouteAccess, options.access)
+    .annotate(Tool.Title, entry.summary)
+    .annotate(Tool.Readonly, hints.readOnly)
+    .annotate(Tool.Destructive, hints.destructive)
+    .annotate(Tool.Idempotent, hints.idempotent)
+    .annotate(Tool.OpenWorld, hints.openWorld)
+    .annotate(RouteAccess, routeAccess(entry))
+}
 
 /** The access a tool was made with; undefined only for a tool not made by `marginTool`. */
 export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>

@@ -1,8 +1,16 @@
 import { Approval, type ApprovalResult } from "@margin/core/Approval"
 import { RecommendationId, RunId } from "@margin/core/Ids"
+import {
+  acceptRecommendation,
+  approveRecommendation,
+  dismissRecommendation,
+  getRecommendation,
+  listRecommendations,
+  rejectRecommendation
+} from "@margin/core/operations/OperationCatalogue"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { type RecommendationMutation, Recommendations } from "@margin/core/RecommendationsService"
-import { callerActor, mutationAccess, readAccess } from "@margin/edge/auth"
+import { callerActor } from "@margin/edge/auth"
 import {
   ListJson,
   listJson,
@@ -14,7 +22,7 @@ import {
 } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { marginTool, toolHandlers } from "./MarginTool.ts"
 import { pageParams } from "./PageParams.ts"
 
 const RecommendationParams = Schema.Struct({ recommendation_id: RecommendationId })
@@ -51,12 +59,7 @@ const approvalJson = (result: ApprovalResult) => ({
   write_back: result.writeBack
 })
 
-export const ListRecommendations = marginTool("list_recommendations", {
-  title: "List recommendations",
-  description:
-    "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...) and run_id. Answers one page: pass its next_cursor as cursor for the next.",
-  access: readAccess("recommendations:read"),
-  hints: reads,
+export const ListRecommendations = marginTool(listRecommendations, {
   parameters: Schema.Struct({
     ...pageParams,
     status: Schema.optionalKey(RecommendationStatus),
@@ -65,51 +68,27 @@ export const ListRecommendations = marginTool("list_recommendations", {
   success: ListJson(RecommendationJson, "RecommendationList")
 })
 
-export const GetRecommendation = marginTool("get_recommendation", {
-  title: "Get a recommendation",
-  description: "One recommendation: prices, margins, the rule behind it, its status and decision.",
-  access: readAccess("recommendations:read"),
-  hints: reads,
+export const GetRecommendation = marginTool(getRecommendation, {
   parameters: RecommendationParams,
   success: RecommendationJson
 })
 
-export const AcceptRecommendation = marginTool("accept_recommendation", {
-  title: "Accept a recommendation",
-  description:
-    "new -> pending_approval: puts the recommendation up for approval. Nothing reaches the store yet. A repeat answers idempotent: true.",
-  access: mutationAccess("recommendations:write"),
-  hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },
+export const AcceptRecommendation = marginTool(acceptRecommendation, {
   parameters: RecommendationParams,
   success: RecommendationMutationJson
 })
 
-export const DismissRecommendation = marginTool("dismiss_recommendation", {
-  title: "Dismiss a recommendation",
-  description:
-    "new or pending_approval -> dismissed, for good: it can no longer be approved. A repeat answers idempotent: true.",
-  access: mutationAccess("recommendations:write"),
-  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
+export const DismissRecommendation = marginTool(dismissRecommendation, {
   parameters: RecommendationParams,
   success: RecommendationMutationJson
 })
 
-export const ApproveRecommendation = marginTool("approve_recommendation", {
-  title: "Approve a recommendation",
-  description:
-    "pending_approval -> approved, and the new price is written to the connected store exactly once (write_back.status tells whether it is applied yet). Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. A repeat answers idempotent: true and writes nothing.",
-  access: mutationAccess("recommendations:approve"),
-  hints: { readOnly: false, destructive: true, idempotent: true, openWorld: true },
+export const ApproveRecommendation = marginTool(approveRecommendation, {
   parameters: RecommendationParams,
   success: RecommendationApprovalJson
 })
 
-export const RejectRecommendation = marginTool("reject_recommendation", {
-  title: "Reject a recommendation",
-  description:
-    "pending_approval -> rejected, with a reason, for good. Needs the role approver, admin or owner. A second reject is a conflict.",
-  access: mutationAccess("recommendations:approve"),
-  hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false },
+export const RejectRecommendation = marginTool(rejectRecommendation, {
   parameters: Schema.Struct({ ...RecommendationParams.fields, ...RejectBody.fields }),
   success: RecommendationMutationJson
 })

@@ -1,22 +1,17 @@
+import { exportReport } from "@margin/core/operations/OperationCatalogue"
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { reportRow } from "@margin/core/ReportExportService"
-import { readAccess } from "@margin/edge/auth"
 import { jsonRow, ListJson, listJson, pageRequest, ReportRowJson } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { marginTool, toolHandlers } from "./MarginTool.ts"
 import { pageParams } from "./PageParams.ts"
 
 /**
  * The report export in pages: the rows of REST's JSON export (`GET /api/v1/reports/export`), one
  * page per call, because a tool result must fit in one message while a workspace may not.
  */
-export const ExportReport = marginTool("export_report", {
-  title: "Export the report",
-  description:
-    "The margin report: one row per recommendation with its item, prices, margins, status and decision, newest first. Answers one page: pass its next_cursor as cursor for the next; next_cursor null is the last page.",
-  access: readAccess("reports:read"),
-  hints: reads,
+export const ExportReport = marginTool(exportReport, {
   parameters: Schema.Struct(pageParams),
   success: ListJson(ReportRowJson, "ReportPage")
 })

@@ -1,39 +1,26 @@
 import { RunId } from "@margin/core/Ids"
+import { getRun, listRuns, triggerRun } from "@margin/core/operations/OperationCatalogue"
 import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
 import { RunStatus } from "@margin/core/Run"
 import { Runs } from "@margin/core/RunsService"
-import { callerActor, mutationAccess, readAccess } from "@margin/edge/auth"
+import { callerActor } from "@margin/edge/auth"
 import { ListJson, listJson, pageRequest, RunJson, runJson, TriggerRunBody } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { marginTool, toolHandlers } from "./MarginTool.ts"
 import { pageParams } from "./PageParams.ts"
 
-export const ListRuns = marginTool("list_runs", {
-  title: "List runs",
-  description:
-    "Analysis runs of the workspace, newest first, optionally one status. Answers one page: pass its next_cursor as cursor for the next.",
-  access: readAccess("runs:read"),
-  hints: reads,
+export const ListRuns = marginTool(listRuns, {
   parameters: Schema.Struct({ ...pageParams, status: Schema.optionalKey(RunStatus) }),
   success: ListJson(RunJson, "RunList")
 })
 
-export const GetRun = marginTool("get_run", {
-  title: "Get a run",
-  description: "One run with its status and progress counts; poll it after trigger_run.",
-  access: readAccess("runs:read"),
-  hints: reads,
+export const GetRun = marginTool(getRun, {
   parameters: Schema.Struct({ run_id: RunId }),
   success: RunJson
 })
 
-export const TriggerRun = marginTool("trigger_run", {
-  title: "Trigger a run",
-  description:
-    "Queues an analysis run over the catalog items carrying any of subset_tags (the whole catalog when omitted or empty) and starts it; answers the queued run. Each call queues a new run and counts against the plan's monthly runs.",
-  access: mutationAccess("runs:trigger"),
-  hints: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
+export const TriggerRun = marginTool(triggerRun, {
   parameters: TriggerRunBody,
   success: RunJson
 })

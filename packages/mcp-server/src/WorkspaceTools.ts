@@ -1,16 +1,11 @@
+import { getWorkspaceStatus } from "@margin/core/operations/OperationCatalogue"
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { readAccess } from "@margin/edge/auth"
 import { WorkspaceStatusJson, workspaceStatusJson } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, reads, toolHandlers } from "./MarginTool.ts"
+import { marginTool, toolHandlers } from "./MarginTool.ts"
 
-export const GetWorkspaceStatus = marginTool("get_workspace_status", {
-  title: "Workspace status",
-  description:
-    "The workspace's lifecycle and plan, this month's usage against the plan's limits, an open support session against the workspace, and the token issuer's own pending account deletion.",
-  access: readAccess("workspace:read"),
-  hints: reads,
+export const GetWorkspaceStatus = marginTool(getWorkspaceStatus, {
   // Not Tool.EmptyParams, which refuses any field: unknown fields are ignored, as for every tool.
   parameters: Schema.Record(Schema.String, Schema.Unknown),
   success: WorkspaceStatusJson

@@ -1,10 +1,31 @@
 import { AlertStatus } from "@margin/core/Alert"
 import { AlertKind } from "@margin/core/AlertFinding"
 import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
+import {
+  acceptRecommendation,
+  approveRecommendation,
+  dismissAlert,
+  dismissRecommendation,
+  exportReport,
+  getAlert,
+  getRecommendation,
+  getRun,
+  getWorkspaceStatus,
+  healthz,
+  listAlerts,
+  listCatalogItems,
+  listRecommendations,
+  listRuns,
+  operationGroups,
+  readyz,
+  rejectRecommendation,
+  resolveAlert,
+  snoozeAlert,
+  triggerRun
+} from "@margin/core/operations/OperationCatalogue"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { RunStatus } from "@margin/core/Run"
 import { Tag } from "@margin/core/Tag"
-import { mutationAccess, readAccess } from "@margin/edge/auth"
 import {
   AlertChangedJson,
   AlertJson,
@@ -38,13 +59,16 @@ import {
   TierIneligibleError,
   TransitionConflictError
 } from "./ApiErrors.ts"
-import { Authentication, withBearerScheme } from "./Authentication.ts"
+import { Authentication } from "./Authentication.ts"
 import { operation } from "./Operation.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { withSecuritySchemes } from "./SecuritySchemes.ts"
 
 /**
  * The REST contract, v1: the ten operations of the contract plus the additive ones (docs/contract.md). The
- * OpenAPI document, the router and the request decoding all come from this one definition.
+ * OpenAPI document, the router and the request decoding all come from this one definition; each
+ * endpoint's name, method, path, access and words come from its entry of the operation catalogue
+ * (`@margin/core/operations/OperationCatalogue`, shared with the MCP tools), its schemas from here.
  */
 
 const prefix = "/api/v1"
@@ -59,34 +83,31 @@ const RecommendationParams = { recommendation_id: RecommendationId }
 const AlertParams = { alert_id: AlertId }
 
 export const RunsGroup = HttpApiGroup.make("runs")
+  .annotateMerge(OpenApi.annotations({ description: operationGroups.runs }))
   .add(
-    HttpApiEndpoint.get("listRuns", `${prefix}/runs`, {
+    HttpApiEndpoint.make(listRuns.rest.method)(listRuns.id, listRuns.rest.path, {
       query: { ...pageQueryFields, status: Schema.optionalKey(RunStatus) },
       success: ListJson(RunJson, "RunList"),
       error: RepositoryErrorError
-    }).annotateMerge(operation(readAccess("runs:read"), "Recent runs, newest first.")),
-    HttpApiEndpoint.post("triggerRun", `${prefix}/runs`, {
+    }).annotateMerge(operation(listRuns)),
+    HttpApiEndpoint.make(triggerRun.rest.method)(triggerRun.id, triggerRun.rest.path, {
       payload: [TriggerRunBody, Schema.Null],
       success: RunJson.pipe(HttpApiSchema.status(202)),
       error: [EmailNotConfirmedError, PlanLimitExceededError, ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        mutationAccess("runs:trigger"),
-        "Queues a run over the items carrying any of subset_tags (the whole catalog when omitted or empty) and starts it in the background; answers 202 with the queued run. Poll GET /api/v1/runs/{run_id}."
-      )
-    ),
-    HttpApiEndpoint.get("getRun", `${prefix}/runs/:run_id`, {
+    }).annotateMerge(operation(triggerRun)),
+    HttpApiEndpoint.make(getRun.rest.method)(getRun.id, getRun.rest.path, {
       params: { run_id: RunId },
       success: RunJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(operation(readAccess("runs:read"), "One run, with its progress counts."))
+    }).annotateMerge(operation(getRun))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
 
 export const RecommendationsGroup = HttpApiGroup.make("recommendations")
+  .annotateMerge(OpenApi.annotations({ description: operationGroups.recommendations }))
   .add(
-    HttpApiEndpoint.get("listRecommendations", `${prefix}/recommendations`, {
+    HttpApiEndpoint.make(listRecommendations.rest.method)(listRecommendations.id, listRecommendations.rest.path, {
       query: {
         ...pageQueryFields,
         status: Schema.optionalKey(RecommendationStatus),
@@ -94,43 +115,23 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       },
       success: ListJson(RecommendationJson, "RecommendationList"),
       error: RepositoryErrorError
-    }).annotateMerge(
-      operation(
-        readAccess("recommendations:read"),
-        "Recommendations, newest first; filter by status (e.g. new, pending_approval) and run_id."
-      )
-    ),
-    HttpApiEndpoint.get("getRecommendation", `${prefix}/recommendations/:recommendation_id`, {
+    }).annotateMerge(operation(listRecommendations)),
+    HttpApiEndpoint.make(getRecommendation.rest.method)(getRecommendation.id, getRecommendation.rest.path, {
       params: RecommendationParams,
       success: RecommendationDetailJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        readAccess("recommendations:read"),
-        "One recommendation, with the state of its write-back to the store once approved."
-      )
-    ),
-    HttpApiEndpoint.post("acceptRecommendation", `${prefix}/recommendations/:recommendation_id/accept`, {
+    }).annotateMerge(operation(getRecommendation)),
+    HttpApiEndpoint.make(acceptRecommendation.rest.method)(acceptRecommendation.id, acceptRecommendation.rest.path, {
       params: RecommendationParams,
       success: [RecommendationChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        mutationAccess("recommendations:write"),
-        "new -> pending_approval. No body. A repeat answers {ok: true, idempotent: true}."
-      )
-    ),
-    HttpApiEndpoint.post("dismissRecommendation", `${prefix}/recommendations/:recommendation_id/dismiss`, {
+    }).annotateMerge(operation(acceptRecommendation)),
+    HttpApiEndpoint.make(dismissRecommendation.rest.method)(dismissRecommendation.id, dismissRecommendation.rest.path, {
       params: RecommendationParams,
       success: [RecommendationChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        mutationAccess("recommendations:write"),
-        "new or pending_approval -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
-      )
-    ),
-    HttpApiEndpoint.post("approveRecommendation", `${prefix}/recommendations/:recommendation_id/approve`, {
+    }).annotateMerge(operation(dismissRecommendation)),
+    HttpApiEndpoint.make(approveRecommendation.rest.method)(approveRecommendation.id, approveRecommendation.rest.path, {
       params: RecommendationParams,
       success: [RecommendationApprovedJson, IdempotentRepeatJson],
       error: [
@@ -141,116 +142,80 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
         TransitionConflictError,
         RepositoryErrorError
       ]
-    }).annotateMerge(
-      operation(
-        mutationAccess("recommendations:approve", { session: true }),
-        "pending_approval -> approved, and the new price is written back to the connected store exactly once; write_back.status says whether it is applied yet. Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. No body. A repeat answers {ok: true, idempotent: true}."
-      )
-    ),
-    HttpApiEndpoint.post("rejectRecommendation", `${prefix}/recommendations/:recommendation_id/reject`, {
+    }).annotateMerge(operation(approveRecommendation)),
+    HttpApiEndpoint.make(rejectRecommendation.rest.method)(rejectRecommendation.id, rejectRecommendation.rest.path, {
       params: RecommendationParams,
       payload: RejectBody,
       success: [RecommendationChangedJson, IdempotentRepeatJson],
       error: [ForbiddenRoleError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        mutationAccess("recommendations:approve", { session: true }),
-        "pending_approval -> rejected, with a reason. Needs the role approver, admin or owner. A second reject is a conflict."
-      )
-    )
+    }).annotateMerge(operation(rejectRecommendation))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
 
 export const AlertsGroup = HttpApiGroup.make("alerts")
+  .annotateMerge(OpenApi.annotations({ description: operationGroups.alerts }))
   .add(
-    HttpApiEndpoint.get("listAlerts", `${prefix}/alerts`, {
+    HttpApiEndpoint.make(listAlerts.rest.method)(listAlerts.id, listAlerts.rest.path, {
       query: { ...pageQueryFields, status: Schema.optionalKey(AlertStatus), kind: Schema.optionalKey(AlertKind) },
       success: ListJson(AlertJson, "AlertList"),
       error: RepositoryErrorError
-    }).annotateMerge(
-      operation(
-        readAccess("alerts:read"),
-        "Alerts, newest first; filter by status (open, snoozed, resolved, dismissed) and kind."
-      )
-    ),
-    HttpApiEndpoint.get("getAlert", `${prefix}/alerts/:alert_id`, {
+    }).annotateMerge(operation(listAlerts)),
+    HttpApiEndpoint.make(getAlert.rest.method)(getAlert.id, getAlert.rest.path, {
       params: AlertParams,
       success: AlertJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(operation(readAccess("alerts:read"), "One alert.")),
-    HttpApiEndpoint.post("snoozeAlert", `${prefix}/alerts/:alert_id/snooze`, {
+    }).annotateMerge(operation(getAlert)),
+    HttpApiEndpoint.make(snoozeAlert.rest.method)(snoozeAlert.id, snoozeAlert.rest.path, {
       params: AlertParams,
       payload: SnoozeBody,
       success: [AlertChangedJson, IdempotentRepeatJson],
       error: [InvalidInputError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        mutationAccess("alerts:write"),
-        "open or snoozed -> snoozed until snooze_until (in the future); the alert reads open again once that time passes. The same snooze_until again answers {ok: true, idempotent: true}; a new one moves the snooze."
-      )
-    ),
-    HttpApiEndpoint.post("resolveAlert", `${prefix}/alerts/:alert_id/resolve`, {
+    }).annotateMerge(operation(snoozeAlert)),
+    HttpApiEndpoint.make(resolveAlert.rest.method)(resolveAlert.id, resolveAlert.rest.path, {
       params: AlertParams,
       success: [AlertChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        mutationAccess("alerts:write"),
-        "open or snoozed -> resolved. No body. A repeat answers {ok: true, idempotent: true}."
-      )
-    ),
-    HttpApiEndpoint.post("dismissAlert", `${prefix}/alerts/:alert_id/dismiss`, {
+    }).annotateMerge(operation(resolveAlert)),
+    HttpApiEndpoint.make(dismissAlert.rest.method)(dismissAlert.id, dismissAlert.rest.path, {
       params: AlertParams,
       success: [AlertChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        mutationAccess("alerts:write"),
-        "open or snoozed -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
-      )
-    )
+    }).annotateMerge(operation(dismissAlert))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
 
 export const CatalogGroup = HttpApiGroup.make("catalog")
+  .annotateMerge(OpenApi.annotations({ description: operationGroups.catalog }))
   .add(
-    HttpApiEndpoint.get("listCatalogItems", `${prefix}/catalog/items`, {
+    HttpApiEndpoint.make(listCatalogItems.rest.method)(listCatalogItems.id, listCatalogItems.rest.path, {
       query: { ...pageQueryFields, tag: Schema.optionalKey(Tag) },
       success: ListJson(CatalogItemJson, "CatalogItemList"),
       error: RepositoryErrorError
-    }).annotateMerge(operation(readAccess("catalog:read"), "Catalog items, newest first; filter by tag."))
+    }).annotateMerge(operation(listCatalogItems))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
 
 export const ReportsGroup = HttpApiGroup.make("reports")
+  .annotateMerge(OpenApi.annotations({ description: operationGroups.reports }))
   .add(
-    HttpApiEndpoint.get("exportReport", `${prefix}/reports/export`, {
+    HttpApiEndpoint.make(exportReport.rest.method)(exportReport.id, exportReport.rest.path, {
       success: [ReportCsv.pipe(HttpApiSchema.asText({ contentType: "text/csv" })), ReportJson],
       error: RepositoryErrorError
-    }).annotateMerge(
-      operation(
-        readAccess("reports:read"),
-        "Every recommendation with its item, prices, margins, status and decision, streamed. CSV by default; JSON with Accept: application/json."
-      )
-    )
+    }).annotateMerge(operation(exportReport))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
 
 export const WorkspaceGroup = HttpApiGroup.make("workspace")
+  .annotateMerge(OpenApi.annotations({ description: operationGroups.workspace }))
   .add(
-    HttpApiEndpoint.get("getWorkspaceStatus", `${prefix}/workspace/status`, {
+    HttpApiEndpoint.make(getWorkspaceStatus.rest.method)(getWorkspaceStatus.id, getWorkspaceStatus.rest.path, {
       success: WorkspaceStatusJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(
-      operation(
-        readAccess("workspace:read", { session: true }),
-        "Lifecycle, usage, an open support session against this workspace and the caller's own pending account deletion."
-      )
-    )
+    }).annotateMerge(operation(getWorkspaceStatus))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)
@@ -258,14 +223,17 @@ export const WorkspaceGroup = HttpApiGroup.make("workspace")
 export const HealthJson = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) })
 
 /** Probes for the orchestrator; no authentication, not versioned. */
-export const SystemGroup = HttpApiGroup.make("system", { topLevel: true }).add(
-  HttpApiEndpoint.get("healthz", "/healthz", { success: HealthJson }).annotateMerge(
-    OpenApi.annotations({ description: "The process is up." })
-  ),
-  HttpApiEndpoint.get("readyz", "/readyz", { success: HealthJson, error: RepositoryErrorError }).annotateMerge(
-    OpenApi.annotations({ description: "The process can serve: its database answers." })
+export const SystemGroup = HttpApiGroup.make("system", { topLevel: true })
+  .annotateMerge(OpenApi.annotations({ description: operationGroups.system }))
+  .add(
+    HttpApiEndpoint.make(healthz.rest.method)(healthz.id, healthz.rest.path, { success: HealthJson }).annotateMerge(
+      operation(healthz)
+    ),
+    HttpApiEndpoint.make(readyz.rest.method)(readyz.id, readyz.rest.path, {
+      success: HealthJson,
+      error: RepositoryErrorError
+    }).annotateMerge(operation(readyz))
   )
-)
 
 export class Api extends HttpApi.make("margin")
   .add(RunsGroup)
@@ -276,8 +244,8 @@ export class Api extends HttpApi.make("margin")
   .add(WorkspaceGroup)
   .add(SystemGroup)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
-  // Authentication declares no HttpApiSecurity (Authentication.ts): the scheme is described here.
-  .annotate(OpenApi.Transform, withBearerScheme)
+  // Authentication declares no HttpApiSecurity (Authentication.ts): the schemes are described here.
+  .annotate(OpenApi.Transform, withSecuritySchemes)
   .annotateMerge(
     OpenApi.annotations({
       title: "Margin Recommendation Service API",

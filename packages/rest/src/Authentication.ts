@@ -1,6 +1,6 @@
 import { Authenticate, budgetKey, Caller, type CallerShape, RouteAccess } from "@margin/edge/auth"
 import { withLogAnnotations } from "@margin/edge/telemetry"
-import { Context, Effect, Layer, Predicate } from "effect"
+import { Context, Effect, Layer } from "effect"
 import { HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { type HttpApiEndpoint, HttpApiMiddleware } from "effect/http-api"
 import type * as Types from "effect/Types"
@@ -22,8 +22,8 @@ import {
  * A plain middleware, not one declaring `HttpApiSecurity.bearer`: HttpApiBuilder applies a plain
  * one once per route, when it builds it, where a security middleware runs a generator per request
  * (decoding the credential into a `Redacted` that nothing here reads, wrapping the handler's errors)
- * and calls the middleware again each time. The OpenAPI document still says that every operation
- * asks for the bearer scheme (`bearerSecurity`, `withBearerScheme`).
+ * and calls the middleware again each time. The OpenAPI document still says which bearer
+ * credentials each operation accepts (SecuritySchemes.ts, from the operation catalogue).
  */
 export class Authentication extends HttpApiMiddleware.Service<Authentication, { provides: Caller }>()(
   "margin/http/Authentication",
@@ -38,25 +38,6 @@ export class Authentication extends HttpApiMiddleware.Service<Authentication, { 
     ]
   }
 ) {}
-
-/** The scheme's name in the OpenAPI document, as `HttpApiSecurity.bearer` under that key would declare it. */
-const schemeName = "bearer"
-
-/** An operation of the OpenAPI document that `Authentication` guards: it requires the bearer scheme. */
-export const bearerSecurity = (operation: Record<string, unknown>): Record<string, unknown> => ({
-  ...operation,
-  security: [{ [schemeName]: [] }]
-})
-
-/** The OpenAPI document with the bearer scheme among its security schemes (an API-level transform). */
-export const withBearerScheme = (spec: Record<string, unknown>): Record<string, unknown> => {
-  const components = Predicate.isObject(spec.components) ? spec.components : {}
-  const schemes = Predicate.isObject(components.securitySchemes) ? components.securitySchemes : {}
-  return {
-    ...spec,
-    components: { ...components, securitySchemes: { ...schemes, [schemeName]: { type: "http", scheme: "Bearer" } } }
-  }
-}
 
 export const layer = Layer.effect(
   Authentication,

@@ -13,7 +13,7 @@ export interface CallerShape {
   readonly tokenId: TokenId | null
   /** The token's issuer, or the session's user. */
   readonly userId: UserId
-  /** The token's scopes; for sessions, what first-party apps may do (`sessionScopes`). */
+  /** The token's scopes; for sessions, what first-party apps may do (`sessionScopes` of the operation catalogue). */
   readonly scopes: ReadonlyArray<Scope>
   /** The user's role in the workspace; null when the token's issuer is no longer a member. */
   readonly role: Role | null

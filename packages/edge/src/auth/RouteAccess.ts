@@ -1,3 +1,4 @@
+import { acceptsSession, type GuardedOperation, isMutation } from "@margin/core/operations/Operation"
 import type { Scope } from "@margin/core/Scope"
 import { Context } from "effect"
 
@@ -13,17 +14,9 @@ export interface RouteAccessShape {
 /** Attached to each REST endpoint (and MCP tool) as an annotation, so one middleware enforces all. */
 export class RouteAccess extends Context.Service<RouteAccess, RouteAccessShape>()("margin/edge/RouteAccess") {}
 
-export const readAccess = (scope: Scope, options?: { readonly session?: boolean }): RouteAccessShape => ({
-  scope,
-  mutation: false,
-  session: options?.session ?? false
+/** What an operation of the catalogue (`@margin/core/operations/OperationCatalogue`) asks of its caller. */
+export const routeAccess = (entry: GuardedOperation): RouteAccessShape => ({
+  scope: entry.access.scope,
+  mutation: isMutation(entry),
+  session: acceptsSession(entry)
 })
-
-export const mutationAccess = (scope: Scope, options?: { readonly session?: boolean }): RouteAccessShape => ({
-  scope,
-  mutation: true,
-  session: options?.session ?? false
-})
-
-/** What a session caller (mobile and first-party apps) may do: exactly the session routes. */
-export const sessionScopes: ReadonlyArray<Scope> = ["recommendations:approve", "workspace:read"]
