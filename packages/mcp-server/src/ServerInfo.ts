@@ -5,11 +5,17 @@ export const protocols = [McpProtocol.v2025_11_25, McpProtocol.v2025_06_18, McpP
 
 export const serverInfo = { name: "margin", version: "1.0.0" } as const
 
-/** Told to the agent at initialize: how the tools fit together. */
+/**
+ * Told to the agent at initialize: how the tools fit together. It names every tool by its full
+ * name, and no other snake_case word but error codes and list fields (ServerInfo.test.ts).
+ */
 export const instructions = [
   "Margin recommends prices per catalog item to reach the workspace's target margin.",
-  "Workflow: trigger_run analyses the catalog, get_run tells when it is done, list_recommendations (status new) shows what it found;",
-  "accept_recommendation puts one up for approval, approve_recommendation writes the new price to the store (once), reject or dismiss ends it.",
-  "Alerts flag margin problems: list_alerts, then snooze, resolve or dismiss.",
+  "Workflow: trigger_run analyses the catalog (list_catalog_items shows it), get_run tells when the run is done (list_runs lists them),",
+  "list_recommendations (status new) shows what it found and get_recommendation one of them;",
+  "accept_recommendation puts one up for approval, approve_recommendation writes the new price to the store (once),",
+  "reject_recommendation (pending approval) or dismiss_recommendation ends it.",
+  "Alerts flag margin problems: list_alerts and get_alert, then snooze_alert, resolve_alert or dismiss_alert.",
+  "export_report is the margin report, one row per recommendation; get_workspace_status tells the plan and this month's usage.",
   "Money is integer minor units with a currency. Lists answer one page and a next_cursor; errors carry a code (not_found, conflict, forbidden_role...)."
 ].join(" ")
