@@ -32,6 +32,14 @@ export interface RecommendationMutation {
   readonly idempotent: boolean
 }
 
+/**
+ * Reject has no repeat: its rule in the machine never recognises one, so a second reject is a
+ * conflict (docs/contract.md, "States and repeats") and a reject that succeeds took effect now.
+ */
+export interface RecommendationRejected extends RecommendationMutation {
+  readonly idempotent: false
+}
+
 /** Approve also answers the outbox row, so that the caller may deliver it at once. */
 export interface ApproveResult extends RecommendationMutation {
   readonly writeBack: WriteBack | null
@@ -89,7 +97,7 @@ export class Recommendations extends Context.Service<
       actor: Actor,
       role: Role | null,
       reason: string
-    ) => Effect.Effect<RecommendationMutation, ForbiddenRole | CommandError>
+    ) => Effect.Effect<RecommendationRejected, ForbiddenRole | CommandError>
   }
 >()("margin/core/Recommendations") {
   static readonly layer = Layer.effect(
@@ -230,7 +238,12 @@ export class Recommendations extends Context.Service<
         approve,
         reject: (workspaceId, id, actor, role, reason) =>
           mayDecide(role)
-            ? rejectSpan(mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor))
+            ? rejectSpan(
+                Effect.map(
+                  mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor),
+                  ({ recommendation }): RecommendationRejected => ({ recommendation, idempotent: false })
+                )
+              )
             : rejectSpan(Effect.fail(new ForbiddenRole({ role })))
       })
     })

@@ -146,7 +146,8 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
     HttpApiEndpoint.make(rejectRecommendation.rest.method)(rejectRecommendation.id, rejectRecommendation.rest.path, {
       params: RecommendationParams,
       payload: RejectBody,
-      success: [RecommendationChangedJson, IdempotentRepeatJson],
+      // No repeat shape: a second reject is a conflict.
+      success: RecommendationChangedJson,
       error: [ForbiddenRoleError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(operation(rejectRecommendation))
   )

@@ -1,5 +1,5 @@
 import { Approval, type ApprovalResult } from "@margin/core/Approval"
-import type { RecommendationMutation } from "@margin/core/RecommendationsService"
+import type { RecommendationMutation, RecommendationRejected } from "@margin/core/RecommendationsService"
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { Caller, callerActor } from "@margin/edge/auth"
 import {
@@ -21,6 +21,7 @@ import { isolatedGroup } from "./IsolatedGroup.ts"
 
 // The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
 const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
+const rejectedBody = encodedJson(RecommendationChangedJson)
 const listBody = encodedJson(ListJson(RecommendationJson, "RecommendationList"))
 
 const changed = (mutation: RecommendationMutation) =>
@@ -29,6 +30,13 @@ const changed = (mutation: RecommendationMutation) =>
       ? idempotentRepeat
       : { ok: true, idempotent: false, recommendation: recommendationJson(mutation.recommendation) }
   )
+
+const rejected = (mutation: RecommendationRejected) =>
+  rejectedBody({
+    ok: true,
+    idempotent: mutation.idempotent,
+    recommendation: recommendationJson(mutation.recommendation)
+  })
 
 const approved = (result: ApprovalResult) =>
   result.idempotent || result.writeBack === null
@@ -80,7 +88,7 @@ export const RecommendationsHandlers = isolatedGroup(
               caller.role,
               payload.reason
             )
-          ).pipe(Effect.map(changed))
+          ).pipe(Effect.map(rejected))
       })
     )
   }),
