@@ -31,4 +31,7 @@ export const positiveIntFlag = (name: string, unit: string) =>
 
 /** An id given as the command's one argument: `marginctl token show tok_…`. */
 export const idArgument = (prefix: string, what: string) =>
-  Argument.String(`${prefix}-id`).pipe(Argument.withDescription(`The ${what} id (${prefix}_…)`), Argument.withSchema(idOf(prefix)))
+  Argument.String(`${prefix}-id`).pipe(
+    Argument.withDescription(`The ${what} id (${prefix}_…)`),
+    Argument.withSchema(idOf(prefix))
+  )

@@ -43,7 +43,11 @@ export interface Listing<Row> {
 }
 
 /** A port's page as a listing: the next page starts after the last row, by `idOf` the row. */
-export const listingOf = <A, Row>(page: Page<A>, row: (item: A) => Row, idOfItem: (item: A) => string): Listing<Row> => {
+export const listingOf = <A, Row>(
+  page: Page<A>,
+  row: (item: A) => Row,
+  idOfItem: (item: A) => string
+): Listing<Row> => {
   const last = page.items[page.items.length - 1]
   return { rows: page.items.map(row), after: page.nextCursor === null || last === undefined ? null : idOfItem(last) }
 }
@@ -65,5 +69,13 @@ export const reportListing = <Row extends { readonly [key: string]: Json }>(
     if (listing.rows.length === 0) return Console.log(empty)
     const cells = listing.rows.map((row) => columns.map(([, cell]) => String(cell(row) ?? "-")))
     const more = listing.after === null ? [] : [`More: run it again with --after ${listing.after}`]
-    return Console.log([table(columns.map(([header]) => header), cells), ...more].join("\n"))
+    return Console.log(
+      [
+        table(
+          columns.map(([header]) => header),
+          cells
+        ),
+        ...more
+      ].join("\n")
+    )
   })
