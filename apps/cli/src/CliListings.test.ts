@@ -96,6 +96,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl list and show, as
         assert.strictEqual((yield* cliJson("user", "show", bob)).email, "bob@list.example")
         assertFailed(yield* cli("user", "show", "nobody@list.example"), /no user with e-mail nobody@list\.example/, 3)
         assertFailedJson(yield* cli("user", "show", "usr_nope", "--json"), /^no user usr_nope$/, 3)
+        assertFailed(yield* cli("user", "show", "ada"), /expected a user id \(usr_…\) or an e-mail address/, 2)
 
         const byUserId = [ada, bob].sort()
         const members = yield* cliList("member", "list", "--workspace", workspaceId)
@@ -174,6 +175,11 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl list and show, as
         assert.deepStrictEqual(
           keysOf(yield* cliList("token", "list", "--workspace", workspaceId, "--limit", "1", "--after", liveId)),
           [revokedId]
+        )
+        assertFailed(
+          yield* cli("token", "list", "--workspace", otherId, "--after", liveId),
+          new RegExp(`no token ${liveId} in ${otherId}`),
+          3
         )
         assert.deepStrictEqual(yield* cliList("token", "list", "--workspace", workspaceId, "--user", bob), [])
         const tokenTable = yield* cli("token", "list", "--workspace", workspaceId, "--user", bob)

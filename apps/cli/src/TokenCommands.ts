@@ -159,10 +159,13 @@ const storedTokenJson = (token: ApiToken, now: number) => {
   }
 }
 
-/** The token, or a failure naming the id. */
-const requireToken = Effect.fn("requireToken")(function* (id: TokenId) {
+/** The token, of `workspace` when given, or a failure naming the id. */
+const requireToken = Effect.fn("requireToken")(function* (id: TokenId, workspace: WorkspaceId | null = null) {
   const found = yield* TokenRepository.use((tokens) => tokens.get(id))
   if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "token", id })
+  if (workspace !== null && found.value.workspaceId !== workspace) {
+    return yield* new OperatorError({ message: `no token ${id} in ${workspace}`, kind: "not_found" })
+  }
   return found.value
 })
 
@@ -206,7 +209,7 @@ const list = Command.make(
   },
   Effect.fn(function* ({ workspace, user, limit, after }) {
     yield* requireWorkspace(workspace)
-    const cursor = Option.isSome(after) ? cursorAt(yield* requireToken(TokenId.make(after.value))) : null
+    const cursor = Option.isSome(after) ? cursorAt(yield* requireToken(TokenId.make(after.value), workspace)) : null
     const page = yield* TokenRepository.use((tokens) =>
       tokens.listForWorkspace(workspace, { issuedBy: Option.getOrNull(user) }, { limit, cursor })
     )

@@ -140,8 +140,17 @@ const list = Command.make(
   ])
 )
 
+const isUserId = Schema.is(idOf("usr"))
+const isEmail = Schema.is(Email)
+
 /** A user id (`usr_…`) or an e-mail address. */
-const UserRef = Schema.Union([idOf("usr"), Email])
+const UserRef = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter(
+      (text: string) => isUserId(text) || isEmail(text) || "expected a user id (usr_…) or an e-mail address"
+    )
+  )
+)
 
 const show = Command.make(
   "show",
@@ -152,7 +161,7 @@ const show = Command.make(
     )
   },
   Effect.fn(function* ({ user: ref }) {
-    const user = ref.startsWith("usr_")
+    const user = isUserId(ref)
       ? yield* requireUser(UserId.make(ref), true)
       : yield* Effect.flatMap(
           UserRepository.use((users) => users.findByEmail(ref)),
