@@ -42,7 +42,7 @@ export interface Listing<Row> {
   readonly after: string | null
 }
 
-/** A port's page as a listing: the next page starts after the last row, by `idOf` the row. */
+/** A port's page as a listing: the next page starts after its last row, named by `idOfItem`. */
 export const listingOf = <A, Row>(
   page: Page<A>,
   row: (item: A) => Row,
