@@ -1,10 +1,11 @@
 import { UserId, WorkspaceId } from "@margin/core/Ids"
 import { Schema } from "effect"
-import { Flag } from "effect/cli"
+import { Argument, Flag } from "effect/cli"
 
 /** Flags several commands share. */
 
-const idOf = (prefix: string) =>
+/** An id with `prefix` (`ws_…`), refused as a usage error otherwise. */
+export const idOf = (prefix: string) =>
   Schema.String.pipe(
     Schema.check(
       Schema.isPattern(new RegExp(`^${prefix}_[0-9A-Za-z_-]{1,64}$`), { message: `expected an id like ${prefix}_…` })
@@ -26,4 +27,11 @@ export const positiveIntFlag = (name: string, unit: string) =>
   Flag.Int(name).pipe(
     Flag.withDescription(`In ${unit}`),
     Flag.withSchema(Schema.Int.pipe(Schema.check(Schema.isGreaterThan(0, { message: `--${name} must be above 0` }))))
+  )
+
+/** An id given as the command's one argument: `marginctl token show tok_…`. */
+export const idArgument = (prefix: string, what: string) =>
+  Argument.String(`${prefix}-id`).pipe(
+    Argument.withDescription(`The ${what} id (${prefix}_…)`),
+    Argument.withSchema(idOf(prefix))
   )

@@ -4,10 +4,10 @@ import { Flag, GlobalFlag } from "effect/cli"
 /** What a command prints with --json: one object, plain data. */
 export type Json = string | number | boolean | null | ReadonlyArray<Json> | { readonly [key: string]: Json }
 
-/** `--json`, accepted by every command: print one JSON object on stdout instead of text. */
+/** `--json`, accepted by every command: print one JSON document on stdout instead of text (an array for lists). */
 export const JsonOutput = GlobalFlag.Setting("json")({
   flag: Flag.Boolean("json").pipe(
-    Flag.withDescription("Print the result as one JSON object on stdout"),
+    Flag.withDescription("Print the result as JSON on stdout: one object, or one array for a list"),
     Flag.withDefault(false)
   )
 })

@@ -1,15 +1,21 @@
-import { RunId } from "@margin/core/Ids"
+import { ResourceNotFound } from "@margin/core/Errors"
+import { RunId, type WorkspaceId } from "@margin/core/Ids"
 import { RunRepository } from "@margin/core/ports/RunRepository"
+import type { Run } from "@margin/core/Run"
+import { RunStatus } from "@margin/core/Run"
 import { Runs } from "@margin/core/RunsService"
 import { Tag } from "@margin/core/Tag"
 import { runJson } from "@margin/edge/wire"
 import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Console, Duration, Effect, Option, Schema, SchemaGetter } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
+import { details } from "./Details.ts"
 import { workspaceFlag } from "./Flags.ts"
+import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { JsonOutput, report } from "./Output.ts"
 import { isFinished, progressLine, rateBetween, type Sighting } from "./RunProgress.ts"
+import { requireWorkspace } from "./WorkspaceCommands.ts"
 
 const marginctl = { _tag: "SystemActor", name: "marginctl" } as const
 
@@ -111,8 +117,101 @@ const watchCommand = Command.make(
   Command.withExamples([{ command: "marginctl run watch run_01jh92" }])
 )
 
+/** The run, of `workspace` when given, or a failure naming the id. */
+const requireRun = Effect.fn("requireRun")(function* (id: RunId, workspace: WorkspaceId | null = null) {
+  const found = yield* RunRepository.use((runs) => (workspace === null ? runs.find(id) : runs.get(workspace, id)))
+  if (Option.isNone(found)) {
+    return yield* workspace === null
+      ? new ResourceNotFound({ resource: "run", id })
+      : new OperatorError({ message: `no run ${id} in ${workspace}`, kind: "not_found" })
+  }
+  return found.value
+})
+
+/** A run as the API shows it, with its workspace (an operator's list or show spans workspaces). */
+const operatorRunJson = (run: Run) => ({ ...runJson(run), workspace_id: run.workspaceId })
+
+const listCommand = Command.make(
+  "list",
+  {
+    workspace: workspaceFlag,
+    status: Flag.Literals("status", RunStatus.literals).pipe(
+      Flag.withDescription("Only the runs in this status"),
+      Flag.optional
+    ),
+    limit: limitFlag,
+    after: afterFlag("run", "run")
+  },
+  Effect.fn(function* ({ workspace, status, limit, after }) {
+    yield* requireWorkspace(workspace)
+    const cursor = Option.isSome(after) ? cursorAt(yield* requireRun(RunId.make(after.value), workspace)) : null
+    const page = yield* RunRepository.use((runs) =>
+      runs.list(workspace, { status: Option.getOrNull(status) }, { limit, cursor })
+    )
+    yield* reportListing(
+      listingOf(page, operatorRunJson, (run) => run.id),
+      [
+        ["ID", (r) => r.id],
+        ["STATUS", (r) => r.status],
+        ["TRIGGER", (r) => r.trigger],
+        ["TAGS", (r) => (r.subset_tags.length === 0 ? "all" : r.subset_tags.join(","))],
+        ["ITEMS", (r) => `${r.items_analysed}/${r.items_total ?? "?"}`],
+        ["RECS", (r) => r.recommendations_count],
+        ["ALERTS", (r) => r.alerts_count],
+        ["CREATED", (r) => r.created_at],
+        ["FINISHED", (r) => r.finished_at]
+      ],
+      `${workspace} has no runs${Option.isSome(status) ? ` ${status.value}` : ""}`
+    )
+  })
+).pipe(
+  Command.withDescription("List a workspace's analysis runs, newest first, a page at a time"),
+  Command.withExamples([
+    { command: "marginctl run list --workspace ws_01jh8x" },
+    {
+      command: "marginctl run list --workspace ws_01jh8x --status failed --limit 10 --json",
+      description: "The last 10 failed runs, as a JSON array"
+    }
+  ])
+)
+
+const showCommand = Command.make(
+  "show",
+  { run: Argument.String("run-id").pipe(Argument.withSchema(RunId), Argument.withDescription("The run (run_…)")) },
+  Effect.fn(function* ({ run: id }) {
+    yield* report(operatorRunJson(yield* requireRun(id)), (r) =>
+      details([
+        ["id", r.id],
+        ["workspace", r.workspace_id],
+        ["status", r.status],
+        ["trigger", r.trigger],
+        ["requested by", r.requested_by],
+        ["tags", r.subset_tags.length === 0 ? "the whole catalog" : r.subset_tags.join(",")],
+        ["items", `${r.items_analysed} of ${r.items_total ?? "?"} analysed`],
+        ["recommendations", r.recommendations_count],
+        ["alerts", r.alerts_count],
+        ["error", r.error],
+        ["created", r.created_at],
+        ["started", r.started_at],
+        ["finished", r.finished_at]
+      ])
+    )
+  })
+).pipe(
+  Command.withDescription("Show a run, whatever its workspace; exits 3 when there is no such run"),
+  Command.withExamples([{ command: "marginctl run show run_01jh92 --json" }])
+)
+
 export const runCommand = Command.make("run").pipe(
-  Command.withDescription("Analysis runs: queue one, follow one"),
-  Command.withExamples([{ command: "marginctl run trigger --workspace ws_01jh8x" }]),
-  Command.withSubcommands([onDatabase(triggerCommand), onDatabase(watchCommand)])
+  Command.withDescription("Analysis runs: queue one, list them, show one, follow one"),
+  Command.withExamples([
+    { command: "marginctl run trigger --workspace ws_01jh8x" },
+    { command: "marginctl run list --workspace ws_01jh8x" }
+  ]),
+  Command.withSubcommands([
+    onDatabase(triggerCommand),
+    onDatabase(listCommand),
+    onDatabase(showCommand),
+    onDatabase(watchCommand)
+  ])
 )

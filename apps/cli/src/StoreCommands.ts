@@ -1,13 +1,16 @@
-import type { WorkspaceId } from "@margin/core/Ids"
+import { ResourceNotFound } from "@margin/core/Errors"
+import { WorkspaceId } from "@margin/core/Ids"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
-import { type StoreConnection, StorePlatform } from "@margin/core/StoreConnection"
+import { type StoreConnection, StoreConnectionStatus, StorePlatform } from "@margin/core/StoreConnection"
 import { toIso } from "@margin/core/Timestamp"
 import { PgSandboxStore } from "@margin/postgres"
 import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option, Redacted, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
+import { details } from "./Details.ts"
 import { workspaceFlag } from "./Flags.ts"
+import { afterFlag, limitFlag, listingOf, reportListing } from "./Listing.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -72,6 +75,15 @@ export const connectStore = Effect.fn("connectStore")(function* (
   return { connection, variants }
 })
 
+/** A store connection as marginctl shows it: never its credentials (the port does not read them back). */
+const connectionJson = (connection: StoreConnection) => ({
+  workspace_id: connection.workspaceId,
+  platform: connection.platform,
+  shop: connection.shop,
+  status: connection.status,
+  connected_at: toIso(connection.connectedAt)
+})
+
 const ShopDomain = Schema.String.pipe(
   Schema.check(
     Schema.isPattern(/^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)+$/, {
@@ -112,14 +124,7 @@ const connect = Command.make(
       Option.getOrNull(accessToken)
     )
     yield* report(
-      {
-        workspace_id: connection.workspaceId,
-        platform: connection.platform,
-        shop: connection.shop,
-        status: connection.status,
-        connected_at: toIso(connection.connectedAt),
-        sandbox_variants: variants
-      },
+      { ...connectionJson(connection), sandbox_variants: variants },
       (r) =>
         `Connected ${r.workspace_id} to ${r.platform === "shopify" ? `Shopify ${r.shop}` : "the sandbox store"}${r.sandbox_variants === null ? "" : `; copied ${r.sandbox_variants} catalog prices into it`}`
     )
@@ -203,8 +208,88 @@ const writes = Command.make(
   Command.withExamples([{ command: "marginctl store writes --workspace ws_01jh8x --json" }])
 )
 
+/** The workspace's store connection, connected or not, or a failure saying it has none. */
+const requireConnection = Effect.fn("requireConnection")(function* (workspaceId: WorkspaceId) {
+  yield* requireWorkspace(workspaceId)
+  const found = yield* StoreConnectionRepository.use((stores) => stores.get(workspaceId))
+  if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "store connection of", id: workspaceId })
+  return found.value
+})
+
+const list = Command.make(
+  "list",
+  {
+    status: Flag.Literals("status", StoreConnectionStatus.literals).pipe(
+      Flag.withDescription("Only the connections in this status"),
+      Flag.optional
+    ),
+    limit: limitFlag,
+    after: afterFlag("ws", "workspace")
+  },
+  Effect.fn(function* ({ status, limit, after }) {
+    const cursor = Option.isSome(after)
+      ? yield* Effect.map(requireConnection(WorkspaceId.make(after.value)), (connection) => ({
+          createdAt: connection.connectedAt,
+          id: connection.workspaceId
+        }))
+      : null
+    const page = yield* StoreConnectionRepository.use((stores) =>
+      stores.list({ status: Option.getOrNull(status) }, { limit, cursor })
+    )
+    yield* reportListing(
+      listingOf(page, connectionJson, (connection) => connection.workspaceId),
+      [
+        ["WORKSPACE", (c) => c.workspace_id],
+        ["PLATFORM", (c) => c.platform],
+        ["SHOP", (c) => c.shop],
+        ["STATUS", (c) => c.status],
+        ["CONNECTED", (c) => c.connected_at]
+      ],
+      Option.isSome(status) ? `No store connection is ${status.value}` : "No workspace has connected a store"
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "List the workspaces' store connections (never their credentials), last connected first, a page at a time"
+  ),
+  Command.withExamples([
+    { command: "marginctl store list" },
+    { command: "marginctl store list --status connected --json", description: "The connected stores, as a JSON array" }
+  ])
+)
+
+const show = Command.make(
+  "show",
+  { workspace: workspaceFlag },
+  Effect.fn(function* ({ workspace }) {
+    yield* report(connectionJson(yield* requireConnection(workspace)), (c) =>
+      details([
+        ["workspace", c.workspace_id],
+        ["platform", c.platform],
+        ["shop", c.shop],
+        ["status", c.status],
+        ["connected", c.connected_at]
+      ])
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Show a workspace's store connection (never its credentials); exits 3 when the workspace never connected one"
+  ),
+  Command.withExamples([{ command: "marginctl store show --workspace ws_01jh8x --json" }])
+)
+
 export const storeCommand = Command.make("store").pipe(
-  Command.withDescription("Connect and disconnect stores; inspect the sandbox store"),
-  Command.withExamples([{ command: "marginctl store connect --workspace ws_01jh8x --platform sandbox" }]),
-  Command.withSubcommands([onDatabase(connect), onDatabase(disconnect), onDatabase(writes)])
+  Command.withDescription("Connect, disconnect, list and show stores; inspect the sandbox store"),
+  Command.withExamples([
+    { command: "marginctl store connect --workspace ws_01jh8x --platform sandbox" },
+    { command: "marginctl store list --status connected" }
+  ]),
+  Command.withSubcommands([
+    onDatabase(connect),
+    onDatabase(disconnect),
+    onDatabase(list),
+    onDatabase(show),
+    onDatabase(writes)
+  ])
 )

@@ -1,4 +1,4 @@
-import type { ApiToken } from "@margin/core/ApiToken"
+import { type ApiToken, tokenState } from "@margin/core/ApiToken"
 import { ResourceNotFound } from "@margin/core/Errors"
 import { TokenId, type UserId, type WorkspaceId } from "@margin/core/Ids"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
@@ -10,7 +10,9 @@ import { generateTokenSecret, hashTokenSecret } from "@margin/edge/auth"
 import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
-import { positiveIntFlag, userFlag, workspaceFlag } from "./Flags.ts"
+import { details } from "./Details.ts"
+import { idArgument, positiveIntFlag, userFlag, workspaceFlag } from "./Flags.ts"
+import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -140,14 +142,39 @@ const create = Command.make(
   ])
 )
 
+/** A stored token as marginctl shows it: never its secret (only its hash is stored). */
+const storedTokenJson = (token: ApiToken, now: number) => {
+  const state = tokenState(token, now)
+  return {
+    id: token.id,
+    name: token.name,
+    workspace_id: token.workspaceId,
+    user_id: token.issuedBy,
+    scopes: token.scopes,
+    state: state === "usable" ? "active" : state,
+    created_at: toIso(token.createdAt),
+    expires_at: token.expiresAt === null ? null : toIso(token.expiresAt),
+    last_used_at: token.lastUsedAt === null ? null : toIso(token.lastUsedAt),
+    revoked_at: token.revokedAt === null ? null : toIso(token.revokedAt)
+  }
+}
+
+/** The token, of `workspace` when given, or a failure naming the id. */
+const requireToken = Effect.fn("requireToken")(function* (id: TokenId, workspace: WorkspaceId | null = null) {
+  const found = yield* TokenRepository.use((tokens) => tokens.get(id))
+  if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "token", id })
+  if (workspace !== null && found.value.workspaceId !== workspace) {
+    return yield* new OperatorError({ message: `no token ${id} in ${workspace}`, kind: "not_found" })
+  }
+  return found.value
+})
+
 const revoke = Command.make(
   "revoke",
   { tokenId: Flag.String("token-id").pipe(Flag.withDescription("The token id (tok_…)"), Flag.map(TokenId.make)) },
   Effect.fn(function* ({ tokenId }) {
     const tokens = yield* TokenRepository
-    const found = yield* tokens.get(tokenId)
-    if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "token", id: tokenId })
-    const token = found.value
+    const token = yield* requireToken(tokenId)
     if (token.revokedAt !== null) {
       return yield* report(
         { id: token.id, revoked_at: toIso(token.revokedAt), already_revoked: true },
@@ -172,8 +199,83 @@ const revoke = Command.make(
   Command.withExamples([{ command: "marginctl token revoke --token-id tok_01jh8z" }])
 )
 
+const list = Command.make(
+  "list",
+  {
+    workspace: workspaceFlag,
+    user: userFlag.pipe(Flag.withDescription("Only the tokens this user issued (usr_…)"), Flag.optional),
+    limit: limitFlag,
+    after: afterFlag("tok", "token")
+  },
+  Effect.fn(function* ({ workspace, user, limit, after }) {
+    yield* requireWorkspace(workspace)
+    const cursor = Option.isSome(after) ? cursorAt(yield* requireToken(TokenId.make(after.value), workspace)) : null
+    const page = yield* TokenRepository.use((tokens) =>
+      tokens.listForWorkspace(workspace, { issuedBy: Option.getOrNull(user) }, { limit, cursor })
+    )
+    const now = yield* Clock.currentTimeMillis
+    yield* reportListing(
+      listingOf(
+        page,
+        (token) => storedTokenJson(token, now),
+        (token) => token.id
+      ),
+      [
+        ["ID", (t) => t.id],
+        ["NAME", (t) => t.name],
+        ["USER", (t) => t.user_id],
+        ["STATE", (t) => t.state],
+        ["CREATED", (t) => t.created_at],
+        ["EXPIRES", (t) => t.expires_at],
+        ["LAST USED", (t) => t.last_used_at],
+        ["SCOPES", (t) => (t.scopes.length === scopes.length ? "all" : t.scopes.join(","))]
+      ],
+      `${workspace} has no tokens${Option.isSome(user) ? ` issued by ${user.value}` : ""}`
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "List a workspace's API tokens, revoked and expired ones too, newest first (never their secrets)"
+  ),
+  Command.withExamples([
+    { command: "marginctl token list --workspace ws_01jh8x" },
+    {
+      command: "marginctl token list --workspace ws_01jh8x --user usr_01jh8y --json",
+      description: "Only the tokens one user issued, as a JSON array"
+    }
+  ])
+)
+
+const show = Command.make(
+  "show",
+  { token: idArgument("tok", "token") },
+  Effect.fn(function* ({ token: id }) {
+    const token = yield* requireToken(TokenId.make(id))
+    yield* report(storedTokenJson(token, yield* Clock.currentTimeMillis), (t) =>
+      details([
+        ["id", t.id],
+        ["name", t.name],
+        ["workspace", t.workspace_id],
+        ["user", t.user_id],
+        ["state", t.state],
+        ["scopes", t.scopes.join(",")],
+        ["created", t.created_at],
+        ["expires", t.expires_at],
+        ["last used", t.last_used_at],
+        ["revoked", t.revoked_at]
+      ])
+    )
+  })
+).pipe(
+  Command.withDescription("Show an API token (never its secret); exits 3 when there is no such token"),
+  Command.withExamples([{ command: "marginctl token show tok_01jh8z --json" }])
+)
+
 export const tokenCommand = Command.make("token").pipe(
-  Command.withDescription("Issue and revoke API tokens"),
-  Command.withExamples([{ command: "marginctl token create --workspace ws_01jh8x --user usr_01jh8y --scopes all" }]),
-  Command.withSubcommands([onDatabase(create), onDatabase(revoke)])
+  Command.withDescription("Issue, list, show and revoke API tokens"),
+  Command.withExamples([
+    { command: "marginctl token create --workspace ws_01jh8x --user usr_01jh8y --scopes all" },
+    { command: "marginctl token list --workspace ws_01jh8x" }
+  ]),
+  Command.withSubcommands([onDatabase(create), onDatabase(list), onDatabase(show), onDatabase(revoke)])
 )

@@ -6,9 +6,11 @@ import { UserRepository } from "@margin/core/ports/UserRepository"
 import { toIso } from "@margin/core/Timestamp"
 import { Email, type User } from "@margin/core/User"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option } from "effect"
-import { Command, Flag } from "effect/cli"
-import { userFlag } from "./Flags.ts"
+import { Clock, Effect, Option, Schema } from "effect"
+import { Argument, Command, Flag } from "effect/cli"
+import { details } from "./Details.ts"
+import { idOf, userFlag } from "./Flags.ts"
+import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -112,8 +114,99 @@ const remove = Command.make(
   Command.withExamples([{ command: "marginctl user delete --user usr_01jh8y" }])
 )
 
+const list = Command.make(
+  "list",
+  { limit: limitFlag, after: afterFlag("usr", "user") },
+  Effect.fn(function* ({ limit, after }) {
+    const cursor = Option.isSome(after) ? cursorAt(yield* requireUser(UserId.make(after.value), true)) : null
+    const page = yield* UserRepository.use((users) => users.list({ limit, cursor }))
+    yield* reportListing(
+      listingOf(page, userJson, (user) => user.id),
+      [
+        ["ID", (u) => u.id],
+        ["EMAIL", (u) => u.email],
+        ["CONFIRMED", (u) => (u.email_confirmed ? "yes" : "no")],
+        ["CREATED", (u) => u.created_at],
+        ["DELETED", (u) => u.deleted_at]
+      ],
+      "There are no users"
+    )
+  })
+).pipe(
+  Command.withDescription("List every user, deleted ones too, newest first, a page at a time"),
+  Command.withExamples([
+    { command: "marginctl user list", description: "The 50 newest, as a table" },
+    { command: "marginctl user list --after usr_01jh8y --json", description: "The next page, as a JSON array" }
+  ])
+)
+
+const isUserId = Schema.is(idOf("usr"))
+const isEmail = Schema.is(Email)
+
+/** A user id (`usr_…`) or an e-mail address. */
+const UserRef = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter(
+      (text: string) => isUserId(text) || isEmail(text) || "expected a user id (usr_…) or an e-mail address"
+    )
+  )
+)
+
+const show = Command.make(
+  "show",
+  {
+    user: Argument.String("user").pipe(
+      Argument.withDescription("The user id (usr_…) or e-mail address"),
+      Argument.withSchema(UserRef)
+    )
+  },
+  Effect.fn(function* ({ user: ref }) {
+    const user = isUserId(ref)
+      ? yield* requireUser(UserId.make(ref), true)
+      : yield* Effect.flatMap(
+          UserRepository.use((users) => users.findByEmail(ref)),
+          Option.match({
+            onNone: () => Effect.fail(new ResourceNotFound({ resource: "user with e-mail", id: ref })),
+            onSome: Effect.succeed
+          })
+        )
+    const memberships = yield* MembershipRepository.use((repository) => repository.listForUser(user.id))
+    yield* report(
+      {
+        ...userJson(user),
+        memberships: memberships.map((membership) => ({ workspace_id: membership.workspaceId, role: membership.role }))
+      },
+      (u) =>
+        details([
+          ["id", u.id],
+          ["email", u.email],
+          ["confirmed", u.email_confirmed ? "yes" : "no"],
+          ["created", u.created_at],
+          ["deleted", u.deleted_at],
+          [
+            "member of",
+            u.memberships.length === 0
+              ? "no workspace"
+              : u.memberships.map((m) => `${m.workspace_id} (${m.role})`).join(", ")
+          ]
+        ])
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Show a user, by id or e-mail address, and the workspaces they belong to; exits 3 when there is no such user"
+  ),
+  Command.withExamples([
+    { command: "marginctl user show usr_01jh8y --json" },
+    { command: "marginctl user show ada@acme.example", description: "By e-mail address, without regard to case" }
+  ])
+)
+
 export const userCommand = Command.make("user").pipe(
-  Command.withDescription("Create and delete users"),
-  Command.withExamples([{ command: "marginctl user create --email ada@acme.example" }]),
-  Command.withSubcommands([onDatabase(create), onDatabase(remove)])
+  Command.withDescription("Create, list, show and delete users"),
+  Command.withExamples([
+    { command: "marginctl user create --email ada@acme.example" },
+    { command: "marginctl user show ada@acme.example" }
+  ]),
+  Command.withSubcommands([onDatabase(create), onDatabase(list), onDatabase(show), onDatabase(remove)])
 )

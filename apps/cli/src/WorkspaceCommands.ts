@@ -9,7 +9,9 @@ import type { LifecycleState, Workspace } from "@margin/core/Workspace"
 import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
-import { workspaceFlag } from "./Flags.ts"
+import { details } from "./Details.ts"
+import { idArgument, workspaceFlag } from "./Flags.ts"
+import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
@@ -215,8 +217,77 @@ const setPolicy = Command.make(
   ])
 )
 
+const list = Command.make(
+  "list",
+  { limit: limitFlag, after: afterFlag("ws", "workspace") },
+  Effect.fn(function* ({ limit, after }) {
+    const cursor = Option.isSome(after) ? cursorAt(yield* requireWorkspace(WorkspaceId.make(after.value))) : null
+    const page = yield* WorkspaceRepository.use((workspaces) => workspaces.list({ limit, cursor }))
+    yield* reportListing(
+      listingOf(page, workspaceJson, (workspace) => workspace.id),
+      [
+        ["ID", (w) => w.id],
+        ["NAME", (w) => w.name],
+        ["PLAN", (w) => w.plan],
+        ["STATE", (w) => w.state],
+        ["TRIAL ENDS", (w) => w.trial_ends_at],
+        ["CREATED", (w) => w.created_at]
+      ],
+      "There are no workspaces"
+    )
+  })
+).pipe(
+  Command.withDescription("List every workspace, newest first, a page at a time"),
+  Command.withExamples([
+    { command: "marginctl workspace list", description: "The 50 newest, as a table" },
+    {
+      command: "marginctl workspace list --limit 200 --after ws_01jh8x --json",
+      description: "The next 200 after ws_01jh8x, as a JSON array"
+    }
+  ])
+)
+
+const show = Command.make(
+  "show",
+  { workspace: idArgument("ws", "workspace") },
+  Effect.fn(function* ({ workspace: id }) {
+    const workspace = yield* requireWorkspace(WorkspaceId.make(id))
+    const policy = workspace.pricingPolicy
+    yield* report({ ...workspaceJson(workspace), pricing_policy: policyJson(policy) }, (w) =>
+      details([
+        ["id", w.id],
+        ["name", w.name],
+        ["plan", w.plan],
+        ["state", w.state],
+        ["trial ends", w.trial_ends_at],
+        ["created", w.created_at],
+        ["target margin", policy.targetMargin],
+        ["min margin", policy.minMargin],
+        ["max change", policy.maxChangePct],
+        ["rounding", policy.rounding],
+        ["threshold", policy.threshold],
+        ["objective", policy.objective],
+        ["default elasticity", policy.defaultElasticity],
+        ["max premium over competitor", policy.maxPremiumOverCompetitor]
+      ])
+    )
+  })
+).pipe(
+  Command.withDescription("Show a workspace and its pricing policy; exits 3 when there is no such workspace"),
+  Command.withExamples([{ command: "marginctl workspace show ws_01jh8x --json" }])
+)
+
 export const workspaceCommand = Command.make("workspace").pipe(
-  Command.withDescription("Create workspaces, change their plan and pricing policy"),
-  Command.withExamples([{ command: 'marginctl workspace create --name "Acme Goods" --plan pro' }]),
-  Command.withSubcommands([onDatabase(create), onDatabase(setPlan), onDatabase(setPolicy)])
+  Command.withDescription("Create, list and show workspaces, change their plan and pricing policy"),
+  Command.withExamples([
+    { command: 'marginctl workspace create --name "Acme Goods" --plan pro' },
+    { command: "marginctl workspace list" }
+  ]),
+  Command.withSubcommands([
+    onDatabase(create),
+    onDatabase(list),
+    onDatabase(show),
+    onDatabase(setPlan),
+    onDatabase(setPolicy)
+  ])
 )

@@ -1,5 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
+import type { UserId } from "../src/Ids.ts"
 import type { Membership } from "../src/Membership.ts"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
 import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
@@ -66,6 +67,43 @@ export const membershipRepositoryContract = <E>(name: string, services: Layer.La
         }
         yield* memberships.upsert(aMembership({ workspaceId: other.id, userId: (yield* seedUser()).id, role: "owner" }))
         assert.deepStrictEqual(sorted(yield* memberships.listForWorkspace(workspace.id)), sorted(expected))
+      })
+    )
+
+    it.effect("listMembers pages every member of the workspace by user id, whatever the role", () =>
+      Effect.gen(function* () {
+        const memberships = yield* MembershipRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const members: Array<Membership> = []
+        for (const role of ["owner", "viewer", "analyst", "approver", "admin"] as const) {
+          const membership = aMembership({ workspaceId: workspace.id, userId: (yield* seedUser()).id, role })
+          yield* memberships.upsert(membership)
+          members.push(membership)
+        }
+        yield* memberships.upsert(aMembership({ workspaceId: other.id, userId: (yield* seedUser()).id }))
+        const byUser = [...members].sort((a, b) => (a.userId < b.userId ? -1 : 1))
+        const pages: Array<ReadonlyArray<Membership>> = []
+        let afterUserId: UserId | null = null
+        for (;;) {
+          const page: ReadonlyArray<Membership> = yield* memberships.listMembers(workspace.id, {
+            afterUserId,
+            limit: 2
+          })
+          pages.push(page)
+          const last = page[page.length - 1]
+          if (last === undefined) break
+          afterUserId = last.userId
+        }
+        assert.deepStrictEqual(
+          pages.map((page) => page.length),
+          [2, 2, 1, 0]
+        )
+        assert.deepStrictEqual(pages.flat(), byUser)
+        assert.deepStrictEqual(
+          yield* memberships.listMembers((yield* seedWorkspace()).id, { afterUserId: null, limit: 5 }),
+          []
+        )
       })
     )
   })

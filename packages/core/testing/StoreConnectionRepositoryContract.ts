@@ -3,7 +3,9 @@ import { Effect, type Layer, Option } from "effect"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
 import { StoreConnectionRepository } from "../src/ports/StoreConnectionRepository.ts"
 import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import type { StoreConnection } from "../src/StoreConnection.ts"
 import { aStoreConnection, fixtureNow, minuteMs } from "./Fixtures.ts"
+import { assertPagingAmong } from "./PagingContract.ts"
 import { seedWorkspace } from "./Seed.ts"
 
 export type StoreConnectionContractServices = StoreConnectionRepository | WorkspaceRepository | IdGenerator
@@ -41,6 +43,38 @@ export const storeConnectionRepositoryContract = <E>(
         assert.isFalse(yield* connections.disconnect(workspace.id), "already disconnected")
         yield* connections.connect(sandbox, null)
         assert.deepStrictEqual(yield* connections.get(workspace.id), Option.some(sandbox))
+      })
+    )
+
+    it.effect("list pages every workspace's connection, newest connection first, by status when asked", () =>
+      Effect.gen(function* () {
+        const connections = yield* StoreConnectionRepository
+        const stored: Array<StoreConnection> = []
+        for (const offset of [2, 0, 2, 5]) {
+          const workspaceId = (yield* seedWorkspace()).id
+          const connection = aStoreConnection({ workspaceId, connectedAt: fixtureNow + offset * minuteMs })
+          yield* connections.connect(connection, offset === 5 ? "shpat_secret" : null)
+          stored.push(connection)
+        }
+        const [gone] = stored
+        if (gone !== undefined) yield* connections.disconnect(gone.workspaceId)
+        const listed = stored.map((connection) =>
+          connection.workspaceId === gone?.workspaceId ? { ...connection, status: "disconnected" as const } : connection
+        )
+        const key = (connection: StoreConnection) => ({ createdAt: connection.connectedAt, id: connection.workspaceId })
+        yield* assertPagingAmong((page) => connections.list({ status: null }, page), key, listed.map(key), 2)
+        yield* assertPagingAmong(
+          (page) => connections.list({ status: "connected" }, page),
+          key,
+          listed.filter((connection) => connection.status === "connected").map(key),
+          1
+        )
+        const disconnected = yield* connections.list({ status: "disconnected" }, { limit: 100, cursor: null })
+        assert.isTrue(disconnected.items.every((connection) => connection.status === "disconnected"))
+        assert.deepStrictEqual(
+          disconnected.items.filter((connection) => connection.workspaceId === gone?.workspaceId),
+          listed.slice(0, 1)
+        )
       })
     )
   })

@@ -1,21 +1,23 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option } from "effect"
+import type { ApiToken } from "../src/ApiToken.ts"
 import { TokenId } from "../src/Ids.ts"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
 import { TokenRepository } from "../src/ports/TokenRepository.ts"
 import type { UserRepository } from "../src/ports/UserRepository.ts"
 import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
 import { anApiToken, fixtureNow, minuteMs } from "./Fixtures.ts"
+import { assertPaging, createdAtKey } from "./PagingContract.ts"
 import { expectSome, freshId, seedUser, seedWorkspace } from "./Seed.ts"
 
 export type TokenContractServices = TokenRepository | WorkspaceRepository | UserRepository | IdGenerator
 
-/** A stored token and the hash it was stored under. */
-const seedToken = Effect.fnUntraced(function* () {
-  const workspace = yield* seedWorkspace()
-  const user = yield* seedUser()
+/** A stored token and the hash it was stored under (in a workspace and of a user of its own unless given). */
+const seedToken = Effect.fnUntraced(function* (overrides: Partial<ApiToken> = {}) {
+  const workspaceId = overrides.workspaceId ?? (yield* seedWorkspace()).id
+  const issuedBy = overrides.issuedBy ?? (yield* seedUser()).id
   const id = yield* freshId("token", TokenId.make)
-  const token = anApiToken({ id, workspaceId: workspace.id, issuedBy: user.id, scopes: ["runs:read", "catalog:read"] })
+  const token = anApiToken({ id, scopes: ["runs:read", "catalog:read"], ...overrides, workspaceId, issuedBy })
   // A stand-in for the hex SHA-256 of the secret: unique per token, 64 hex digits.
   const secretHash = Array.from(id, (char) => char.charCodeAt(0).toString(16).padStart(2, "0"))
     .join("")
@@ -58,5 +60,45 @@ export const tokenRepositoryContract = <E>(name: string, services: Layer.Layer<T
         const touched = yield* expectSome(yield* tokens.get(token.id), "the token")
         assert.deepStrictEqual(touched, { ...token, lastUsedAt: fixtureNow + 2 * minuteMs })
       })
+    )
+
+    it.effect(
+      "listForWorkspace pages the workspace's tokens newest first, revoked ones too; by issuer when asked",
+      () =>
+        Effect.gen(function* () {
+          const tokens = yield* TokenRepository
+          const workspace = yield* seedWorkspace()
+          const ada = yield* seedUser()
+          const bob = yield* seedUser()
+          const stored: Array<ApiToken> = []
+          for (const [index, issuedBy] of [ada.id, bob.id, ada.id, ada.id, bob.id].entries()) {
+            const at = fixtureNow + (index % 3) * minuteMs
+            stored.push((yield* seedToken({ workspaceId: workspace.id, issuedBy, createdAt: at })).token)
+          }
+          const revoked = stored[0]
+          if (revoked !== undefined) yield* tokens.revoke(revoked.id, fixtureNow + 5 * minuteMs)
+          const listed = stored.map((token) =>
+            token.id === revoked?.id ? { ...token, revokedAt: fixtureNow + 5 * minuteMs } : token
+          )
+          yield* seedToken({ issuedBy: ada.id })
+          yield* assertPaging(
+            (page) => tokens.listForWorkspace(workspace.id, { issuedBy: null }, page),
+            createdAtKey,
+            listed,
+            2
+          )
+          yield* assertPaging(
+            (page) => tokens.listForWorkspace(workspace.id, { issuedBy: ada.id }, page),
+            createdAtKey,
+            listed.filter((token) => token.issuedBy === ada.id),
+            1
+          )
+          const page = yield* tokens.listForWorkspace(workspace.id, { issuedBy: null }, { limit: 10, cursor: null })
+          assert.deepStrictEqual(
+            [...page.items].sort((a, b) => (a.id < b.id ? -1 : 1)),
+            [...listed].sort((a, b) => (a.id < b.id ? -1 : 1)),
+            "the tokens as stored"
+          )
+        })
     )
   })

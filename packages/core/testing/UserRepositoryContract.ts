@@ -4,6 +4,7 @@ import { UserId } from "../src/Ids.ts"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
 import { UserRepository } from "../src/ports/UserRepository.ts"
 import { aUser, fixtureNow, minuteMs } from "./Fixtures.ts"
+import { assertPagingAmong, createdAtKey } from "./PagingContract.ts"
 import { expectSome, freshId, seedUser } from "./Seed.ts"
 
 export type UserContractServices = UserRepository | IdGenerator
@@ -54,6 +55,19 @@ export const userRepositoryContract = <E>(name: string, services: Layer.Layer<Us
         assert.isTrue(yield* users.setEmailConfirmed(user.id, false))
         assert.isFalse((yield* expectSome(yield* users.get(user.id), "the user")).emailConfirmed)
         assert.isFalse(yield* users.setEmailConfirmed(yield* freshId("user", UserId.make), true))
+      })
+    )
+
+    it.effect("list pages every user newest first, deleted ones too", () =>
+      Effect.gen(function* () {
+        const users = yield* UserRepository
+        const seeded = [
+          yield* seedUser({ createdAt: fixtureNow + 2 * minuteMs }),
+          yield* seedUser({ createdAt: fixtureNow + 2 * minuteMs, deletedAt: fixtureNow + 5 * minuteMs }),
+          yield* seedUser({ createdAt: fixtureNow - minuteMs }),
+          yield* seedUser({ createdAt: fixtureNow + 9 * minuteMs })
+        ]
+        yield* assertPagingAmong((page) => users.list(page), createdAtKey, seeded, 3)
       })
     )
   })

@@ -4,6 +4,8 @@ import { WorkspaceId } from "../src/Ids.ts"
 import { defaultPricingPolicy } from "../src/PricingPolicy.ts"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
 import { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { fixtureNow, minuteMs } from "./Fixtures.ts"
+import { assertPagingAmong, createdAtKey } from "./PagingContract.ts"
 import { expectSome, freshId, seedWorkspace } from "./Seed.ts"
 
 export type WorkspaceContractServices = WorkspaceRepository | IdGenerator
@@ -54,6 +56,21 @@ export const workspaceRepositoryContract = <E>(name: string, services: Layer.Lay
         yield* workspaces.lockUsage(workspace.id)
         yield* workspaces.lockUsage(yield* freshId("workspace", WorkspaceId.make))
         assert.deepStrictEqual(yield* workspaces.get(workspace.id), Option.some(workspace))
+      })
+    )
+
+    it.effect("list pages every workspace newest first", () =>
+      Effect.gen(function* () {
+        const workspaces = yield* WorkspaceRepository
+        const seeded = [
+          yield* seedWorkspace({ createdAt: fixtureNow + 3 * minuteMs }),
+          yield* seedWorkspace({ createdAt: fixtureNow + 3 * minuteMs }),
+          yield* seedWorkspace({ createdAt: fixtureNow - minuteMs }),
+          yield* seedWorkspace({ createdAt: fixtureNow + 7 * minuteMs })
+        ]
+        yield* assertPagingAmong((page) => workspaces.list(page), createdAtKey, seeded, 2)
+        const first = yield* workspaces.list({ limit: 1, cursor: null })
+        assert.strictEqual(first.items.length, 1)
       })
     )
   })

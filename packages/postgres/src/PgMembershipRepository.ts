@@ -49,7 +49,15 @@ export const layer: Layer.Layer<MembershipRepository, never, SqlClient.SqlClient
         sql`
           SELECT ${columns} FROM memberships
           WHERE workspace_id = ${workspaceId} AND role IN ('admin', 'owner')
-          ORDER BY user_id`.pipe(asRepositoryWith("MembershipRepository.listForWorkspace", all))
+          ORDER BY user_id`.pipe(asRepositoryWith("MembershipRepository.listForWorkspace", all)),
+      // The primary key (workspace_id, user_id) seeks to the page.
+      listMembers: (workspaceId, { afterUserId, limit }) =>
+        sql`
+          SELECT ${columns} FROM memberships
+          WHERE workspace_id = ${workspaceId}
+            AND ${afterUserId === null ? sql.literal("TRUE") : sql`user_id > ${afterUserId}`}
+          ORDER BY user_id
+          LIMIT ${limit}`.pipe(asRepositoryWith("MembershipRepository.listMembers", all))
     })
   })
 )

@@ -5,8 +5,9 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CredentialCipher } from "./CredentialCipher.ts"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
+import { pageBy } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
+import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `store_connections` as core sees it: the sealed credentials are never selected here. */
 export const StoreConnectionRow = Schema.Struct({
@@ -37,6 +38,7 @@ export const toRow = (connection: StoreConnection, encryptedCredentials: Uint8Ar
 })
 
 const one = firstOf(StoreConnectionRow, toDomain)
+const all = rowsOf(StoreConnectionRow, toDomain)
 
 export const layer: Layer.Layer<StoreConnectionRepository, never, SqlClient.SqlClient | CredentialCipher> =
   Layer.effect(
@@ -72,7 +74,29 @@ export const layer: Layer.Layer<StoreConnectionRepository, never, SqlClient.SqlC
           UPDATE store_connections
           SET status = 'disconnected', encrypted_credentials = NULL, disconnected_at = now()
           WHERE workspace_id = ${workspaceId} AND status = 'connected'
-          RETURNING workspace_id`.pipe(Effect.map(touchedAny), asRepository("StoreConnectionRepository.disconnect"))
+          RETURNING workspace_id`.pipe(Effect.map(touchedAny), asRepository("StoreConnectionRepository.disconnect")),
+        // Operators only, a row per workspace at most: each page reads the table (no index on connected_at).
+        list: (filter, page) =>
+          sql`
+          SELECT ${columns} FROM store_connections
+          WHERE ${filter.status === null ? sql.literal("TRUE") : sql`status = ${filter.status}`}
+            AND ${
+              page.cursor === null
+                ? sql.literal("TRUE")
+                : sql`(connected_at, workspace_id) < (${new Date(page.cursor.createdAt)}, ${page.cursor.id})`
+            }
+          ORDER BY connected_at DESC, workspace_id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+            Effect.flatMap(all),
+            Effect.map((connections) =>
+              pageBy(
+                connections,
+                (connection) => ({ createdAt: connection.connectedAt, id: connection.workspaceId }),
+                page.limit
+              )
+            ),
+            asRepository("StoreConnectionRepository.list")
+          )
       })
     })
   )

@@ -1,12 +1,14 @@
 import type { ApiToken } from "@margin/core/ApiToken"
+import { pageOf } from "@margin/core/Page"
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastTokenRow, TokenRow } from "./PgCallerRows.ts"
 import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
+import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
+import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
 export const toDomain = (row: TokenRow): ApiToken => ({
   id: row.id,
@@ -34,6 +36,7 @@ export const toRow = (token: ApiToken, secretHash: string) => ({
 })
 
 const one = firstOf(TokenRow, toDomain, fastTokenRow)
+const all = rowsOf(TokenRow, toDomain, fastTokenRow)
 
 /**
  * Tokens are looked up before any workspace is known (the token names it), so these queries
@@ -66,6 +69,19 @@ export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = L
       touch: (id, at) =>
         sql`UPDATE api_tokens SET last_used_at = ${toTimestamptz(at)} WHERE id = ${id}`.pipe(
           asRepositoryWith("TokenRepository.touch", () => Effect.void)
+        ),
+      // api_tokens_workspace_idx (workspace_id, created_at DESC, id DESC) seeks to the page.
+      listForWorkspace: (workspaceId, filter, page) =>
+        sql`
+          SELECT ${columns} FROM api_tokens
+          WHERE workspace_id = ${workspaceId}
+            AND ${filter.issuedBy === null ? sql.literal("TRUE") : sql`issued_by = ${filter.issuedBy}`}
+            AND ${afterCursor(sql, page.cursor)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((tokens) => pageOf(tokens, page.limit)),
+          asRepository("TokenRepository.listForWorkspace")
         )
     })
   })

@@ -1,3 +1,4 @@
+import { pageOf } from "@margin/core/Page"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import type { User } from "@margin/core/User"
 import { Effect, Layer } from "effect"
@@ -5,8 +6,9 @@ import { SqlClient } from "effect/sql"
 import { fastUserRow, UserRow } from "./PgCallerRows.ts"
 import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
+import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
+import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
 export const toDomain = (row: UserRow): User => ({
   id: row.id,
@@ -25,6 +27,7 @@ export const toRow = (user: User) => ({
 })
 
 const one = firstOf(UserRow, toDomain, fastUserRow)
+const all = rowsOf(UserRow, toDomain, fastUserRow)
 
 export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = Layer.effect(
   UserRepository,
@@ -55,6 +58,17 @@ export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = La
         sql`UPDATE users SET email_confirmed = ${confirmed} WHERE id = ${id} RETURNING id`.pipe(
           Effect.map(touchedAny),
           asRepository("UserRepository.setEmailConfirmed")
+        ),
+      // Operators only: no index serves it, so each page reads the table (a top-N sort of every user).
+      list: (page) =>
+        sql`
+          SELECT ${columns} FROM users
+          WHERE ${afterCursor(sql, page.cursor)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((users) => pageOf(users, page.limit)),
+          asRepository("UserRepository.list")
         )
     })
   })

@@ -1,4 +1,5 @@
 import { WorkspaceId } from "@margin/core/Ids"
+import { pageOf } from "@margin/core/Page"
 import { Plan } from "@margin/core/Plan"
 import { PricingObjective, type PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
@@ -6,8 +7,9 @@ import { LifecycleState, type Workspace } from "@margin/core/Workspace"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Float, Instant, NullableFloat, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { afterCursor } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
+import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
 /** A row of `workspaces`: the pricing policy is flattened into columns. */
 export const WorkspaceRow = Schema.Struct({
@@ -69,6 +71,7 @@ export const toRow = (workspace: Workspace) => ({
 })
 
 const one = firstOf(WorkspaceRow, toDomain)
+const all = rowsOf(WorkspaceRow, toDomain)
 
 export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient> = Layer.effect(
   WorkspaceRepository,
@@ -103,6 +106,17 @@ export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient>
       findByName: (name) =>
         sql`SELECT ${columns} FROM workspaces WHERE name = ${name} ORDER BY created_at, id LIMIT 1`.pipe(
           asRepositoryWith("WorkspaceRepository.findByName", one)
+        ),
+      // Operators only: no index serves it, so each page reads the table (a top-N sort of every workspace).
+      list: (page) =>
+        sql`
+          SELECT ${columns} FROM workspaces
+          WHERE ${afterCursor(sql, page.cursor)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(
+          Effect.flatMap(all),
+          Effect.map((workspaces) => pageOf(workspaces, page.limit)),
+          asRepository("WorkspaceRepository.list")
         )
     })
   })

@@ -142,6 +142,14 @@ export const assertFailedJson = (outcome: Outcome, message: RegExp, status: numb
   assert.match(text, message)
 }
 
+/** The one JSON array a successful `--json` list printed on stdout (and nothing else), its rows as objects. */
+export const jsonListOf = (outcome: Outcome): ReadonlyArray<Readonly<Record<string, unknown>>> => {
+  assert.strictEqual(outcome.code, 0, `marginctl failed: ${outcome.stderr}`)
+  const parsed: unknown = JSON.parse(outcome.stdout)
+  assert.isTrue(Array.isArray(parsed), outcome.stdout)
+  return Array.isArray(parsed) ? parsed.map(recordOf) : []
+}
+
 /** The environment that points a marginctl process at the test's TestDatabase (on the embedded test server or PostgreSQL). */
 export const testDatabaseEnvironment = TestDatabase.useSync((database) => ({ DATABASE_URL: database.url }))
 
@@ -152,6 +160,10 @@ export const marginctlOnTestDatabase = (...args: ReadonlyArray<string>) =>
 /** `marginctl <args> --json` on the test's database: its JSON object, the command having succeeded. */
 export const marginctlJsonOnTestDatabase = (...args: ReadonlyArray<string>) =>
   Effect.map(marginctlOnTestDatabase(...args, "--json"), jsonOf)
+
+/** `marginctl <args> --json` on the test's database: the rows of its JSON array, the list having succeeded. */
+export const marginctlJsonListOnTestDatabase = (...args: ReadonlyArray<string>) =>
+  Effect.map(marginctlOnTestDatabase(...args, "--json"), jsonListOf)
 
 /** A JSON value the test expects to be a string / an object / an array. */
 export const textOf = (value: unknown): string =>

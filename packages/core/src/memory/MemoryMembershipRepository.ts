@@ -26,6 +26,16 @@ export const layer: Layer.Layer<MembershipRepository, never, MemoryDatabase> = L
             tables.memberships,
             (membership) => membership.workspaceId === workspaceId && hasAtLeast(membership.role, "admin")
           ).sort((a, b) => compareStrings(a.userId, b.userId))
+        ),
+      listMembers: (workspaceId, { afterUserId, limit }) =>
+        db.read((tables) =>
+          rowsWhere(
+            tables.memberships,
+            (membership) =>
+              membership.workspaceId === workspaceId && (afterUserId === null || membership.userId > afterUserId)
+          )
+            .sort((a, b) => compareStrings(a.userId, b.userId))
+            .slice(0, limit)
         )
     })
   })

@@ -1,6 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { StoreConnectionRepository } from "../ports/StoreConnectionRepository.ts"
-import { changeRow, getRow, putRow } from "./internal/MemoryRows.ts"
+import { pageBy } from "./internal/MemoryPaging.ts"
+import { changeRow, getRow, putRow, rowsWhere } from "./internal/MemoryRows.ts"
 import { storeConnectionsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
@@ -19,6 +20,16 @@ export const layer: Layer.Layer<StoreConnectionRepository, never, MemoryDatabase
           row.connection.status === "connected"
             ? Option.some({ connection: { ...row.connection, status: "disconnected" }, credentials: null })
             : Option.none()
+        ),
+      list: ({ status }, page) =>
+        db.read((tables) =>
+          pageBy(
+            rowsWhere(tables.storeConnections, ({ connection }) => status === null || connection.status === status).map(
+              (row) => row.connection
+            ),
+            (connection) => ({ createdAt: connection.connectedAt, id: connection.workspaceId }),
+            page
+          )
         )
     })
   })

@@ -1,5 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { TokenRepository } from "../ports/TokenRepository.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, getRow, insertNew, rowsWhere } from "./internal/MemoryRows.ts"
 import { tokensTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
@@ -24,6 +25,17 @@ export const layer: Layer.Layer<TokenRepository, never, MemoryDatabase> = Layer.
       touch: (id, at) =>
         Effect.asVoid(
           changeRow(db, tokensTable, id, (row) => Option.some({ ...row, token: { ...row.token, lastUsedAt: at } }))
+        ),
+      listForWorkspace: (workspaceId, { issuedBy }, page) =>
+        db.read((tables) =>
+          pageBy(
+            rowsWhere(
+              tables.tokens,
+              ({ token }) => token.workspaceId === workspaceId && (issuedBy === null || token.issuedBy === issuedBy)
+            ).map((row) => row.token),
+            byCreatedAt,
+            page
+          )
         )
     })
   })

@@ -1,6 +1,7 @@
-import { Effect, Layer, Option } from "effect"
+import { Effect, HashMap, Layer, Option } from "effect"
 import { RepositoryError } from "../Errors.ts"
 import { UserRepository } from "../ports/UserRepository.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, getRow, insertNew, rowsWhere } from "./internal/MemoryRows.ts"
 import { usersTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
@@ -35,7 +36,8 @@ export const layer: Layer.Layer<UserRepository, never, MemoryDatabase> = Layer.e
           user.deletedAt === null ? Option.some({ ...user, deletedAt: at }) : Option.none()
         ),
       setEmailConfirmed: (id, emailConfirmed) =>
-        changeRow(db, usersTable, id, (user) => Option.some({ ...user, emailConfirmed }))
+        changeRow(db, usersTable, id, (user) => Option.some({ ...user, emailConfirmed })),
+      list: (page) => db.read((tables) => pageBy(HashMap.values(tables.users), byCreatedAt, page))
     })
   })
 )

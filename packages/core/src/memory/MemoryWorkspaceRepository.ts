@@ -1,6 +1,7 @@
-import { Effect, Layer, Option } from "effect"
+import { Effect, HashMap, Layer, Option } from "effect"
 import { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
 import type { Workspace } from "../Workspace.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, getRow, insertNew, oldestFirst, rowsWhere } from "./internal/MemoryRows.ts"
 import { workspacesTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
@@ -25,7 +26,8 @@ export const layer: Layer.Layer<WorkspaceRepository, never, MemoryDatabase> = La
           Option.fromUndefinedOr(
             rowsWhere(tables.workspaces, (workspace) => workspace.name === name).sort(oldestFirst)[0]
           )
-        )
+        ),
+      list: (page) => db.read((tables) => pageBy(HashMap.values(tables.workspaces), byCreatedAt, page))
     })
   })
 )

@@ -16,5 +16,13 @@ export class MembershipRepository extends Context.Service<
     readonly upsert: (membership: Membership) => Effect.Effect<void, RepositoryError>
     /** Owners and admins of a workspace (deprecation notices go to them). */
     readonly listForWorkspace: (workspaceId: WorkspaceId) => Effect.Effect<ReadonlyArray<Membership>, RepositoryError>
+    /**
+     * Every member of a workspace, whatever the role, by user id: at most `limit`, those after
+     * `afterUserId` (the last of the previous page) when it is given.
+     */
+    readonly listMembers: (
+      workspaceId: WorkspaceId,
+      page: { readonly afterUserId: UserId | null; readonly limit: number }
+    ) => Effect.Effect<ReadonlyArray<Membership>, RepositoryError>
   }
 >()("margin/core/MembershipRepository") {}

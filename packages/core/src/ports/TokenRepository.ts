@@ -1,7 +1,8 @@
 import { Context, type Effect, type Option } from "effect"
 import type { ApiToken } from "../ApiToken.ts"
 import type { RepositoryError } from "../Errors.ts"
-import type { TokenId } from "../Ids.ts"
+import type { TokenId, UserId, WorkspaceId } from "../Ids.ts"
+import type { Page, PageRequest } from "../Page.ts"
 
 export class TokenRepository extends Context.Service<
   TokenRepository,
@@ -12,5 +13,11 @@ export class TokenRepository extends Context.Service<
     readonly insert: (token: ApiToken, secretHash: string) => Effect.Effect<void, RepositoryError>
     readonly revoke: (id: TokenId, at: number) => Effect.Effect<boolean, RepositoryError>
     readonly touch: (id: TokenId, at: number) => Effect.Effect<void, RepositoryError>
+    /** The workspace's tokens, revoked and expired ones too, newest first; only those `issuedBy` issued when given. */
+    readonly listForWorkspace: (
+      workspaceId: WorkspaceId,
+      filter: { readonly issuedBy: UserId | null },
+      page: PageRequest
+    ) => Effect.Effect<Page<ApiToken>, RepositoryError>
   }
 >()("margin/core/TokenRepository") {}

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { RepositoryError } from "../Errors.ts"
 import type { UserId } from "../Ids.ts"
+import type { Page, PageRequest } from "../Page.ts"
 import type { User } from "../User.ts"
 
 export class UserRepository extends Context.Service<
@@ -12,5 +13,7 @@ export class UserRepository extends Context.Service<
     /** Soft delete: tokens this user issued become unusable for mutations. */
     readonly markDeleted: (id: UserId, at: number) => Effect.Effect<boolean, RepositoryError>
     readonly setEmailConfirmed: (id: UserId, confirmed: boolean) => Effect.Effect<boolean, RepositoryError>
+    /** Every user of the platform, deleted ones too, newest first: for operators (marginctl). */
+    readonly list: (page: PageRequest) => Effect.Effect<Page<User>, RepositoryError>
   }
 >()("margin/core/UserRepository") {}

@@ -1,6 +1,7 @@
 import { Context, type Effect, type Option } from "effect"
 import type { RepositoryError } from "../Errors.ts"
 import type { WorkspaceId } from "../Ids.ts"
+import type { Page, PageRequest } from "../Page.ts"
 import type { Plan } from "../Plan.ts"
 import type { PricingPolicy } from "../PricingPolicy.ts"
 import type { LifecycleState, Workspace } from "../Workspace.ts"
@@ -21,5 +22,7 @@ export class WorkspaceRepository extends Context.Service<
     readonly lockUsage: (id: WorkspaceId) => Effect.Effect<void, RepositoryError>
     /** Seeding and demos find their workspace again by name. */
     readonly findByName: (name: string) => Effect.Effect<Option.Option<Workspace>, RepositoryError>
+    /** Every workspace of the platform, newest first: for operators (marginctl), never for a caller. */
+    readonly list: (page: PageRequest) => Effect.Effect<Page<Workspace>, RepositoryError>
   }
 >()("margin/core/WorkspaceRepository") {}
