@@ -39,8 +39,10 @@ import {
   TransitionConflictError
 } from "./ApiErrors.ts"
 import { Authentication, withBearerScheme } from "./Authentication.ts"
+import { documentTransform } from "./DocumentTransform.ts"
 import { operation } from "./Operation.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { transportErrors } from "./TransportErrors.ts"
 
 /**
  * The REST contract, v1: the ten operations of the contract plus the additive ones (docs/contract.md). The
@@ -59,6 +61,10 @@ const RecommendationParams = { recommendation_id: RecommendationId }
 const AlertParams = { alert_id: AlertId }
 
 export const RunsGroup = HttpApiGroup.make("runs")
+  .annotate(
+    OpenApi.Description,
+    "Runs: one analysis of the catalog that produces recommendations and alerts; queued, then executed in the background."
+  )
   .add(
     HttpApiEndpoint.get("listRuns", `${prefix}/runs`, {
       query: { ...pageQueryFields, status: Schema.optionalKey(RunStatus) },
@@ -85,6 +91,10 @@ export const RunsGroup = HttpApiGroup.make("runs")
   .middleware(Authentication)
 
 export const RecommendationsGroup = HttpApiGroup.make("recommendations")
+  .annotate(
+    OpenApi.Description,
+    "Price recommendations of the runs, and their decisions: accept, dismiss, approve (which writes the price back to the store), reject."
+  )
   .add(
     HttpApiEndpoint.get("listRecommendations", `${prefix}/recommendations`, {
       query: {
@@ -163,6 +173,10 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
   .middleware(Authentication)
 
 export const AlertsGroup = HttpApiGroup.make("alerts")
+  .annotate(
+    OpenApi.Description,
+    "Findings about items (negative margin, missing cost, a failed write-back...) and their handling: snooze, resolve, dismiss."
+  )
   .add(
     HttpApiEndpoint.get("listAlerts", `${prefix}/alerts`, {
       query: { ...pageQueryFields, status: Schema.optionalKey(AlertStatus), kind: Schema.optionalKey(AlertKind) },
@@ -215,6 +229,7 @@ export const AlertsGroup = HttpApiGroup.make("alerts")
   .middleware(Authentication)
 
 export const CatalogGroup = HttpApiGroup.make("catalog")
+  .annotate(OpenApi.Description, "The items of the workspace's catalog, with prices, costs and limits.")
   .add(
     HttpApiEndpoint.get("listCatalogItems", `${prefix}/catalog/items`, {
       query: { ...pageQueryFields, tag: Schema.optionalKey(Tag) },
@@ -226,6 +241,7 @@ export const CatalogGroup = HttpApiGroup.make("catalog")
   .middleware(Authentication)
 
 export const ReportsGroup = HttpApiGroup.make("reports")
+  .annotate(OpenApi.Description, "The export of every recommendation with its decision, as CSV or JSON.")
   .add(
     HttpApiEndpoint.get("exportReport", `${prefix}/reports/export`, {
       success: [ReportCsv.pipe(HttpApiSchema.asText({ contentType: "text/csv" })), ReportJson],
@@ -241,6 +257,10 @@ export const ReportsGroup = HttpApiGroup.make("reports")
   .middleware(Authentication)
 
 export const WorkspaceGroup = HttpApiGroup.make("workspace")
+  .annotate(
+    OpenApi.Description,
+    "The workspace's lifecycle, usage of its plan, open support session and the caller's pending account deletion."
+  )
   .add(
     HttpApiEndpoint.get("getWorkspaceStatus", `${prefix}/workspace/status`, {
       success: WorkspaceStatusJson,
@@ -258,14 +278,16 @@ export const WorkspaceGroup = HttpApiGroup.make("workspace")
 export const HealthJson = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) })
 
 /** Probes for the orchestrator; no authentication, not versioned. */
-export const SystemGroup = HttpApiGroup.make("system", { topLevel: true }).add(
-  HttpApiEndpoint.get("healthz", "/healthz", { success: HealthJson }).annotateMerge(
-    OpenApi.annotations({ description: "The process is up." })
-  ),
-  HttpApiEndpoint.get("readyz", "/readyz", { success: HealthJson, error: RepositoryErrorError }).annotateMerge(
-    OpenApi.annotations({ description: "The process can serve: its database answers." })
+export const SystemGroup = HttpApiGroup.make("system", { topLevel: true })
+  .annotate(OpenApi.Description, "Probes for the orchestrator: no authentication, not counted in any rate budget.")
+  .add(
+    HttpApiEndpoint.get("healthz", "/healthz", { success: HealthJson }).annotateMerge(
+      OpenApi.annotations({ description: "The process is up." })
+    ),
+    HttpApiEndpoint.get("readyz", "/readyz", { success: HealthJson, error: RepositoryErrorError }).annotateMerge(
+      OpenApi.annotations({ description: "The process can serve: its database answers." })
+    )
   )
-)
 
 export class Api extends HttpApi.make("margin")
   .add(RunsGroup)
@@ -276,14 +298,20 @@ export class Api extends HttpApi.make("margin")
   .add(WorkspaceGroup)
   .add(SystemGroup)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
+  .annotate(HttpApi.AdditionalSchemas, transportErrors)
   // Authentication declares no HttpApiSecurity (Authentication.ts): the scheme is described here.
-  .annotate(OpenApi.Transform, withBearerScheme)
+  // DocumentTransform says what the generator cannot (DocumentTransform.ts).
+  .annotate(OpenApi.Transform, (spec) => documentTransform(withBearerScheme(spec)))
   .annotateMerge(
     OpenApi.annotations({
       title: "Margin Recommendation Service API",
       version: "1",
       description:
-        "Pricing and margin recommendations per workspace. Authenticate with Authorization: Bearer <pck_ API token>. Errors are { code, message } (plus required or issues)."
+        "Pricing and margin recommendations per workspace. Authenticate with Authorization: Bearer <pck_ API token>. Every error is the envelope { code, message, request_id } (plus required or issues); response objects may gain fields and enums values within v1, request bodies are checked as declared.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      servers: [
+        { url: "http://127.0.0.1:8787", description: "A local server (npm start; PORT and HOST set the address)" }
+      ]
     })
   ) {}
 
