@@ -1,5 +1,6 @@
 import { defaultPageLimit, maxPageLimit } from "@margin/core/Page"
 import { requestIdHeader } from "@margin/edge/telemetry"
+import { componentExamples } from "./DocumentExamples.ts"
 
 /**
  * The one transform of the generated OpenAPI document (`Api`'s OpenApi.Transform): what
@@ -11,10 +12,13 @@ import { requestIdHeader } from "@margin/edge/telemetry"
  * - The answers of the HTTP layer around the HttpApi (ResponseGuard, Utf8JsonBody): 413 and 500 on
  *   every operation, 415 where there is a body, 503 with Retry-After, a `default` envelope, and
  *   `x-request-id` on every response; the middlewares' 400 and 422 only where there is a body or
- *   any input to fail (RequestValidation declares them for its whole group).
+ *   a query to fail, token_unusable only on mutations (a middleware declares its errors for its
+ *   whole group).
  * - Request headers read outside any endpoint schema: `x-workspace-id` (Authentication) and
  *   `x-request-id`; `limit` as the integer it is (the generator shows a query parameter's encoded
  *   side, a string); a body that may be left out (a payload that accepts `null`) not required.
+ *
+ * - An example on every component that has none (DocumentExamples.ts).
  *
  * The error bodies it refers to are components generated from TransportErrors.ts.
  */
@@ -138,12 +142,49 @@ const withRequestBody = (body: unknown): Json | undefined => {
 
 const statusOrder = (status: string): number => (status === "default" ? 1000 : Number(status))
 
-const withResponses = (operation: Json, hasBody: boolean): Json => {
-  const hasInput = hasBody || (Array.isArray(operation.parameters) && operation.parameters.length > 0)
+/** The response without the component `name` among its bodies; undefined when nothing is left. */
+const withoutBody = (response: unknown, name: string): Json | undefined => {
+  if (!isRecord(response)) return undefined
+  const target = `#/components/schemas/${name}`
+  const content = Object.fromEntries(
+    Object.entries(recordOf(response.content)).flatMap(([type, media]) => {
+      const schema = recordOf(recordOf(media).schema)
+      if (schema.$ref === target) return []
+      if (!Array.isArray(schema.anyOf)) return [[type, media]]
+      const rest = schema.anyOf.filter((member) => recordOf(member).$ref !== target)
+      return [[type, { ...recordOf(media), schema: rest.length === 1 ? rest[0] : { ...schema, anyOf: rest } }]]
+    })
+  )
+  if (Object.keys(content).length === 0) return undefined
+  const description =
+    typeof response.description === "string"
+      ? response.description
+          .split(" | ")
+          .filter((part) => `${part}Error` !== name)
+          .join(" | ")
+      : response.description
+  return { ...response, description, content }
+}
+
+const withResponses = (operation: Json, hasBody: boolean, mutation: boolean): Json => {
+  // Path parameters are any text (an id that does not exist is a 404): only a body or a query can fail validation.
+  const hasInput =
+    hasBody ||
+    (Array.isArray(operation.parameters) &&
+      operation.parameters.some((parameter) => recordOf(parameter).in === "query"))
   const responses: Json = { ...recordOf(operation.responses) }
-  // RequestValidation declares 400 and 422 for every endpoint of its group; only some can fail so.
-  if (!hasBody) delete responses["400"]
-  if (!hasInput) delete responses["422"]
+  // The middlewares declare their errors for every endpoint of a group; only some can fail so:
+  // 400 and 422 need a body or a query (RequestValidation), token_unusable a mutation (Authentication).
+  for (const [status, name, applies] of [
+    ["400", "BadRequestError", hasBody],
+    ["422", "ValidationFailedError", hasInput],
+    ["403", "TokenUnusableError", mutation]
+  ] as const) {
+    if (applies || responses[status] === undefined) continue
+    const kept = withoutBody(responses[status], name)
+    if (kept === undefined) delete responses[status]
+    else responses[status] = kept
+  }
   if (hasBody) {
     responses["415"] = errorResponse(
       "The body is not application/json, or declares a charset other than UTF-8.",
@@ -176,15 +217,22 @@ const withResponses = (operation: Json, hasBody: boolean): Json => {
   )
 }
 
-const withOperation = (operation: Json): Json => {
+const withOperation = (method: string, operation: Json): Json => {
   const requestBody = withRequestBody(operation.requestBody)
   const { requestBody: _, ...rest } = operation
   return {
     ...rest,
     parameters: withParameters(operation),
     ...(requestBody === undefined ? {} : { requestBody }),
-    responses: withResponses(operation, requestBody !== undefined)
+    responses: withResponses(operation, requestBody !== undefined, method !== "get")
   }
+}
+
+const withExample = (name: string, schema: unknown): unknown => {
+  const example = componentExamples[name]
+  return isRecord(schema) && schema.examples === undefined && example !== undefined
+    ? { ...schema, examples: [example] }
+    : schema
 }
 
 const methods = new Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"])
@@ -196,7 +244,7 @@ export const documentTransform = (spec: Record<string, unknown>): Record<string,
       Object.fromEntries(
         Object.entries(recordOf(item)).map(([method, operation]) => [
           method,
-          methods.has(method) && isRecord(operation) ? withOperation(operation) : operation
+          methods.has(method) && isRecord(operation) ? withOperation(method, operation) : operation
         ])
       )
     ])
@@ -226,8 +274,11 @@ export const documentTransform = (spec: Record<string, unknown>): Record<string,
   const openSchemas = Object.fromEntries(
     Object.entries(schemas).map(([name, schema]) => [
       name,
-      // A component both sides use stays closed: a request must not send what v1 does not know.
-      responseSide.has(name) && !requestSide.has(name) ? opened(schema) : schema
+      withExample(
+        name,
+        // A component both sides use stays closed: a request must not send what v1 does not know.
+        responseSide.has(name) && !requestSide.has(name) ? opened(schema) : schema
+      )
     ])
   )
   return { ...spec, paths: openPaths, components: { ...components, schemas: openSchemas } }
