@@ -70,7 +70,7 @@ const sampleFailures: { readonly [K in ApiFailureTag]: Extract<ApiFailure, { rea
 }
 
 /** The body a caller gets for `tag`, as the document's example. */
-export const exampleBodyOf = (tag: ApiFailureTag): ErrorEnvelope => ({
+const exampleBodyOf = (tag: ApiFailureTag): ErrorEnvelope => ({
   ...envelopeOf(sampleFailures[tag]),
   request_id: exampleRequestId
 })
