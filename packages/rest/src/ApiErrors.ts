@@ -77,7 +77,8 @@ const exampleBodyOf = (tag: ApiFailureTag): ErrorEnvelope => ({
 
 const bodyFields = (tag: ApiFailureTag) => {
   const base = { code: Schema.Literal(failureCodes[tag].code), message: Schema.String }
-  // Last, where the front door puts it. Optional here: encoding checks the body before it is added.
+  // Last, where the front door puts it. Optional here: encoding checks the body before it is added
+  // (the document requires it: DocumentTransform.ts).
   const requestId = { request_id: Schema.optionalKey(RequestIdField) }
   switch (tag) {
     case "InsufficientScope":

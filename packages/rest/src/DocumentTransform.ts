@@ -18,7 +18,8 @@ import { componentExamples } from "./DocumentExamples.ts"
  *   `x-request-id`; `limit` as the integer it is (the generator shows a query parameter's encoded
  *   side, a string); a body that may be left out (a payload that accepts `null`) not required.
  *
- * - An example on every component that has none (DocumentExamples.ts).
+ * - `request_id` required in every error body; an example on every component that has none
+ *   (DocumentExamples.ts).
  *
  * The error bodies it refers to are components generated from TransportErrors.ts.
  */
@@ -228,6 +229,16 @@ const withOperation = (method: string, operation: Json): Json => {
   }
 }
 
+/**
+ * An error body always has its request_id: the front door adds it after the body is encoded
+ * (withRequestId), so the encoding schema cannot require it, and the document does.
+ */
+const withRequestIdRequired = (schema: unknown): unknown => {
+  if (!isRecord(schema) || !isRecord(schema.properties) || schema.properties.request_id === undefined) return schema
+  const required = Array.isArray(schema.required) ? schema.required : []
+  return required.includes("request_id") ? schema : { ...schema, required: [...required, "request_id"] }
+}
+
 const withExample = (name: string, schema: unknown): unknown => {
   const example = componentExamples[name]
   return isRecord(schema) && schema.examples === undefined && example !== undefined
@@ -277,7 +288,7 @@ export const documentTransform = (spec: Record<string, unknown>): Record<string,
       withExample(
         name,
         // A component both sides use stays closed: a request must not send what v1 does not know.
-        responseSide.has(name) && !requestSide.has(name) ? opened(schema) : schema
+        responseSide.has(name) && !requestSide.has(name) ? withRequestIdRequired(opened(schema)) : schema
       )
     ])
   )
