@@ -67,8 +67,18 @@ const SpectralReport = Schema.fromJsonString(
   )
 )
 
-const redocly = run(bin("redocly"), ["lint", "--config", "redocly.yaml", "--format=json", document])
-const spectral = run(bin("spectral"), ["lint", "--ruleset", ".spectral.yaml", "--format", "json", "--quiet", document])
+// Each CLI's script run by this very Node (24), whatever `node` comes first on PATH.
+const redocly = run(process.execPath, [bin("redocly"), "lint", "--config", "redocly.yaml", "--format=json", document])
+const spectral = run(process.execPath, [
+  bin("spectral"),
+  "lint",
+  "--ruleset",
+  ".spectral.yaml",
+  "--format",
+  "json",
+  "--quiet",
+  document
+])
 const redoclyReport = Schema.decodeUnknownOption(RedoclyReport)(redocly.stdout)
 const spectralReport = Schema.decodeUnknownOption(SpectralReport)(spectral.stdout)
 if (Option.isNone(redoclyReport) || Option.isNone(spectralReport)) {
