@@ -83,6 +83,19 @@ describe("ResponseConformance", () => {
     assert.include(unlisted[0], "status 409 is not among the operation's responses")
   })
 
+  it("holds the answers of paths no operation serves to the envelope", () => {
+    const unknown = { code: "not_found", message: "No such route.", request_id: "req-1" }
+    assert.deepStrictEqual(conformance.problemsOf(reply("GET", "/api/v1/nothing", 404, unknown)), [])
+    assert.deepStrictEqual(
+      conformance.problemsOf(reply("DELETE", "/api/v1/runs", 405, { ...unknown, code: "method_not_allowed" })),
+      []
+    )
+    assert.strictEqual(
+      conformance.problemsOf(reply("GET", "/api/v1/nothing", 404, { message: "No such route." })).length,
+      1
+    )
+  })
+
   it("refuses an error code its status does not have", () => {
     const problems = conformance.problemsOf(reply("GET", "/api/v1/runs/run_1", 404, { ...limited, code: "gone" }))
     assert.strictEqual(problems.length, 1)

@@ -26,6 +26,8 @@ interface Operation {
   readonly operation: Json
 }
 
+const prefix = "/api/v1/"
+
 /** Answers of the router and the response guard before any operation is chosen: the path names nothing, or not with this method. */
 const pathLevelStatuses = new Set([404, 405])
 
@@ -72,6 +74,21 @@ export const conformanceOf = (document: Json): Conformance => {
     )
   )
 
+  /** A path of the API that no operation serves answers the envelope of every `default` response (404, 405). */
+  const unmatchedOf = (reply: RecordedReply): Operation | undefined =>
+    normalized(reply.path).toLowerCase().startsWith(prefix) && pathLevelStatuses.has(reply.status)
+      ? {
+          method: reply.method,
+          template: "(no operation)",
+          pattern: /$^/,
+          operation: { responses: { default: defaultResponse } }
+        }
+      : undefined
+  const defaultResponse = {
+    headers: { "x-request-id": { required: true, schema: { type: "string" } } },
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } }
+  }
+
   const operationOf = (method: string, path: string): Operation | undefined => {
     const wanted = method === "HEAD" ? "GET" : method
     const bare = normalized(path)
@@ -79,7 +96,7 @@ export const conformanceOf = (document: Json): Conformance => {
   }
 
   const problemsOf = (reply: RecordedReply): ReadonlyArray<string> => {
-    const found = operationOf(reply.method, reply.path)
+    const found = operationOf(reply.method, reply.path) ?? unmatchedOf(reply)
     if (found === undefined) return []
     const where = `${reply.method} ${reply.path} -> ${reply.status}`
     const responses = recordOf(found.operation.responses)
