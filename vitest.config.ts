@@ -13,7 +13,15 @@ export default defineConfig({
           exclude: ["packages/core/**", "**/node_modules/**"]
         }
       },
-      { extends: true, test: { name: "apps", include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "apps",
+          include: ["apps/*/src/**/*.test.ts", "apps/*/test/**/*.test.ts"],
+          // Every answer the REST test kit receives is checked against the OpenAPI document.
+          setupFiles: ["packages/runtime/src/testing/ResponseConformanceSetup.ts"]
+        }
+      },
       // The simulated market's own tests (bench/market): structure, not targets or timings.
       { extends: true, test: { name: "bench", include: ["bench/**/*.test.ts"] } },
       // The boundary check's own tests (scripts/boundaries.ts).

@@ -70,6 +70,97 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
     })
   )
 
+  it.effect("is exact: the envelope with request_id, open responses, strict requests, headers, limit, examples", () =>
+    Effect.gen(function* () {
+      const document = bodyOf(yield* call("GET", "/api/v1/openapi.json"))
+      const schemas = record(record(document.components).schemas)
+      const paths = record(document.paths)
+      // Every component has an example; every error body declares request_id; the 429's too.
+      for (const [name, schema] of Object.entries(schemas)) {
+        assert.isArray(record(schema).examples, name)
+        if (name.endsWith("Error")) assert.include(record(schema).required, "request_id", name)
+      }
+      assert.include(record(schemas.RateLimitedError).required, "request_id")
+      // Responses open (v1 may add fields), request bodies closed.
+      const closed = Object.entries(schemas)
+        .filter(([, schema]) => JSON.stringify(schema).includes('"additionalProperties":false'))
+        .map(([name]) => name)
+        .sort()
+      assert.deepStrictEqual(closed, ["RejectRecommendation", "SnoozeAlert", "TriggerRun"])
+      const operation = (path: string, method: string) => record(record(paths[path])[method])
+      const listRuns = operation("/api/v1/runs", "get")
+      const parameters = Array.isArray(listRuns.parameters) ? listRuns.parameters.map(record) : []
+      assert.deepStrictEqual(parameters.find((parameter) => parameter.name === "limit")?.schema, {
+        type: "integer",
+        minimum: 1,
+        maximum: 200,
+        default: 50
+      })
+      assert.deepStrictEqual(
+        parameters.filter((parameter) => parameter.in === "header").map((parameter) => parameter.name),
+        ["x-workspace-id", "x-request-id"]
+      )
+      // The server accepts POST /runs without a body; reject's and snooze's are required.
+      assert.strictEqual(record(operation("/api/v1/runs", "post").requestBody).required, false)
+      assert.strictEqual(
+        record(operation("/api/v1/recommendations/{recommendation_id}/reject", "post").requestBody).required,
+        true
+      )
+      const statuses = (path: string, method: string) => Object.keys(record(operation(path, method).responses))
+      assert.deepStrictEqual(statuses("/api/v1/runs", "get"), [
+        "200",
+        "401",
+        "403",
+        "413",
+        "422",
+        "429",
+        "500",
+        "503",
+        "default"
+      ])
+      assert.deepStrictEqual(statuses("/api/v1/runs", "post"), [
+        "202",
+        "400",
+        "401",
+        "402",
+        "403",
+        "404",
+        "413",
+        "415",
+        "422",
+        "429",
+        "500",
+        "503",
+        "default"
+      ])
+      // Only path parameters: nothing to fail validation, no body to be unreadable.
+      assert.deepStrictEqual(statuses("/api/v1/alerts/{alert_id}/resolve", "post"), [
+        "200",
+        "401",
+        "403",
+        "404",
+        "409",
+        "413",
+        "429",
+        "500",
+        "503",
+        "default"
+      ])
+      const runResponses = record(listRuns.responses)
+      assert.property(record(record(runResponses["429"]).headers), "retry-after")
+      assert.property(record(record(runResponses["503"]).headers), "retry-after")
+      assert.property(record(record(runResponses["401"]).headers), "www-authenticate")
+      for (const response of Object.values(runResponses))
+        assert.property(record(record(response).headers), "x-request-id")
+      // The export answers CSV or JSON by Accept.
+      const exported = record(record(record(operation("/api/v1/reports/export", "get").responses)["200"]).content)
+      assert.deepStrictEqual(Object.keys(exported).sort(), ["application/json", "text/csv"])
+      assert.isArray(document.servers)
+      assert.isString(record(record(document.info).license).name)
+      for (const tag of Array.isArray(document.tags) ? document.tags : []) assert.isString(record(tag).description)
+    })
+  )
+
   it.effect("health and readiness answer without authentication", () =>
     Effect.gen(function* () {
       assert.deepStrictEqual((yield* call("GET", "/healthz")).json, { status: "ok" })

@@ -60,9 +60,11 @@ import {
   TransitionConflictError
 } from "./ApiErrors.ts"
 import { Authentication } from "./Authentication.ts"
+import { documentTransform } from "./DocumentTransform.ts"
 import { operation } from "./Operation.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { withSecuritySchemes } from "./SecuritySchemes.ts"
+import { transportErrors } from "./TransportErrors.ts"
 
 /**
  * The REST contract, v1: the ten operations of the contract plus the additive ones (docs/contract.md). The
@@ -72,6 +74,12 @@ import { withSecuritySchemes } from "./SecuritySchemes.ts"
  */
 
 const prefix = "/api/v1"
+
+const reportCsvExample = [
+  "recommendation_id,run_id,item_id,sku,currency,current_price,current_price_minor,recommended_price,recommended_price_minor,current_margin,projected_margin,expected_monthly_impact,expected_monthly_impact_minor,rule,status,decided_by,decided_at,reject_reason,created_at,elasticity,elasticity_low,elasticity_high,elasticity_source",
+  "rec_01m812xn02rynaz2v6w2yp0gw5,run_01m812xmykvmv6knr8c3ssh0cv,itm_01m812wcjvfrvqkszqwppg2xqa,DEMO-0196,USD,38.99,3899,41.99,4199,0.1685,0.2279,492.00,49200,step_limited,applied,token:tok_01m812wcr8ag73dapwgc29gyth,2026-11-22T07:36:03.931Z,,2026-11-22T07:35:53.088Z,-2.33,-2.55,-2.11,pooled",
+  ""
+].join("\r\n")
 
 /**
  * The middlewares of every /api/v1 group (each group below lists them): what a handler group needs
@@ -203,7 +211,10 @@ export const ReportsGroup = HttpApiGroup.make("reports")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.reports }))
   .add(
     HttpApiEndpoint.make(exportReport.rest.method)(exportReport.id, exportReport.rest.path, {
-      success: [ReportCsv.pipe(HttpApiSchema.asText({ contentType: "text/csv" })), ReportJson],
+      success: [
+        ReportCsv.annotate({ examples: [reportCsvExample] }).pipe(HttpApiSchema.asText({ contentType: "text/csv" })),
+        ReportJson
+      ],
       error: RepositoryErrorError
     }).annotateMerge(operation(exportReport))
   )
@@ -221,7 +232,10 @@ export const WorkspaceGroup = HttpApiGroup.make("workspace")
   .middleware(RequestValidation)
   .middleware(Authentication)
 
-export const HealthJson = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) })
+export const HealthJson = Schema.Struct({ status: Schema.Literals(["ok", "ready"]) }).annotate({
+  identifier: "Health",
+  examples: [{ status: "ok" }, { status: "ready" }]
+})
 
 /** Probes for the orchestrator; no authentication, not versioned. */
 export const SystemGroup = HttpApiGroup.make("system", { topLevel: true })
@@ -245,14 +259,20 @@ export class Api extends HttpApi.make("margin")
   .add(WorkspaceGroup)
   .add(SystemGroup)
   .annotate(HttpApi.ParseOptions, { errors: "all" })
+  .annotate(HttpApi.AdditionalSchemas, transportErrors)
   // Authentication declares no HttpApiSecurity (Authentication.ts): the schemes are described here.
-  .annotate(OpenApi.Transform, withSecuritySchemes)
+  // DocumentTransform says what the generator cannot (DocumentTransform.ts).
+  .annotate(OpenApi.Transform, (spec) => documentTransform(withSecuritySchemes(spec)))
   .annotateMerge(
     OpenApi.annotations({
       title: "Margin Recommendation Service API",
       version: "1",
       description:
-        "Pricing and margin recommendations per workspace. Authenticate with Authorization: Bearer <pck_ API token>. Errors are { code, message } (plus required or issues)."
+        "Pricing and margin recommendations per workspace. Authenticate with Authorization: Bearer <pck_ API token>. Every error is the envelope { code, message, request_id } (plus required or issues); response objects may gain fields and enums values within v1, request bodies are checked as declared.",
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
+      servers: [
+        { url: "http://127.0.0.1:8787", description: "A local server (npm start; PORT and HOST set the address)" }
+      ]
     })
   ) {}
 

@@ -14,6 +14,7 @@ import {
   type ApiFailure,
   type ApiFailureTag,
   BadRequest,
+  type ErrorEnvelope,
   envelopeOf,
   failureCodes,
   InsufficientScope,
@@ -34,28 +35,71 @@ import { HttpApiSchema } from "effect/http-api"
  * status of `failureCodes`. Encoding only: the server never reads its own errors back.
  */
 
+/** Every error body carries it: the front door adds it after encoding (RequestId.ts, withRequestId). */
+const RequestIdField = Schema.String.annotate({
+  description: "The request's id, as in the x-request-id response header: quote it when reporting a problem."
+})
+
+const exampleRequestId = "4b1f0c1e-6c55-4a49-9d53-1f0f3f3c9a11"
+
+/** One failure of each kind, whose envelope is the example of its body in the OpenAPI document. */
+const sampleFailures: { readonly [K in ApiFailureTag]: Extract<ApiFailure, { readonly _tag: K }> } = {
+  BadRequest: new BadRequest({ detail: "the body could not be parsed" }),
+  Unauthorized: new Unauthorized({ reason: "missing" }),
+  PlanLimitExceeded: new PlanLimitExceeded({ limit: "runs_per_month", allowed: 10, used: 10 }),
+  EmailNotConfirmed: new EmailNotConfirmed({}),
+  InsufficientScope: new InsufficientScope({ required: "runs:trigger" }),
+  ForbiddenRole: new ForbiddenRole({ role: "viewer" }),
+  TokenUnusable: new TokenUnusable({}),
+  WorkspaceForbidden: new WorkspaceForbidden({ reason: "header_required" }),
+  ResourceNotFound: new ResourceNotFound({ resource: "recommendation", id: "rec_01m812xn02rynaz2v6w2yp0zzz" }),
+  TransitionConflict: new TransitionConflict({
+    resource: "recommendation",
+    id: "rec_01m812xn02rynaz2v6w2yp0gw4",
+    status: "dismissed",
+    reason: "accept is allowed only from new; the recommendation is dismissed"
+  }),
+  TierIneligible: new TierIneligible({ plan: "free" }),
+  NoCommerceIntegration: new NoCommerceIntegration({}),
+  ValidationFailed: new ValidationFailed({
+    issues: [{ path: "limit", message: "Expected a value between 1 and 200" }]
+  }),
+  InvalidInput: new InvalidInput({ path: "snooze_until", message: "snooze_until must be in the future" }),
+  RateLimited: new RateLimited({ retryAfterSeconds: 43 }),
+  RepositoryError: new RepositoryError({ operation: "listRuns", message: "connection refused" })
+}
+
+/** The body a caller gets for `tag`, as the document's example. */
+const exampleBodyOf = (tag: ApiFailureTag): ErrorEnvelope => ({
+  ...envelopeOf(sampleFailures[tag]),
+  request_id: exampleRequestId
+})
+
 const bodyFields = (tag: ApiFailureTag) => {
-  // request_id is added to every error body by the response guard; declared here for the OpenAPI document.
-  const base = {
-    code: Schema.Literal(failureCodes[tag].code),
-    message: Schema.String,
-    request_id: Schema.optionalKey(Schema.String)
-  }
+  const base = { code: Schema.Literal(failureCodes[tag].code), message: Schema.String }
+  // Last, where the front door puts it. Optional here: encoding checks the body before it is added
+  // (the document requires it: DocumentTransform.ts).
+  const requestId = { request_id: Schema.optionalKey(RequestIdField) }
   switch (tag) {
     case "InsufficientScope":
-      return { ...base, required: Scope }
+      return { ...base, required: Scope, ...requestId }
     case "ValidationFailed":
     case "InvalidInput":
-      return { ...base, issues: Schema.Array(Issue) }
+      return { ...base, issues: Schema.Array(Issue), ...requestId }
     default:
-      return base
+      return { ...base, ...requestId }
   }
 }
 
-const bodyOf = (tag: ApiFailureTag) =>
-  Schema.Struct(bodyFields(tag))
-    .pipe(HttpApiSchema.status(failureCodes[tag].status))
-    .annotate({ identifier: `${tag}Error` })
+const bodyOf = (tag: ApiFailureTag) => {
+  const body = Schema.Struct(bodyFields(tag))
+  // Decoding types the example (and fails at load if the envelope ever left its own schema).
+  const example = Schema.decodeUnknownSync(body)(exampleBodyOf(tag))
+  return body.pipe(HttpApiSchema.status(failureCodes[tag].status)).annotate({
+    identifier: `${tag}Error`,
+    examples: [example]
+  })
+}
 
 const wire = <S extends Schema.Top & { readonly Type: ApiFailure }>(self: S, tag: S["Type"]["_tag"]) => {
   const body = bodyOf(tag)
@@ -97,10 +141,12 @@ export const ValidationFailedError = wire(ValidationFailed, "ValidationFailed")
 export const RateLimitedError = RateLimited.pipe(
   HttpApiSchema.encodeToWithHeaders(
     {
-      body: Schema.Struct({ code: Schema.Literal("rate_limited"), message: Schema.String }).pipe(
-        HttpApiSchema.status(failureCodes.RateLimited.status)
-      ),
-      headers: { "retry-after": Schema.String.pipe(Schema.check(Schema.isPattern(/^[0-9]+$/))) }
+      body: bodyOf("RateLimited"),
+      headers: {
+        "retry-after": Schema.String.pipe(Schema.check(Schema.isPattern(/^[0-9]+$/))).annotate({
+          description: "Whole seconds, 1 to 60, until the budget's window resets."
+        })
+      }
     },
     {
       decode: ({ headers }) => new RateLimited({ retryAfterSeconds: Number(headers["retry-after"]) }),

@@ -12,6 +12,7 @@ import { Effect, Layer, type LogLevel, Option, References, Schema } from "effect
 import { HttpClient, HttpClientRequest, type HttpMethod, HttpServer } from "effect/http"
 import { UseCasesLayer } from "../infrastructure/UseCases.ts"
 import * as RestProcess from "../processes/RestProcess.ts"
+import { recordReply } from "./RecordedReplies.ts"
 
 export interface TestServerOptions {
   readonly rateLimit?: number
@@ -108,6 +109,7 @@ export const call = (method: HttpMethod.HttpMethod, path: string, options: CallO
       text,
       json: Option.getOrUndefined(parseJson(text))
     }
+    recordReply({ method, path, status: reply.status, headers: reply.headers, text })
     return reply
   })
 
@@ -165,6 +167,7 @@ export const postChunked = (path: string, token: string, body: string) =>
         text,
         json: Option.getOrUndefined(parseJson(text))
       }
+      recordReply({ method: "POST", path, status: reply.status, headers: reply.headers, text })
       return reply
     })
   )
