@@ -4,7 +4,7 @@ import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { RunStatus } from "@margin/core/Run"
 import { Tag } from "@margin/core/Tag"
-import { mutationAccess, readAccess } from "@margin/edge/auth"
+import { mutationAccess, readAccess } from "@margin/edge/access"
 import {
   AlertChangedJson,
   AlertJson,

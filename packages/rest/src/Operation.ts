@@ -1,4 +1,4 @@
-import { RouteAccess, type RouteAccessShape } from "@margin/edge/auth"
+import { RouteAccess, type RouteAccessShape } from "@margin/edge/access"
 import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
 import { bearerSecurity } from "./Authentication.ts"
