@@ -1,0 +1,160 @@
+import { assert, layer } from "@effect/vitest"
+import { type ClientConfig, MarginClient, type MarginClientShape, type MarginError } from "@margin/client"
+import { MemoryStore } from "@margin/core/memory/MemoryStore"
+import { addMember, aWorkspaceWithOwner, seedRecommendation, session } from "@margin/edge/testing/World"
+import { baseUrl, layer as testServer } from "@margin/runtime/testing/TestServer"
+import { Effect } from "effect"
+import { describeError, errorScenarios, scenarioCodes } from "./ClientScenarios.ts"
+
+/** The Effect face of @margin/client against the REST server, over real HTTP (docs/client.md). */
+
+const withClient = <A, E>(config: ClientConfig, use: (client: MarginClientShape) => Effect.Effect<A, E>) =>
+  Effect.provide(MarginClient.use(use), MarginClient.layerFetch(config))
+
+const failureOf = <A>(effect: Effect.Effect<A, MarginError>) => Effect.map(Effect.flip(effect), describeError)
+
+layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) => {
+  it.effect("pages through recommendations with next_cursor, newest first", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const seeded = []
+      for (let n = 0; n < 5; n++) seeded.push((yield* seedRecommendation(workspace, { createdAt: 1_000 + n })).id)
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const { pages, whole } = yield* withClient(config, (client) =>
+        Effect.gen(function* () {
+          const pages: Array<ReadonlyArray<string>> = []
+          let cursor: string | null = null
+          do {
+            const page: { readonly data: ReadonlyArray<{ readonly id: string }>; readonly next_cursor: string | null } =
+              yield* client.listRecommendations(cursor === null ? { limit: 2 } : { limit: 2, cursor })
+            pages.push(page.data.map((recommendation) => recommendation.id))
+            cursor = page.next_cursor
+          } while (cursor !== null)
+          const whole = yield* client.listRecommendations({ status: "new" })
+          return { pages, whole }
+        })
+      )
+      assert.deepStrictEqual(
+        pages.map((page) => page.length),
+        [2, 2, 1]
+      )
+      assert.deepStrictEqual(pages.flat(), [...seeded].reverse())
+      assert.deepStrictEqual(
+        whole.data.map((recommendation) => recommendation.id),
+        [...seeded].reverse()
+      )
+      assert.isNull(whole.next_cursor)
+    })
+  )
+
+  it.effect("approve writes the price back once; the repeat answers {ok: true, idempotent: true}", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const pending = yield* seedRecommendation(workspace, { status: "pending_approval" })
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const [first, again] = yield* withClient(config, (client) =>
+        Effect.all([client.approveRecommendation(pending.id), client.approveRecommendation(pending.id)])
+      )
+      assert.isTrue(first.ok)
+      assert.isFalse(first.idempotent)
+      if (first.idempotent) return assert.fail("the first approve took effect")
+      assert.strictEqual(first.recommendation.status, "applied")
+      assert.deepStrictEqual(first.write_back, { status: "applied", attempts: 1 })
+      assert.deepStrictEqual(again, { ok: true, idempotent: true })
+      const writes = yield* MemoryStore.use((store) => store.writes)
+      assert.strictEqual(writes.filter((write) => write.idempotencyKey === pending.id).length, 1)
+    })
+  )
+
+  it.effect("every error code of the contract, narrowed by code, with the request's id", () =>
+    Effect.gen(function* () {
+      const scenarios = yield* errorScenarios
+      assert.deepStrictEqual(
+        scenarios.map((scenario) => scenario.code),
+        scenarioCodes
+      )
+      for (const scenario of scenarios) {
+        const error = yield* failureOf(withClient(scenario.config, scenario.effect))
+        assert.strictEqual(error.code, scenario.code, JSON.stringify(error))
+        assert.strictEqual(error.status, scenario.status)
+        assert.match(error.requestId, /^[0-9a-f-]{36}$/)
+        if (error.code === "validation_error") {
+          assert.deepStrictEqual(
+            error.detail.map((issue) => issue.path),
+            ["snooze_until"]
+          )
+        }
+        if (error.code === "insufficient_scope") assert.strictEqual(error.detail, "recommendations:read")
+      }
+    })
+  )
+
+  it.effect("a session JWT names its workspace with workspaceId when its user has several", () =>
+    Effect.gen(function* () {
+      const first = yield* aWorkspaceWithOwner({ plan: "enterprise" })
+      const second = yield* aWorkspaceWithOwner({ plan: "pro" })
+      yield* addMember(second.workspace, first.owner.user, "approver")
+      const jwt = yield* session(first.owner.user)
+      const base = yield* baseUrl
+      const unnamed = yield* failureOf(
+        withClient({ baseUrl: base, token: jwt }, (client) => client.getWorkspaceStatus())
+      )
+      assert.strictEqual(unnamed.code, "workspace_forbidden")
+      const named = yield* withClient({ baseUrl: base, token: jwt, workspaceId: second.workspace.id }, (client) =>
+        client.getWorkspaceStatus()
+      )
+      assert.strictEqual(named.lifecycle.plan, "pro")
+      const tokenOnly = yield* failureOf(withClient({ baseUrl: base, token: jwt }, (client) => client.listRuns()))
+      assert.strictEqual(tokenOnly.code, "unauthorized")
+    })
+  )
+
+  it.effect("refused before sending: a limit out of range, a cursor the service never hands out", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const [limit, cursor] = yield* withClient(config, (client) =>
+        Effect.all([
+          failureOf(client.listRecommendations({ limit: 0 })),
+          failureOf(client.listRecommendations({ cursor: "not a cursor" }))
+        ])
+      )
+      assert.strictEqual(limit.code, "InvalidRequest")
+      assert.strictEqual(cursor.code, "InvalidRequest")
+    })
+  )
+
+  it.effect("no answer at all is a TransportError", () =>
+    Effect.gen(function* () {
+      const error = yield* failureOf(
+        withClient({ baseUrl: "http://127.0.0.1:1", token: "pck_x" }, (client) => client.listRuns())
+      )
+      assert.strictEqual(error.code, "TransportError")
+    })
+  )
+})
+
+const limit = 3
+
+layer(testServer({ rateLimit: limit }), { excludeTestServices: true })("client, Effect face, rate limit", (it) => {
+  it.effect("429 rate_limited carries retryAfter, the Retry-After seconds", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      // Asks until refused: a window that resets mid-way only means more asks, never a timing.
+      const refused = yield* withClient(config, (client) =>
+        Effect.gen(function* () {
+          for (let n = 0; n < 4 * (limit + 1); n++) {
+            const outcome = yield* Effect.result(client.listRuns())
+            if (outcome._tag === "Failure") return describeError(outcome.failure)
+          }
+          return assert.fail(`never refused in ${4 * (limit + 1)} requests`)
+        })
+      )
+      assert.strictEqual(refused.code, "rate_limited")
+      assert.strictEqual(refused.status, 429)
+      assert.isNumber(refused.detail)
+      assert.isTrue(Number(refused.detail) >= 1 && Number(refused.detail) <= 60, String(refused.detail))
+    })
+  )
+})
