@@ -1,10 +1,15 @@
 import { assert, layer } from "@effect/vitest"
 import { type ClientConfig, MarginClient, type MarginClientShape, type MarginError } from "@margin/client"
-import { MemoryStore } from "@margin/core/memory/MemoryStore"
 import { addMember, aWorkspaceWithOwner, seedRecommendation, session } from "@margin/edge/testing/World"
 import { baseUrl, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect } from "effect"
-import { describeError, errorScenarios, scenarioCodes } from "./ClientScenarios.ts"
+import {
+  describeError,
+  errorScenarios,
+  expectApprovedOnce,
+  expectScenarioError,
+  scenarioCodes
+} from "./ClientScenarios.ts"
 
 /** The Effect face of @margin/client against the REST server, over real HTTP (docs/client.md). */
 
@@ -52,17 +57,10 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
       const { workspace, owner } = yield* aWorkspaceWithOwner()
       const pending = yield* seedRecommendation(workspace, { status: "pending_approval" })
       const config = { baseUrl: yield* baseUrl, token: owner.token }
-      const [first, again] = yield* withClient(config, (client) =>
+      const answers = yield* withClient(config, (client) =>
         Effect.all([client.approveRecommendation(pending.id), client.approveRecommendation(pending.id)])
       )
-      assert.isTrue(first.ok)
-      assert.isFalse(first.idempotent)
-      if (first.idempotent) return assert.fail("the first approve took effect")
-      assert.strictEqual(first.recommendation.status, "applied")
-      assert.deepStrictEqual(first.write_back, { status: "applied", attempts: 1 })
-      assert.deepStrictEqual(again, { ok: true, idempotent: true })
-      const writes = yield* MemoryStore.use((store) => store.writes)
-      assert.strictEqual(writes.filter((write) => write.idempotencyKey === pending.id).length, 1)
+      yield* expectApprovedOnce(pending.id, answers)
     })
   )
 
@@ -75,9 +73,7 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
       )
       for (const scenario of scenarios) {
         const error = yield* failureOf(withClient(scenario.config, scenario.effect))
-        assert.strictEqual(error.code, scenario.code, JSON.stringify(error))
-        assert.strictEqual(error.status, scenario.status)
-        assert.match(error.requestId, /^[0-9a-f-]{36}$/)
+        expectScenarioError(error, scenario)
         if (error.code === "validation_error") {
           assert.deepStrictEqual(
             error.detail.map((issue) => issue.path),

@@ -1,4 +1,6 @@
+import { assert } from "@effect/vitest"
 import type { ClientConfig, MarginClientShape, MarginError, PromiseClient } from "@margin/client"
+import { MemoryStore } from "@margin/core/memory/MemoryStore"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import {
   aWorkspaceWithOwner,
@@ -174,3 +176,23 @@ export const errorScenarios = Effect.gen(function* () {
   ]
   return scenarios
 })
+
+/** The error a scenario is owed: its code and status, and the request's id. */
+export const expectScenarioError = (error: ReturnType<typeof describeError>, scenario: ErrorScenario) => {
+  assert.strictEqual(error.code, scenario.code, JSON.stringify(error))
+  assert.strictEqual(error.status, scenario.status)
+  assert.match(error.requestId, /^[0-9a-f-]{36}$/)
+}
+
+type Approved = Effect.Success<ReturnType<MarginClientShape["approveRecommendation"]>>
+
+/** Two approves of one recommendation: the first took effect and wrote the price back, once; the repeat is idempotent. */
+export const expectApprovedOnce = (recommendationId: string, [first, again]: ReadonlyArray<Approved>) =>
+  Effect.gen(function* () {
+    if (first === undefined || first.idempotent) return assert.fail("the first approve took effect")
+    assert.strictEqual(first.recommendation.status, "applied")
+    assert.deepStrictEqual(first.write_back, { status: "applied", attempts: 1 })
+    assert.deepStrictEqual(again, { ok: true, idempotent: true })
+    const writes = yield* MemoryStore.use((store) => store.writes)
+    assert.strictEqual(writes.filter((write) => write.idempotencyKey === recommendationId).length, 1)
+  })
