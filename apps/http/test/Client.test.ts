@@ -105,6 +105,21 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
     })
   )
 
+  it.effect("the report is CSV text; the probes answer without a credential of their own", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const recommendation = yield* seedRecommendation(workspace)
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const [report, health] = yield* withClient(config, (client) =>
+        Effect.all([client.exportReport(), client.healthz()])
+      )
+      if (typeof report !== "string") return assert.fail("the report is CSV unless JSON is asked for")
+      assert.match(report, /^recommendation_id,run_id,/)
+      assert.include(report, recommendation.id)
+      assert.deepStrictEqual(health, { status: "ok" })
+    })
+  )
+
   it.effect("refused before sending: a limit out of range, a cursor the service never hands out", () =>
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner()
