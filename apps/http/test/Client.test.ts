@@ -120,19 +120,24 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
     })
   )
 
-  it.effect("refused before sending: a limit out of range, a cursor the service never hands out", () =>
-    Effect.gen(function* () {
-      const { owner } = yield* aWorkspaceWithOwner()
-      const config = { baseUrl: yield* baseUrl, token: owner.token }
-      const [limit, cursor] = yield* withClient(config, (client) =>
-        Effect.all([
-          failureOf(client.listRecommendations({ limit: 0 })),
-          failureOf(client.listRecommendations({ cursor: "not a cursor" }))
-        ])
-      )
-      assert.strictEqual(limit.code, "InvalidRequest")
-      assert.strictEqual(cursor.code, "InvalidRequest")
-    })
+  it.effect(
+    "refused before sending: a limit out of range, a cursor the service never hands out, a reason too long",
+    () =>
+      Effect.gen(function* () {
+        const { owner } = yield* aWorkspaceWithOwner()
+        const config = { baseUrl: yield* baseUrl, token: owner.token }
+        const refusals = yield* withClient(config, (client) =>
+          Effect.all([
+            failureOf(client.listRecommendations({ limit: 0 })),
+            failureOf(client.listRecommendations({ cursor: "not a cursor" })),
+            failureOf(client.rejectRecommendation("rec_missing", { reason: "x".repeat(1001) }))
+          ])
+        )
+        assert.deepStrictEqual(
+          refusals.map((refusal) => refusal.code),
+          ["InvalidRequest", "InvalidRequest", "InvalidRequest"]
+        )
+      })
   )
 
   it.effect("no answer at all is a TransportError", () =>
