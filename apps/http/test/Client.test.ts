@@ -1,8 +1,15 @@
 import { assert, layer } from "@effect/vitest"
 import { type ClientConfig, MarginClient, type MarginClientShape, type MarginError } from "@margin/client"
-import { addMember, aWorkspaceWithOwner, seedRecommendation, session } from "@margin/edge/testing/World"
+import {
+  addMember,
+  aWorkspaceWithOwner,
+  importItem,
+  seedAlert,
+  seedRecommendation,
+  session
+} from "@margin/edge/testing/World"
 import { baseUrl, layer as testServer } from "@margin/runtime/testing/TestServer"
-import { Effect } from "effect"
+import { Clock, Effect } from "effect"
 import {
   describeError,
   errorScenarios,
@@ -49,6 +56,61 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
         [...seeded].reverse()
       )
       assert.isNull(whole.next_cursor)
+    })
+  )
+
+  it.effect("every other operation answers its success, decoded by the definition", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const [toAccept, toDismiss] = [yield* seedRecommendation(workspace), yield* seedRecommendation(workspace)]
+      const toReject = yield* seedRecommendation(workspace, { status: "pending_approval" })
+      // One alert of each kind: a second open one of a kind would be skipped (raiseMany).
+      const toSnooze = yield* seedAlert(workspace, { kind: "negative_margin" })
+      const toResolve = yield* seedAlert(workspace, { kind: "missing_cost" })
+      const toDismissAlert = yield* seedAlert(workspace, { kind: "price_drift" })
+      yield* importItem(workspace, { sku: "CLIENT-TAGGED", tags: ["client-tag"] })
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const later = (yield* Clock.currentTimeMillis) + 3_600_000
+      yield* withClient(config, (client) =>
+        Effect.gen(function* () {
+          assert.strictEqual((yield* client.getRecommendation(toAccept.id)).write_back, null)
+          const accepted = yield* client.acceptRecommendation(toAccept.id)
+          assert.isTrue(!accepted.idempotent && accepted.recommendation.status === "pending_approval")
+          assert.deepStrictEqual(yield* client.acceptRecommendation(toAccept.id), { ok: true, idempotent: true })
+          const dismissed = yield* client.dismissRecommendation(toDismiss.id)
+          assert.isTrue(!dismissed.idempotent && dismissed.recommendation.status === "dismissed")
+          const rejected = yield* client.rejectRecommendation(toReject.id, { reason: "too steep" })
+          assert.isTrue(!rejected.idempotent && rejected.recommendation.reject_reason === "too steep")
+
+          assert.includeMembers(
+            (yield* client.listAlerts()).data.map((listed) => listed.id),
+            [toSnooze.id, toResolve.id, toDismissAlert.id]
+          )
+          assert.strictEqual((yield* client.getAlert(toSnooze.id)).id, toSnooze.id)
+          const snoozed = yield* client.snoozeAlert(toSnooze.id, { snooze_until: later, reason: "supplier" })
+          assert.isTrue(!snoozed.idempotent && snoozed.alert.status === "snoozed")
+          const resolved = yield* client.resolveAlert(toResolve.id)
+          assert.isTrue(!resolved.idempotent && resolved.alert.status === "resolved")
+          const dismissedAlert = yield* client.dismissAlert(toDismissAlert.id)
+          assert.isTrue(!dismissedAlert.idempotent && dismissedAlert.alert.status === "dismissed")
+
+          const items = yield* client.listCatalogItems({ tag: "client-tag" })
+          assert.deepStrictEqual(
+            items.data.map((item) => item.sku),
+            ["CLIENT-TAGGED"]
+          )
+          assert.strictEqual((yield* client.getWorkspaceStatus()).lifecycle.plan, "max")
+          assert.deepStrictEqual(yield* client.readyz(), { status: "ready" })
+          // Last: the run it queues supersedes the workspace's new recommendations.
+          const run = yield* client.triggerRun({ subset_tags: ["client-tag"] })
+          assert.strictEqual(run.status, "queued")
+          assert.strictEqual((yield* client.getRun(run.id)).id, run.id)
+          assert.include(
+            (yield* client.listRuns()).data.map((listed) => listed.id),
+            run.id
+          )
+        })
+      )
     })
   )
 
