@@ -10,7 +10,7 @@ import { CatalogHandlers } from "./CatalogHandlers.ts"
 import * as Deprecations from "./Deprecations.ts"
 import { RecommendationsHandlers } from "./RecommendationsHandlers.ts"
 import { ReportsHandlers } from "./ReportsHandlers.ts"
-import * as RequestValidation from "./RequestValidation.ts"
+import * as RequestValidationLayer from "./RequestValidationLayer.ts"
 import * as ResponseGuard from "./ResponseGuard.ts"
 import { type RouteTable, routeTable } from "./RouteTable.ts"
 import { RunsHandlers } from "./RunsHandlers.ts"
@@ -81,7 +81,7 @@ export const layer = <E = never, R = never>(options: HttpAppOptions<E, R> = {}) 
               WorkspaceHandlers,
               SystemHandlers
             ]),
-            Layer.provide([AuthenticationLayer.layer, RequestValidation.layer])
+            Layer.provide([AuthenticationLayer.layer, RequestValidationLayer.layer])
           ),
           options.beside?.layer ?? Layer.empty,
           MetricsRoute.layer,
