@@ -17,6 +17,7 @@ import {
   expectScenarioError,
   scenarioCodes
 } from "./ClientScenarios.ts"
+import { unavailableCatalog } from "./UnavailableCatalog.ts"
 
 /** The Effect face of @margin/client against the REST server, over real HTTP (docs/client.md). */
 
@@ -236,3 +237,18 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true })("client, 
     })
   )
 })
+
+layer(testServer({ override: unavailableCatalog }), { excludeTestServices: true })(
+  "client, Effect face, service unavailable",
+  (it) => {
+    it.effect("503 service_unavailable carries retryAfter, the Retry-After seconds", () =>
+      Effect.gen(function* () {
+        const { owner } = yield* aWorkspaceWithOwner()
+        const config = { baseUrl: yield* baseUrl, token: owner.token }
+        const error = yield* failureOf(withClient(config, (client) => client.listCatalogItems()))
+        assert.deepStrictEqual([error.code, error.status], ["service_unavailable", 503])
+        assert.isTrue(typeof error.detail === "number" && error.detail >= 1, String(error.detail))
+      })
+    )
+  }
+)

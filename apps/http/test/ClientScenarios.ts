@@ -35,6 +35,7 @@ export const describeError = (error: MarginError) => {
         case "insufficient_scope":
           return { code: error.code, status: error.status, requestId: error.requestId, detail: error.required }
         case "rate_limited":
+        case "service_unavailable":
           return { code: error.code, status: error.status, requestId: error.requestId, detail: error.retryAfter }
         default:
           return { code: error.code, status: error.status, requestId: error.requestId, detail: error.message }

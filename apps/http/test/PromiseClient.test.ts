@@ -10,6 +10,7 @@ import {
   expectScenarioError,
   scenarioCodes
 } from "./ClientScenarios.ts"
+import { unavailableCatalog } from "./UnavailableCatalog.ts"
 
 /** The promise face of @margin/client against the REST server, over real HTTP (docs/client.md). */
 
@@ -121,3 +122,19 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true })("client, 
     })
   )
 })
+
+layer(testServer({ override: unavailableCatalog }), { excludeTestServices: true })(
+  "client, promise face, service unavailable",
+  (it) => {
+    it.effect("503 service_unavailable carries retryAfter, the Retry-After seconds", () =>
+      Effect.gen(function* () {
+        const { owner } = yield* aWorkspaceWithOwner()
+        const error = yield* withClient({ baseUrl: yield* baseUrl, token: owner.token }, (client) =>
+          rejectionOf(client.listCatalogItems())
+        )
+        assert.deepStrictEqual([error.code, error.status], ["service_unavailable", 503])
+        assert.isTrue(typeof error.detail === "number" && error.detail >= 1, String(error.detail))
+      })
+    )
+  }
+)

@@ -6,7 +6,7 @@ import { UnexpectedResponse } from "./ClientError.ts"
 /**
  * The contract's errors as a client receives them: one `_tag` ("ApiError") and a `code` that
  * narrows the rest (`issues` with validation_error, `required` with insufficient_scope,
- * `retryAfter` with rate_limited). The codes are the server's own table (`failureCodes`,
+ * `retryAfter` with rate_limited and service_unavailable). The codes are the server's own table (`failureCodes`,
  * `transportCodes` of @margin/edge/wire), so a code the server answers is a code the client knows.
  */
 
@@ -19,11 +19,14 @@ export const apiErrorCodes: ReadonlyArray<ApiErrorCode> = [
 ]
 
 /** The codes whose answers carry a field of their own. */
-type CodeWithFields = "validation_error" | "insufficient_scope" | "rate_limited"
+type CodeWithFields = "validation_error" | "insufficient_scope" | "rate_limited" | "service_unavailable"
 export type PlainApiErrorCode = Exclude<ApiErrorCode, CodeWithFields>
 
 const isPlain = (code: ApiErrorCode): code is PlainApiErrorCode =>
-  code !== "validation_error" && code !== "insufficient_scope" && code !== "rate_limited"
+  code !== "validation_error" &&
+  code !== "insufficient_scope" &&
+  code !== "rate_limited" &&
+  code !== "service_unavailable"
 
 const common = {
   /** The HTTP status of the answer. */
@@ -61,14 +64,27 @@ export class RateLimitedError extends Schema.TaggedError<RateLimitedError>()("Ap
   retryAfter: Schema.Int
 }) {}
 
+/** 503 service_unavailable (the database did not answer, or the service is starting): retry after `retryAfter` seconds. */
+export class ServiceUnavailableError extends Schema.TaggedError<ServiceUnavailableError>()("ApiError", {
+  code: Schema.Literal("service_unavailable"),
+  ...common,
+  retryAfter: Schema.Int
+}) {}
+
 /** An error answer of the contract, narrowed by `code`. */
-export type AnyApiError = ApiError | ValidationError | InsufficientScopeError | RateLimitedError
+export type AnyApiError =
+  | ApiError
+  | ValidationError
+  | InsufficientScopeError
+  | RateLimitedError
+  | ServiceUnavailableError
 
 export const isApiError = (u: unknown): u is AnyApiError =>
   u instanceof ApiError ||
   u instanceof ValidationError ||
   u instanceof InsufficientScopeError ||
-  u instanceof RateLimitedError
+  u instanceof RateLimitedError ||
+  u instanceof ServiceUnavailableError
 
 const isCode = (code: string): code is ApiErrorCode => apiErrorCodes.some((known) => known === code)
 
@@ -98,11 +114,16 @@ export const fromResponse = (
           return Effect.fail(new ValidationError({ code, ...fields, issues: envelope.issues ?? [] }))
         case "insufficient_scope":
           return Effect.fail(new InsufficientScopeError({ code, ...fields, required: envelope.required ?? "" }))
-        case "rate_limited": {
+        case "rate_limited":
+        case "service_unavailable": {
           const retryAfter = response.headers["retry-after"] ?? ""
-          return wholeSeconds.test(retryAfter)
-            ? Effect.fail(new RateLimitedError({ code, ...fields, retryAfter: Number(retryAfter) }))
-            : unexpected("HTTP 429 without a Retry-After in seconds")
+          if (!wholeSeconds.test(retryAfter)) return unexpected(`HTTP ${status} without a Retry-After in seconds`)
+          const after = { ...fields, retryAfter: Number(retryAfter) }
+          return Effect.fail(
+            code === "rate_limited"
+              ? new RateLimitedError({ code, ...after })
+              : new ServiceUnavailableError({ code, ...after })
+          )
         }
       }
     }

@@ -12,6 +12,7 @@ export {
   isApiError,
   type PlainApiErrorCode,
   RateLimitedError,
+  ServiceUnavailableError,
   ValidationError
 } from "./ApiError.ts"
 export type { ClientConfig } from "./ClientConfig.ts"
