@@ -30,6 +30,18 @@ describe("fromResponse", () => {
     })
   )
 
+  it.effect("a scope this client does not know yet is still an insufficient_scope", () =>
+    Effect.gen(function* () {
+      const error = yield* failureOf(
+        403,
+        JSON.stringify({ code: "insufficient_scope", message: "No.", required: "pricing:write", request_id: requestId })
+      )
+      assert.isTrue(
+        error._tag === "ApiError" && error.code === "insufficient_scope" && error.required === "pricing:write"
+      )
+    })
+  )
+
   it.effect("the request's id from x-request-id when the body lacks it", () =>
     Effect.gen(function* () {
       const error = yield* failureOf(405, JSON.stringify({ code: "method_not_allowed", message: "No." }), {

@@ -88,7 +88,10 @@ export const isApiError = (u: unknown): u is AnyApiError =>
 
 const isCode = (code: string): code is ApiErrorCode => apiErrorCodes.some((known) => known === code)
 
-const decodeEnvelope = Schema.decodeUnknownOption(Schema.fromJsonString(ErrorEnvelope))
+/** The server's envelope, with `required` open: v1 may add scopes, and a client ignores what it does not know. */
+const decodeEnvelope = Schema.decodeUnknownOption(
+  Schema.fromJsonString(Schema.Struct({ ...ErrorEnvelope.fields, required: Schema.optionalKey(Schema.String) }))
+)
 
 const wholeSeconds = /^[0-9]+$/
 
