@@ -1,6 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Api } from "@margin/rest/api"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { HttpClient, HttpClientResponse } from "effect/http"
 import { HttpApi } from "effect/http-api"
 import { MarginClient } from "./MarginClient.ts"
 import { createClient } from "./PromiseClient.ts"
@@ -25,4 +26,34 @@ describe("MarginClient", () => {
     assert.deepStrictEqual(Object.keys(client).sort(), [...endpoints, "close"].sort())
     await client.close()
   })
+
+  /** A client whose every request is answered 200 with `body`: what a server outside the definition would send. */
+  const answering = (body: unknown) =>
+    MarginClient.layer({ baseUrl: "http://margin.test", token: "pck_x" }).pipe(
+      Layer.provide(
+        Layer.succeed(
+          HttpClient.HttpClient,
+          HttpClient.make((request) =>
+            Effect.succeed(
+              HttpClientResponse.fromWeb(
+                request,
+                new Response(JSON.stringify(body), { status: 200, headers: { "content-type": "application/json" } })
+              )
+            )
+          )
+        )
+      )
+    )
+
+  it.effect("a success body the definition refuses (an enum value it does not know) is an UnexpectedResponse", () =>
+    Effect.gen(function* () {
+      const error = yield* MarginClient.use((client) => Effect.flip(client.getRun("run_1"))).pipe(
+        Effect.provide(answering({ id: "run_1", status: "paused_for_lunch" }))
+      )
+      assert.strictEqual(error._tag, "UnexpectedResponse")
+      if (error._tag !== "UnexpectedResponse") return
+      assert.isNull(error.status)
+      assert.match(error.message, /does not match the API/)
+    })
+  )
 })
