@@ -168,17 +168,22 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
     })
   )
 
-  it.effect("the report is CSV text; the probes answer without a credential of their own", () =>
+  it.effect("the report is CSV text, or JSON when asked; the probes answer", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()
       const recommendation = yield* seedRecommendation(workspace)
       const config = { baseUrl: yield* baseUrl, token: owner.token }
-      const [report, health] = yield* withClient(config, (client) =>
-        Effect.all([client.exportReport(), client.healthz()])
+      const [report, json, health] = yield* withClient(config, (client) =>
+        Effect.all([client.exportReport(), client.exportReport({ format: "json" }), client.healthz()])
       )
       if (typeof report !== "string") return assert.fail("the report is CSV unless JSON is asked for")
       assert.match(report, /^recommendation_id,run_id,/)
       assert.include(report, recommendation.id)
+      if (typeof json === "string") return assert.fail("JSON was asked for")
+      assert.deepStrictEqual(
+        json.data.map((row) => row.recommendation_id),
+        [recommendation.id]
+      )
       assert.deepStrictEqual(health, { status: "ok" })
     })
   )

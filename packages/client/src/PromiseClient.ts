@@ -37,7 +37,7 @@ export const createClient = (config: ClientConfig): PromiseClient => {
     resolveAlert: (id) => run((client) => client.resolveAlert(id)),
     dismissAlert: (id) => run((client) => client.dismissAlert(id)),
     listCatalogItems: (query) => run((client) => client.listCatalogItems(query)),
-    exportReport: () => run((client) => client.exportReport()),
+    exportReport: (options) => run((client) => client.exportReport(options)),
     getWorkspaceStatus: () => run((client) => client.getWorkspaceStatus()),
     healthz: () => run((client) => client.healthz()),
     readyz: () => run((client) => client.readyz()),
