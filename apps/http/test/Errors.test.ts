@@ -1,6 +1,4 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { RepositoryError } from "@margin/core/Errors"
-import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import { seedUser } from "@margin/core/testing/Seed"
@@ -25,6 +23,7 @@ import {
 } from "@margin/runtime/testing/TestServer"
 import { Clock, Effect, Layer } from "effect"
 import { operations } from "./Operations.ts"
+import { unavailableCatalog } from "./UnavailableCatalog.ts"
 
 /** docs/contract.md, "Errors and the order of checks": every error row, the envelope of every error, and the order. */
 
@@ -502,18 +501,6 @@ layer(testServer({ override: defectiveRuns }), { excludeTestServices: true })("d
     })
   )
 })
-
-/** The catalog's database is down: 503 service_unavailable, retryable. */
-const unavailableCatalog = Layer.effect(
-  CatalogRepository,
-  CatalogRepository.useSync((catalog) =>
-    CatalogRepository.of({
-      ...catalog,
-      list: () =>
-        Effect.fail(new RepositoryError({ operation: "CatalogRepository.list", message: "connection refused" }))
-    })
-  )
-)
 
 layer(testServer({ override: unavailableCatalog }), { excludeTestServices: true })("unavailable", (it) => {
   it.effect("a repository failure answers 503 service_unavailable without its detail", () =>

@@ -5,12 +5,12 @@ import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AlertsHandlers } from "./AlertsHandlers.ts"
 import { Api, openApiPath } from "./Api.ts"
-import * as Authentication from "./Authentication.ts"
+import * as AuthenticationLayer from "./AuthenticationLayer.ts"
 import { CatalogHandlers } from "./CatalogHandlers.ts"
 import * as Deprecations from "./Deprecations.ts"
 import { RecommendationsHandlers } from "./RecommendationsHandlers.ts"
 import { ReportsHandlers } from "./ReportsHandlers.ts"
-import * as RequestValidation from "./RequestValidation.ts"
+import * as RequestValidationLayer from "./RequestValidationLayer.ts"
 import * as ResponseGuard from "./ResponseGuard.ts"
 import { type RouteTable, routeTable } from "./RouteTable.ts"
 import { RunsHandlers } from "./RunsHandlers.ts"
@@ -81,7 +81,7 @@ export const layer = <E = never, R = never>(options: HttpAppOptions<E, R> = {}) 
               WorkspaceHandlers,
               SystemHandlers
             ]),
-            Layer.provide([Authentication.layer, RequestValidation.layer])
+            Layer.provide([AuthenticationLayer.layer, RequestValidationLayer.layer])
           ),
           options.beside?.layer ?? Layer.empty,
           MetricsRoute.layer,

@@ -1,5 +1,5 @@
 import { isGuarded, type Operation, type RestRoute } from "@margin/core/operations/Operation"
-import { RouteAccess, routeAccess } from "@margin/edge/auth"
+import { RouteAccess, routeAccess } from "@margin/edge/access"
 import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
 import { securityOf } from "./SecuritySchemes.ts"

@@ -1,0 +1,32 @@
+/**
+ * @margin/client: a typed client of the REST API v1, derived from its definition
+ * (`@margin/rest/api`) with Effect's HttpApiClient. Two faces: `MarginClient` (Effect) and
+ * `createClient` (promises). docs/client.md.
+ */
+export {
+  type AnyApiError,
+  ApiError,
+  type ApiErrorCode,
+  apiErrorCodes,
+  InsufficientScopeError,
+  isApiError,
+  type PlainApiErrorCode,
+  RateLimitedError,
+  ServiceUnavailableError,
+  ValidationError
+} from "./ApiError.ts"
+export type { ClientConfig } from "./ClientConfig.ts"
+export { InvalidRequest, TransportError, UnexpectedResponse } from "./ClientError.ts"
+export {
+  type AlertListQuery,
+  type CatalogItemListQuery,
+  MarginClient,
+  type MarginClientShape,
+  type RecommendationListQuery,
+  type RejectBody,
+  type RunListQuery,
+  type SnoozeBody,
+  type TriggerRunBody
+} from "./MarginClient.ts"
+export { isMarginError, type MarginError } from "./MarginError.ts"
+export { createClient, type PromiseClient } from "./PromiseClient.ts"
