@@ -1,5 +1,5 @@
 import { defaultPageLimit, maxPageLimit } from "@margin/core/Page"
-import { requestIdHeader } from "@margin/edge/telemetry"
+import { requestIdHeader } from "@margin/edge/wire"
 import { componentExamples } from "./DocumentExamples.ts"
 
 /**

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto"
 import { Context, Option, Schema } from "effect"
 import { HttpBody, HttpServerResponse } from "effect/http"
+import { requestIdHeader } from "../wire/RequestIdHeader.ts"
 
-/** The header a request id arrives in and is answered in. */
-export const requestIdHeader = "x-request-id"
+export { requestIdHeader }
 
 // A caller's id is kept when it is short and printable, so it can go into logs and headers as is.
 const sane = /^[A-Za-z0-9._:@/+=-]{1,128}$/
