@@ -51,6 +51,10 @@ const initdbArguments: ReadonlyArray<string> = [
   "--no-instructions"
 ]
 
+/** This checkout's template data directory for `binaries` (EmbeddedTemplate), complete or not; null when it has none. */
+export const templateFor = (binaries: PostgresBinaries): string | null =>
+  EmbeddedTemplate.directoryFor(binaries, initdbArguments)
+
 /**
  * Creates the data directory `pgdata`: UTF-8, the builtin C.UTF-8 locale (the same ordering and
  * case mapping on every machine, no OS locale needed), the superuser `postgres` without a password
@@ -75,7 +79,7 @@ export const initialize = (
       yield* ServerAccount.give(account, building)
     })
     yield* prepare
-    const template = EmbeddedTemplate.directoryFor(binaries, initdbArguments)
+    const template = templateFor(binaries)
     if (!(yield* EmbeddedTemplate.copy(template, building, account, binaries))) {
       // A failed copy may have left files behind.
       yield* prepare
