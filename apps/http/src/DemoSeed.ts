@@ -12,10 +12,11 @@ const marginctl = join(import.meta.dirname, "..", "..", "cli", "bin", "marginctl
 
 /**
  * `npm start`'s demo seed: `marginctl demo` (seeds the demo workspace or finds it, prints fresh
- * tokens and ready-to-paste requests), run once this process has the database up and migrated. It
- * joins that database instead of starting and stopping one of its own, and runs before the
- * background loops, which could otherwise take the run it queues. Its output is this process's.
- * Interrupted (Ctrl-C while it seeds), it is stopped.
+ * tokens and ready-to-paste requests), started while this process opens the database. Both use
+ * the one embedded PostgreSQL (whichever comes first starts it, the other joins), and the server
+ * starts its background loops, which could otherwise take the run the demo queues, and serves
+ * only once the demo has finished. Its output is this process's. Interrupted (Ctrl-C, or the
+ * server's start failed), it is stopped.
  */
 export const demoSeed: Effect.Effect<void, DemoSeedFailed> = Effect.callback<void, DemoSeedFailed>((resume) => {
   const child = spawn(process.execPath, [marginctl, "demo"], { stdio: ["ignore", "inherit", "inherit"] })

@@ -5,7 +5,7 @@ import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
 import { McpRoutes, McpSettings, type McpSettingsShape, mcpSettingsConfig } from "@margin/mcp-server"
 import { createNodeServer, HttpApp } from "@margin/rest"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
@@ -43,9 +43,10 @@ const routes = HttpApp.routesWith(McpRoutes.routes)
 
 export interface ServerOptions<E> {
   /**
-   * Runs once the database is up and migrated, before the background loops start and requests are
-   * served (`npm start`: the demo seed, on the database this process started). Its failure stops
-   * the start like any other.
+   * Runs beside the start from once PORT is known to be free (`npm start`: the demo seed, a
+   * process of its own on the same database, which starts while this one opens and migrates it);
+   * the background loops start and requests are served only once it has finished, and its failure
+   * stops the start like any other.
    */
   readonly beforeServing?: Effect.Effect<void, E>
 }
@@ -54,7 +55,7 @@ export interface ServerOptions<E> {
  * The REST server (and the MCP front door on the same router):
  *   ServerInfrastructure (database migrated, PostgreSQL adapters, store router, rate budget)
  *   -> the use cases (core's, Authenticate) + SessionVerifier + Readiness (ServerProcess)
- *   -> `beforeServing`, if any
+ *   -> `beforeServing`, if any, awaited (started beside the infrastructure's start)
  *   -> `app` (routes, middlewares, response guard) served by Node on HOST:PORT,
  *      and Jobs.layer (@margin/jobs: the background loops of apps/worker, in this process too).
  * SIGTERM / SIGINT interrupt the main fiber: the server stops accepting, lets in-flight requests
@@ -68,12 +69,14 @@ const serverWith = <E>(options: ServerOptions<E>) =>
       const address = { host: config.host, port: config.port, portSetting: "PORT" }
       // Said before the database is opened, rather than after the migrations.
       yield* ensurePortFree(address)
-      // Needing the database, it runs once the infrastructure is built; provided to the serving
-      // layers, it runs before them.
+      // Started now, beside the database's start; awaited once the infrastructure is built (it needs
+      // the database) and before the serving layers, to which it is provided.
       const before =
         options.beforeServing === undefined
           ? Layer.empty
-          : Layer.effectDiscard(Effect.andThen(SqlClient.SqlClient, options.beforeServing))
+          : Layer.effectDiscard(
+              Effect.andThen(SqlClient.SqlClient, Fiber.join(yield* Effect.forkScoped(options.beforeServing)))
+            )
       return Layer.mergeAll(
         // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
         serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
