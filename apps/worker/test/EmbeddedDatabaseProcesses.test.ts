@@ -149,7 +149,14 @@ describe("the embedded PostgreSQL under the service's processes", () => {
         // npm start again on the same DATA_DIR: its server joins the orphaned PostgreSQL, the demo
         // seed it runs joins it too, then it serves.
         const second = yield* startNpmStart("npm-start-again", env)
-        assert.match(yield* second.output, /Seeded "Demo Store"/)
+        // Its log's last start-up line says how long it took.
+        yield* second.waitForOutput(/margin-http ready in \d+ ms/)
+        const startOutput = yield* second.output
+        assert.match(startOutput, /Seeded "Demo Store"/)
+        // The token it printed works on the server it started.
+        const demoToken = /owner: (pck_\S+)/.exec(startOutput)?.[1] ?? ""
+        const status = yield* requestOver(`${second.baseUrl}/api/v1/workspace/status`, demoToken, { method: "GET" })
+        assert.strictEqual(status.status, 200, JSON.stringify(status.body))
         const restarted = yield* serverPid(dataDir)
         assert.strictEqual(restarted, killedServer, "npm start joined the orphaned PostgreSQL")
         for (const id of approved) {
