@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process"
 import { join } from "node:path"
-import { Effect, Schema } from "effect"
+import { Duration, Effect, Schema } from "effect"
 
 /** `marginctl demo` did not finish: it said why itself, just above. */
 export class DemoSeedFailed extends Schema.TaggedError<DemoSeedFailed>()("DemoSeedFailed", {
@@ -18,7 +18,7 @@ const marginctl = join(import.meta.dirname, "..", "..", "cli", "bin", "marginctl
  * only once the demo has finished. Its output is this process's. Interrupted (Ctrl-C, or the
  * server's start failed), it is stopped.
  */
-export const demoSeed: Effect.Effect<void, DemoSeedFailed> = Effect.callback<void, DemoSeedFailed>((resume) => {
+const runDemo = Effect.callback<void, DemoSeedFailed>((resume) => {
   const child = spawn(process.execPath, [marginctl, "demo"], { stdio: ["ignore", "inherit", "inherit"] })
   child.once("error", (error) =>
     resume(Effect.fail(new DemoSeedFailed({ message: `cannot run ${marginctl}: ${error.message}` })))
@@ -36,3 +36,11 @@ export const demoSeed: Effect.Effect<void, DemoSeedFailed> = Effect.callback<voi
   )
   return Effect.sync(() => child.kill("SIGTERM"))
 })
+
+/** `runDemo`, and how long it took in the start-up log (a new DATA_DIR's seed is most of a first start). */
+export const demoSeed: Effect.Effect<void, DemoSeedFailed> = runDemo.pipe(
+  Effect.timed,
+  Effect.flatMap(([took]) =>
+    Effect.logInfo(`demo seed (marginctl demo) done in ${Math.round(Duration.toMillis(took))} ms`)
+  )
+)
