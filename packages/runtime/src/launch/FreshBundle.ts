@@ -14,8 +14,9 @@ export const freshBundle = (dist: string, name: string): string | null => {
   const manifest = join(dist, "inputs.json")
   if (!existsSync(bundle) || !existsSync(manifest)) return null
   const built = statSync(manifest).mtimeMs
-  const inputs: unknown = JSON.parse(readFileSync(manifest, "utf8"))
-  if (!Array.isArray(inputs)) return null
+  const parsed: unknown = JSON.parse(readFileSync(manifest, "utf8"))
+  if (!Array.isArray(parsed)) return null
+  const inputs: ReadonlyArray<unknown> = parsed
   for (const input of inputs) {
     const source = typeof input === "string" ? statSync(join(dist, input), { throwIfNoEntry: false }) : undefined
     if (source === undefined || source.mtimeMs > built) return null
