@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 // Launcher of marginctl. It runs the bundle of apps/cli/dist (built by `npm install`, see
-// scripts/build-cli.ts) while that is newer than every source it was built from, else the
-// TypeScript sources directly (Node >= 24 strips the types). Node's compile cache keeps the
-// compiled code between runs. When started by an older `node` on the PATH, it re-runs itself on
+// scripts/build-cli.ts) while that is newer than every source it was built from (freshBundle of
+// @margin/runtime/launch), else the TypeScript sources directly (Node >= 24 strips the types).
+// Node's compile cache keeps the compiled code between runs. When started by an older `node` on the PATH, it re-runs itself on
 // the Node 24 the repository installs as a dev dependency (`node_modules/.bin/node`).
 import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs"
+import { existsSync, realpathSync } from "node:fs"
 import module from "node:module"
 import { dirname, join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -13,29 +13,12 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 const here = dirname(realpathSync(fileURLToPath(import.meta.url)))
 const main = join(here, "..", "src", "main.ts")
 const dist = join(here, "..", "dist")
-const bundle = join(dist, "marginctl.mjs")
 const major = Number(process.versions.node.split(".")[0])
-
-/**
- * The bundle, if it exists and no source it was built from changed since (a missing source: stale
- * too). The build's time is that of inputs.json, written by every build (esbuild leaves an output
- * file that did not change untouched).
- */
-const freshBundle = () => {
-  const manifest = join(dist, "inputs.json")
-  if (!existsSync(bundle) || !existsSync(manifest)) return null
-  const built = statSync(manifest).mtimeMs
-  const inputs = JSON.parse(readFileSync(manifest, "utf8"))
-  for (const input of inputs) {
-    const source = statSync(join(dist, input), { throwIfNoEntry: false })
-    if (source === undefined || source.mtimeMs > built) return null
-  }
-  return bundle
-}
 
 if (major >= 24) {
   module.enableCompileCache?.()
-  await import(pathToFileURL(freshBundle() ?? main).href)
+  const { freshBundle } = await import("@margin/runtime/launch")
+  await import(pathToFileURL(freshBundle(dist, "marginctl") ?? main).href)
 } else {
   let dir = here
   let node = null

@@ -12,7 +12,7 @@ import {
 } from "@margin/postgres/testing/EmbeddedDataDir"
 import { seedApprovalWorkspace, seedPendingRecommendations } from "@margin/runtime/testing/ApprovalWorld"
 import { type ApproveAnswer, approveOver, requestOver } from "@margin/runtime/testing/ApproveRequest"
-import { spawnProgram, startRestServer, startWorker } from "@margin/runtime/testing/ChildProcesses"
+import { spawnProgram, startNpmStart, startRestServer, startWorker } from "@margin/runtime/testing/ChildProcesses"
 import { Duration, Effect, Fiber, Layer, Option, Schema } from "effect"
 
 /**
@@ -146,13 +146,19 @@ describe("the embedded PostgreSQL under the service's processes", () => {
         assert.isBelow(approved.length, 40, "the kill came during the approvals")
         assert.strictEqual(yield* serverPid(dataDir), killedServer, "PostgreSQL outlived the killed server")
 
-        // npm start again: the demo seed, then the server, on the same DATA_DIR. The demo joins the
-        // orphaned PostgreSQL and, as its last user, stops it; the server starts it again.
-        const demo = yield* marginctl(dataDir, "demo")
-        assert.strictEqual(demo.created, true)
-        yield* assertStopped(dataDir, killedServer)
-        const second = yield* startRestServer("rest-restarted", env)
+        // npm start again on the same DATA_DIR: its server joins the orphaned PostgreSQL, the demo
+        // seed it runs joins it too, then it serves.
+        const second = yield* startNpmStart("npm-start-again", env)
+        // Its log's last start-up line says how long it took.
+        yield* second.waitForOutput(/margin-http ready in \d+ ms/)
+        const startOutput = yield* second.output
+        assert.match(startOutput, /Seeded "Demo Store"/)
+        // The token it printed works on the server it started.
+        const demoToken = /owner: (pck_\S+)/.exec(startOutput)?.[1] ?? ""
+        const status = yield* requestOver(`${second.baseUrl}/api/v1/workspace/status`, demoToken, { method: "GET" })
+        assert.strictEqual(status.status, 200, JSON.stringify(status.body))
         const restarted = yield* serverPid(dataDir)
+        assert.strictEqual(restarted, killedServer, "npm start joined the orphaned PostgreSQL")
         for (const id of approved) {
           const answer = yield* requestOver(`${second.baseUrl}/api/v1/recommendations/${id}`, world.token, {
             method: "GET"

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Clock, type Duration, Effect, Option, type Scope } from "effect"
@@ -174,3 +174,28 @@ export const connect = (
       serverPid: postmaster.pid
     }
   })
+
+/**
+ * Makes this checkout's template data directory (EmbeddedTemplate) unless it exists: `npm install`
+ * runs it (scripts/postgres-template.ts), so that the first start on a new DATA_DIR copies instead
+ * of running initdb. Says where it is, or that it existed.
+ */
+export const prepareTemplate: Effect.Effect<string, DatabaseUnavailable> = Effect.gen(function* () {
+  const binaries = yield* PostgresBinaries.load
+  const template = EmbeddedCluster.templateFor(binaries)
+  if (template === null) return "no template: the PostgreSQL binaries are not in a node_modules directory"
+  if (EmbeddedCluster.isInitialized(template)) return `template ${template} exists`
+  const account = yield* ServerAccount.resolve
+  yield* Effect.acquireUseRelease(
+    DataDirLock.fsRun("create a scratch directory", () => mkdtempSync(join(tmpdir(), "margin-postgres-template-"))),
+    (scratch) =>
+      Effect.andThen(ServerAccount.makeReachable(account, scratch), () =>
+        EmbeddedCluster.initialize(postgresDirectory(scratch), account, binaries)
+      ),
+    (scratch) =>
+      Effect.ignore(DataDirLock.fsRun(`remove ${scratch}`, () => rmSync(scratch, { recursive: true, force: true })))
+  )
+  return EmbeddedCluster.isInitialized(template)
+    ? `made template ${template}`
+    : `no template could be kept in ${template}`
+})

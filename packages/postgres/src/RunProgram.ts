@@ -1,6 +1,12 @@
 import { spawn } from "node:child_process"
 import { Effect } from "effect"
 
+/** What the server's programs see of the environment: messages in English, whatever the machine's locale. */
+export const programEnvironment = (): Record<string, string> => ({
+  PATH: process.env.PATH ?? "/usr/bin:/bin",
+  LC_ALL: "C"
+})
+
 export interface ProgramOutcome {
   /** The exit code; null when a signal ended it. */
   readonly code: number | null

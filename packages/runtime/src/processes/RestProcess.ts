@@ -5,7 +5,8 @@ import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
 import { McpRoutes, McpSettings, type McpSettingsShape, mcpSettingsConfig } from "@margin/mcp-server"
 import { createNodeServer, HttpApp } from "@margin/rest"
-import { Effect, Layer } from "effect"
+import { Effect, Fiber, Layer } from "effect"
+import { SqlClient } from "effect/sql"
 import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
 import type { ProcessDefinition } from "../lifecycle/Launch.ts"
@@ -40,53 +41,78 @@ export const app = (options: AppOptions = {}) =>
 /** Every route `app` serves: its request spans are named by their route templates. */
 const routes = HttpApp.routesWith(McpRoutes.routes)
 
+export interface ServerOptions<E> {
+  /**
+   * Runs beside the start from once PORT is known to be free (`npm start`: the demo seed, a
+   * process of its own on the same database, which starts while this one opens and migrates it);
+   * the background loops start and requests are served only once it has finished, and its failure
+   * stops the start like any other.
+   */
+  readonly beforeServing?: Effect.Effect<void, E>
+}
+
 /**
  * The REST server (and the MCP front door on the same router):
  *   ServerInfrastructure (database migrated, PostgreSQL adapters, store router, rate budget)
  *   -> the use cases (core's, Authenticate) + SessionVerifier + Readiness (ServerProcess)
+ *   -> `beforeServing`, if any, awaited (started beside the infrastructure's start)
  *   -> `app` (routes, middlewares, response guard) served by Node on HOST:PORT,
  *      and Jobs.layer (@margin/jobs: the background loops of apps/worker, in this process too).
  * SIGTERM / SIGINT interrupt the main fiber: the server stops accepting, lets in-flight requests
  * finish (SHUTDOWN_TIMEOUT, default 20 s), then the layers close in reverse order.
  */
-const server = Layer.unwrap(
-  Effect.gen(function* () {
-    const config = yield* serverConfig
-    const mcp = yield* mcpSettingsConfig
-    const address = { host: config.host, port: config.port, portSetting: "PORT" }
-    // Said before the database is opened, rather than after the migrations.
-    yield* ensurePortFree(address)
-    return Layer.mergeAll(
-      // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
-      serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
-      // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
-      // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
-      Jobs.layer
-    ).pipe(
-      Layer.provide(Readiness.layerSql),
-      Layer.provide(ServerProcess.useCasesLayer(config)),
-      Layer.provide(
-        listenFailureSaid(
-          NodeHttpServer.layer(
-            () => createNodeServer({ corsOrigins: mcp.allowedOrigins, limits: config.connectionLimits }),
-            {
-              port: config.port,
-              host: config.host,
-              gracefulShutdownTimeout: config.shutdownTimeout
-            }
-          ),
-          address
+const serverWith = <E>(options: ServerOptions<E>) =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const config = yield* serverConfig
+      const mcp = yield* mcpSettingsConfig
+      const address = { host: config.host, port: config.port, portSetting: "PORT" }
+      // Said before the database is opened, rather than after the migrations.
+      yield* ensurePortFree(address)
+      // Started now, beside the database's start; awaited once the infrastructure is built (it needs
+      // the database) and before the serving layers, to which it is provided.
+      const before =
+        options.beforeServing === undefined
+          ? Layer.empty
+          : Layer.effectDiscard(
+              Effect.andThen(SqlClient.SqlClient, Fiber.join(yield* Effect.forkScoped(options.beforeServing)))
+            )
+      return Layer.mergeAll(
+        // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
+        serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
+        // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
+        // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
+        Jobs.layer
+      ).pipe(
+        Layer.provide(before),
+        Layer.provide(Readiness.layerSql),
+        Layer.provide(ServerProcess.useCasesLayer(config)),
+        Layer.provide(
+          listenFailureSaid(
+            NodeHttpServer.layer(
+              () => createNodeServer({ corsOrigins: mcp.allowedOrigins, limits: config.connectionLimits }),
+              {
+                port: config.port,
+                host: config.host,
+                gracefulShutdownTimeout: config.shutdownTimeout
+              }
+            ),
+            address
+          )
         )
       )
-    )
-  })
-)
+    })
+  )
 
-/** `npm start` / `npm run serve` (apps/http). */
-export const definition = {
-  layer: server,
-  serviceName: "margin-http",
-  spanName: HttpApp.spanNameOf(routes),
-  logging: Logging.stdout,
-  serves: true
-} satisfies ProcessDefinition<unknown>
+/** The REST server with `options` (`npm start`: the demo seed before serving). */
+export const definitionWith = <E>(options: ServerOptions<E>) =>
+  ({
+    layer: serverWith(options),
+    serviceName: "margin-http",
+    spanName: HttpApp.spanNameOf(routes),
+    logging: Logging.stdout,
+    serves: true
+  }) satisfies ProcessDefinition<unknown>
+
+/** `npm run serve` (apps/http/src/main.ts): the REST server alone. */
+export const definition = definitionWith({})

@@ -14,6 +14,8 @@ import { Deferred, Duration, Effect, Schedule, type Scope } from "effect"
 
 const root = new URL("../../../../", import.meta.url).pathname
 export const restMain = join(root, "apps/http/src/main.ts")
+/** `npm start`'s entry: the REST server with the demo seed before it serves. */
+export const npmStartMain = join(root, "apps/http/src/start.ts")
 export const workerMain = join(root, "apps/worker/src/main.ts")
 export const mcpMain = join(root, "apps/mcp/src/main.ts")
 
@@ -248,7 +250,7 @@ const startListening = (
     return { ...child, baseUrl }
   })
 
-/** The REST server (`npm start`) on a free port, ready when GET /readyz answers 200. */
+/** The REST server (`npm run serve`) on a free port, ready when GET /readyz answers 200. */
 export const startRestServer = (
   name: string,
   env: Readonly<Record<string, string>>,
@@ -256,6 +258,13 @@ export const startRestServer = (
   options: OutputOptions = {}
 ): Effect.Effect<RestServer, never, Scope.Scope> =>
   startListening(name, restMain, "PORT", "/readyz", env, within, options)
+
+/** `npm start`'s process (the demo seed, then the REST server) on a free port, ready when GET /readyz answers 200. */
+export const startNpmStart = (
+  name: string,
+  env: Readonly<Record<string, string>>,
+  within: Duration.Input = Duration.seconds(90)
+): Effect.Effect<RestServer, never, Scope.Scope> => startListening(name, npmStartMain, "PORT", "/readyz", env, within)
 
 export interface McpServerProcess extends RestServer {
   /** `http://127.0.0.1:<port>/mcp` */
