@@ -11,6 +11,7 @@ import type { OAuthToken } from "../src/OAuthToken.ts"
 import { OAuthClientRepository } from "../src/ports/OAuthClientRepository.ts"
 import { OAuthGrantRepository } from "../src/ports/OAuthGrantRepository.ts"
 import { scopes } from "../src/Scope.ts"
+import { hexOf } from "./CountingOAuthSecrets.ts"
 import { fixtureIds, fixtureNow, hourMs, minuteMs } from "./Fixtures.ts"
 import { freshId, seedUser, seedWorkspace } from "./Seed.ts"
 
@@ -68,11 +69,7 @@ export const anOAuthToken = (overrides: Partial<OAuthToken> = {}): OAuthToken =>
 })
 
 /** A distinct 64-hex-digit stand-in for a secret's SHA-256, derived from an id. */
-export const hashOf = (id: string, salt = ""): string =>
-  Array.from(`${salt}${id}`, (char) => char.charCodeAt(0).toString(16).padStart(2, "0"))
-    .join("")
-    .padEnd(64, "0")
-    .slice(-64)
+export const hashOf = (id: string, salt = ""): string => hexOf(`${salt}${id}`)
 
 /** A stored public client with a fresh id. */
 export const seedOAuthClient = Effect.fnUntraced(function* (overrides: Partial<OAuthClient> = {}) {
