@@ -1,10 +1,15 @@
 import { Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
+import * as AuthorizationServerMetadata from "./AuthorizationServerMetadata.ts"
+import { oauthPaths } from "./AuthorizationServerMetadata.ts"
 import { MarginToolkit, MarginToolkitLayer } from "./MarginToolkit.ts"
 import { McpAuthentication } from "./McpAuthentication.ts"
 import { McpCors } from "./McpCors.ts"
 import { McpSessions } from "./McpSessions.ts"
 import { McpSettings } from "./McpSettings.ts"
+import * as OAuthRegisterRoute from "./OAuthRegisterRoute.ts"
+import * as OAuthRevokeRoute from "./OAuthRevokeRoute.ts"
+import * as OAuthTokenRoute from "./OAuthTokenRoute.ts"
 import * as ProtectedResource from "./ProtectedResource.ts"
 import { ScopeVisibility } from "./ScopeVisibility.ts"
 import { instructions, protocols, serverInfo } from "./ServerInfo.ts"
@@ -36,12 +41,21 @@ export const layer = Layer.mergeAll(
       })
     )
   ).pipe(Layer.provide(McpAuthentication.combine(McpCors).layer), Layer.provide(McpSessions.layer)),
-  ProtectedResource.layer.pipe(Layer.provide(McpCors.layer))
+  ProtectedResource.layer.pipe(Layer.provide(McpCors.layer)),
+  // The OAuth 2.1 authorization server of /mcp (docs/mcp.md, "Connecting with OAuth").
+  AuthorizationServerMetadata.layer,
+  OAuthTokenRoute.layer,
+  OAuthRevokeRoute.layer,
+  OAuthRegisterRoute.layer
 )
 
 /** The routes `layer` serves, by method and path: for the route table of a router that mounts it. */
 export const routes: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
   ...["POST", "GET", "DELETE"].map((method) => ({ method, path: ProtectedResource.mcpPath })),
   { method: "GET", path: `${ProtectedResource.metadataPath}${ProtectedResource.mcpPath}` },
-  { method: "GET", path: ProtectedResource.metadataPath }
+  { method: "GET", path: ProtectedResource.metadataPath },
+  { method: "GET", path: oauthPaths.metadata },
+  { method: "POST", path: oauthPaths.token },
+  { method: "POST", path: oauthPaths.revoke },
+  { method: "POST", path: oauthPaths.register }
 ]
