@@ -7,6 +7,8 @@ import { McpAuthentication } from "./McpAuthentication.ts"
 import { McpCors } from "./McpCors.ts"
 import { McpSessions } from "./McpSessions.ts"
 import { McpSettings } from "./McpSettings.ts"
+import * as OAuthAuthorizeRoute from "./OAuthAuthorizeRoute.ts"
+import * as OAuthLoginRoute from "./OAuthLoginRoute.ts"
 import * as OAuthRegisterRoute from "./OAuthRegisterRoute.ts"
 import * as OAuthRevokeRoute from "./OAuthRevokeRoute.ts"
 import * as OAuthTokenRoute from "./OAuthTokenRoute.ts"
@@ -25,7 +27,7 @@ export const Registrations = McpServer.toolkit(MarginToolkit).pipe(
  * protected-resource metadata, both with CORS for MCP_ALLOWED_ORIGINS (`McpCors`, outside the
  * authentication, so that a preflight needs no token). Mount it on the same `HttpRouter` as the
  * REST API (`npm start`) or alone (apps/mcp); the router's other routes get no CORS. Needs the use cases (the use-case layer of @margin/runtime), `BackgroundRuns`, the
- * ports and `McpSettings`. Sessions live in this process: see docs/mcp.md for more than one replica.
+ * ports, `McpSettings` and `OAuthLoginSettings`. Sessions live in this process: see docs/mcp.md for more than one replica.
  */
 export const layer = Layer.mergeAll(
   Layer.unwrap(
@@ -46,7 +48,9 @@ export const layer = Layer.mergeAll(
   AuthorizationServerMetadata.layer,
   OAuthTokenRoute.layer,
   OAuthRevokeRoute.layer,
-  OAuthRegisterRoute.layer
+  OAuthRegisterRoute.layer,
+  OAuthAuthorizeRoute.layer,
+  OAuthLoginRoute.layer
 )
 
 /** The routes `layer` serves, by method and path: for the route table of a router that mounts it. */
@@ -57,5 +61,9 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "GET", path: oauthPaths.metadata },
   { method: "POST", path: oauthPaths.token },
   { method: "POST", path: oauthPaths.revoke },
-  { method: "POST", path: oauthPaths.register }
+  { method: "POST", path: oauthPaths.register },
+  { method: "GET", path: oauthPaths.authorize },
+  { method: "POST", path: oauthPaths.authorize },
+  { method: "POST", path: OAuthLoginRoute.loginPaths.request },
+  { method: "GET", path: OAuthLoginRoute.loginPaths.link }
 ]

@@ -3,7 +3,14 @@ import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
-import { McpRoutes, McpSettings, type McpSettingsShape, mcpSettingsConfig } from "@margin/mcp-server"
+import {
+  McpRoutes,
+  McpSettings,
+  type McpSettingsShape,
+  mcpSettingsConfig,
+  OAuthLoginSettings,
+  type OAuthLoginSettingsShape
+} from "@margin/mcp-server"
 import { createNodeServer, HttpApp } from "@margin/rest"
 import { Effect, Layer } from "effect"
 import { serverConfig } from "../config/ServerConfig.ts"
@@ -16,6 +23,8 @@ export interface AppOptions {
   readonly maxBodyBytes?: number
   /** The MCP front door's settings, when the process has read them already; else from the environment. */
   readonly mcpSettings?: McpSettingsShape
+  /** How users sign in to consent to OAuth clients; else from the environment. */
+  readonly oauthLogin?: OAuthLoginSettingsShape
 }
 
 /**
@@ -31,6 +40,9 @@ export const app = (options: AppOptions = {}) =>
       layer: McpRoutes.layer.pipe(
         Layer.provide(
           options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings)
+        ),
+        Layer.provide(
+          options.oauthLogin === undefined ? OAuthLoginSettings.layer : OAuthLoginSettings.layerWith(options.oauthLogin)
         )
       ),
       routes: McpRoutes.routes
