@@ -29,6 +29,8 @@ export const layer = HttpRouter.addAll(
     const settings = yield* McpSettings
     const login = yield* OAuthLoginSettings
     const users = yield* UserRepository
+    // Optional: a process without mail still prints the link.
+    const mailer = yield* Effect.serviceOption(Mailer)
 
     const requestLink = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
@@ -48,7 +50,6 @@ export const layer = HttpRouter.addAll(
         link.searchParams.set("token", linkToken(login, user.value.id, now))
         link.searchParams.set("return_to", returnTo)
         yield* Effect.logInfo(`OAuth sign-in link for ${user.value.email}: ${link.href}`)
-        const mailer = yield* Effect.serviceOption(Mailer)
         if (Option.isSome(mailer)) {
           yield* mailer.value
             .send({
