@@ -78,7 +78,7 @@ describe.skipIf(!runs)("OAuth sign-in and consent in Chromium", () => {
           const page = yield* Effect.flatMap(browser, (opened) => Effect.promise(() => opened.newPage()))
           yield* Effect.promise(() => page.goto(authorizationUrl.href))
           assert.strictEqual(
-            yield* Effect.promise(() => page.getByRole("heading", { level: 1 }).innerText()),
+            yield* Effect.promise(() => page.getByRole("heading", { level: 1 }).textContent()),
             "Sign in to Margin"
           )
           yield* Effect.promise(() => page.getByLabel("E-mail address").fill(owner.user.email))
@@ -89,8 +89,8 @@ describe.skipIf(!runs)("OAuth sign-in and consent in Chromium", () => {
           if (link === undefined) return assert.fail("no sign-in link in the outbox")
 
           yield* Effect.promise(() => page.goto(link))
-          const heading = yield* Effect.promise(() => page.getByRole("heading", { level: 1 }).innerText())
-          assert.include(heading, "SDK test agent")
+          const heading = yield* Effect.promise(() => page.getByRole("heading", { level: 1 }).textContent())
+          assert.include(heading ?? "", "SDK test agent")
           // Narrow the scopes: leave only list access to runs.
           for (const scope of ["catalog:read", "runs:trigger"]) {
             yield* Effect.promise(() => page.getByRole("checkbox", { name: new RegExp(scope) }).uncheck())

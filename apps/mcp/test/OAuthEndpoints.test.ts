@@ -5,6 +5,7 @@ import { connect } from "@margin/runtime/testing/AgentClient"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { Clock, Effect } from "effect"
 import { consentCode, jsonField, postForm, redeem, redirectUri, registerClient, stringField } from "./OAuthFlow.ts"
+import { awayFromWindowEdge } from "./RateWindow.ts"
 import { initialize, post, request } from "./RawMcp.ts"
 
 layer(McpTestServer.layer())("the OAuth authorization server of /mcp", (it) => {
@@ -154,3 +155,38 @@ layer(McpTestServer.layer())("the OAuth authorization server of /mcp", (it) => {
     }).pipe(Effect.scoped)
   )
 })
+
+layer(McpTestServer.layer({ rateLimit: 3 }), { excludeTestServices: true })(
+  "OAuth registration and client documents",
+  (it) => {
+    it.effect("registration counts on the budget per address: the fourth in a minute is 429", () =>
+      Effect.gen(function* () {
+        yield* awayFromWindowEdge
+        const register = request("POST", "/oauth/register", { body: { redirect_uris: [redirectUri] } })
+        const statuses: Array<number> = []
+        for (let n = 0; n < 4; n++) statuses.push((yield* register).status)
+        assert.deepStrictEqual(statuses, [201, 201, 201, 429])
+        assert.isString((yield* register).headers["retry-after"])
+      })
+    )
+
+    it.effect("a client metadata URL at a private address is refused on the page, never fetched from", () =>
+      Effect.gen(function* () {
+        const query = new URLSearchParams({
+          response_type: "code",
+          client_id: "https://10.0.0.7/client.json",
+          redirect_uri: redirectUri,
+          code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+          code_challenge_method: "S256",
+          resource: `${yield* McpTestServer.origin}/mcp`
+        })
+        const page = yield* request("GET", `/oauth/authorize?${query}`)
+        assert.strictEqual(page.status, 400, page.text)
+        assert.include(page.text, "address not allowed")
+        assert.isUndefined(page.headers.location)
+        const metadata = yield* request("GET", "/.well-known/oauth-authorization-server")
+        assert.isTrue(Boolean(Reflect.get(Object(metadata.json), "client_id_metadata_document_supported")))
+      })
+    )
+  }
+)

@@ -11,6 +11,7 @@ import { accessTokenLifetimeMs, accessTokenState, decideRefresh, refreshTokenLif
 import { isS256Challenge, pkceMatches } from "./Pkce.ts"
 import { planLimits } from "./Plan.ts"
 import { AuthorizationCodeRepository } from "./ports/AuthorizationCodeRepository.ts"
+import { ClientMetadataDocuments } from "./ports/ClientMetadataDocuments.ts"
 import { IdGenerator } from "./ports/IdGenerator.ts"
 import { MembershipRepository } from "./ports/MembershipRepository.ts"
 import { OAuthClientRepository } from "./ports/OAuthClientRepository.ts"
@@ -136,11 +137,59 @@ export class OAuthServer extends Context.Service<
       const memberships = yield* MembershipRepository
       const workspaces = yield* WorkspaceRepository
       const users = yield* UserRepository
+      const documents = yield* ClientMetadataDocuments
 
       const knownClient = Effect.fnUntraced(function* (clientId: string) {
         const found = yield* clients.get(OAuthClientId.make(clientId))
         if (Option.isNone(found)) return yield* refused("invalid_client", "Unknown client_id.")
         return found.value
+      })
+
+      /**
+       * A client whose id is a URL: the metadata document at that URL, read now (so a changed
+       * document applies to the next sign-in) and saved for the token endpoint. It must name
+       * itself, list acceptable redirect URIs, and be a public client (a public document holds no secret).
+       */
+      const documentClient = Effect.fnUntraced(function* (url: string) {
+        const document = yield* documents
+          .fetch(url)
+          .pipe(
+            Effect.mapError((unavailable) =>
+              refused("invalid_client", `The client metadata document cannot be used: ${unavailable.reason}.`)
+            )
+          )
+        if (document.clientId !== url) {
+          return yield* refused("invalid_client", "The metadata document's client_id is not its own URL.")
+        }
+        const redirectUris = document.redirectUris
+        if (
+          !Array.isArray(redirectUris) ||
+          redirectUris.length === 0 ||
+          redirectUris.length > 10 ||
+          !redirectUris.every((uri): uri is string => typeof uri === "string" && redirectUriAcceptable(uri))
+        ) {
+          return yield* refused("invalid_client", "The metadata document's redirect_uris are missing or not allowed.")
+        }
+        if (document.tokenEndpointAuthMethod !== undefined && document.tokenEndpointAuthMethod !== "none") {
+          return yield* refused(
+            "invalid_client",
+            "A metadata document client is public: token_endpoint_auth_method none."
+          )
+        }
+        const name =
+          typeof document.clientName === "string" && document.clientName !== ""
+            ? document.clientName.slice(0, 200)
+            : url
+        const client: OAuthClient = {
+          id: OAuthClientId.make(url),
+          name,
+          redirectUris,
+          metadataUrl: url,
+          tokenEndpointAuthMethod: "none",
+          createdAt: yield* Clock.currentTimeMillis
+        }
+        yield* clients.save(client, null)
+        return client
       })
 
       // Public clients (`none`) prove themselves with PKCE; a confidential one also with its secret.
@@ -205,7 +254,9 @@ export class OAuthServer extends Context.Service<
         }),
 
         authorizationClient: Effect.fn("OAuthServer.authorizationClient")(function* (clientId, redirectUri) {
-          const { client } = yield* knownClient(clientId)
+          const client = isMetadataUrl(clientId)
+            ? yield* documentClient(clientId)
+            : (yield* knownClient(clientId)).client
           if (redirectUri === undefined || !redirectUriAllowed(client, redirectUri)) {
             return yield* refused("invalid_request", "redirect_uri is not one the client registered.")
           }
@@ -385,6 +436,9 @@ export class OAuthServer extends Context.Service<
     })
   )
 }
+
+/** A client_id that is a URL names a client ID metadata document; registered ids are `mcl_…`. */
+const isMetadataUrl = (clientId: string): boolean => /^https?:\/\//i.test(clientId)
 
 const codeRefusalDescriptions = {
   expired: "The authorization code expired.",

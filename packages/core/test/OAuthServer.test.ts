@@ -9,10 +9,38 @@ import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
 import { OAuthSecrets } from "../src/ports/OAuthSecrets.ts"
 import { UserRepository } from "../src/ports/UserRepository.ts"
 import * as CountingOAuthSecrets from "../testing/CountingOAuthSecrets.ts"
+import * as StaticClientMetadataDocuments from "../testing/StaticClientMetadataDocuments.ts"
 import { seedUser, seedWorkspace, userA, wsA } from "../testing/UseCases.ts"
 
+const documentUrl = "https://agent.example/oauth/client.json"
+
 const services = OAuthServer.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(MemoryAdapters.layer, CountingOAuthSecrets.layer))
+  Layer.provideMerge(
+    Layer.mergeAll(
+      MemoryAdapters.layer,
+      CountingOAuthSecrets.layer,
+      StaticClientMetadataDocuments.layer({
+        [documentUrl]: {
+          clientId: documentUrl,
+          clientName: "Doc Agent",
+          redirectUris: ["http://127.0.0.1:33418/callback"],
+          tokenEndpointAuthMethod: "none"
+        },
+        "https://agent.example/other.json": {
+          clientId: documentUrl,
+          clientName: "Impostor",
+          redirectUris: ["http://127.0.0.1:33418/callback"],
+          tokenEndpointAuthMethod: undefined
+        },
+        "https://agent.example/secret.json": {
+          clientId: "https://agent.example/secret.json",
+          clientName: "Confidential",
+          redirectUris: ["http://127.0.0.1:33418/callback"],
+          tokenEndpointAuthMethod: "client_secret_basic"
+        }
+      })
+    )
+  )
 )
 
 const resource = "https://margin.test/mcp"
@@ -237,6 +265,32 @@ describe("OAuthServer", () => {
       assert.strictEqual(again.grant.id, first.grant.id)
       assert.deepStrictEqual(again.grant.scopes, ["catalog:read"])
       assert.strictEqual((yield* server.listGrants({ userId: userA })).length, 2)
+    }).pipe(Effect.provide(services))
+  )
+
+  it.effect("a URL client_id is read from its metadata document, which must name itself and be public", () =>
+    Effect.gen(function* () {
+      const server = yield* OAuthServer
+      const client = yield* server.authorizationClient(documentUrl, redirectUri)
+      assert.strictEqual(client.metadataUrl, documentUrl)
+      assert.strictEqual(client.name, "Doc Agent")
+      assert.strictEqual(
+        yield* errorOf(server.authorizationClient(documentUrl, "http://127.0.0.1:1/x")),
+        "invalid_request"
+      )
+      assert.strictEqual(
+        yield* errorOf(server.authorizationClient("https://agent.example/other.json", redirectUri)),
+        "invalid_client"
+      )
+      assert.strictEqual(
+        yield* errorOf(server.authorizationClient("https://agent.example/secret.json", redirectUri)),
+        "invalid_client"
+      )
+      // An address the fetcher refuses (a private one, say): the client cannot be used.
+      assert.strictEqual(
+        yield* errorOf(server.authorizationClient("https://10.0.0.1/client.json", redirectUri)),
+        "invalid_client"
+      )
     }).pipe(Effect.provide(services))
   )
 })

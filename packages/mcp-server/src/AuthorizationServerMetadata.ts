@@ -28,6 +28,8 @@ export const authorizationServerMetadataOf = (origin: string) => ({
   token_endpoint_auth_methods_supported: tokenEndpointAuthMethods,
   revocation_endpoint_auth_methods_supported: tokenEndpointAuthMethods,
   scopes_supported: scopes,
+  // A client may use the https URL of its metadata document as its client_id (no registration).
+  client_id_metadata_document_supported: true,
   service_documentation: `${origin}/api/v1/openapi.json`
 })
 
