@@ -1,3 +1,4 @@
+import type { RepositoryError } from "@margin/core/Errors"
 import { WorkspaceId } from "@margin/core/Ids"
 import type { OAuthRefused } from "@margin/core/OAuthErrors"
 import { type AuthorizationRequest, OAuthServer } from "@margin/core/OAuthServer"
@@ -11,7 +12,7 @@ import { oauthPaths } from "./AuthorizationServerMetadata.ts"
 import { McpSettings } from "./McpSettings.ts"
 import { csrfMatches, csrfOf, signedInUser } from "./OAuthBrowserSession.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
-import { consentPage, errorPage, htmlPage, loginPage } from "./OAuthPages.ts"
+import { consentPage, errorPage, htmlPage, loginPage, unavailablePage } from "./OAuthPages.ts"
 import { type OAuthParams, oauthParams } from "./OAuthParams.ts"
 import { mcpPath, originOf } from "./ProtectedResource.ts"
 
@@ -186,13 +187,27 @@ export const layer = HttpRouter.addAll(
         )
         if (Result.isFailure(consented)) {
           const failure = consented.failure
-          return failure._tag === "OAuthRefused"
-            ? refusedToClient(failure)
-            : htmlPage(503, "Margin is unavailable", `<p role="alert">Try again in a moment.</p>`)
+          return failure._tag === "OAuthRefused" ? refusedToClient(failure) : unavailablePage()
         }
         return redirectTo(authorization.redirectUri, { code: consented.success.code, state, iss: origin })
       })
 
-    return [HttpRouter.route("GET", oauthPaths.authorize, show), HttpRouter.route("POST", oauthPaths.authorize, decide)]
+    // A failing database is a 503 page, not a 500.
+    const orUnavailable = <E extends { readonly _tag: string }>(
+      effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E | RepositoryError>
+    ) =>
+      Effect.catchIf(
+        effect,
+        (error): error is RepositoryError => error._tag === "RepositoryError",
+        (error) => Effect.as(Effect.logWarning("OAuth page: the database failed", error.message), unavailablePage())
+      )
+    return [
+      HttpRouter.route("GET", oauthPaths.authorize, (request: HttpServerRequest.HttpServerRequest) =>
+        orUnavailable(show(request))
+      ),
+      HttpRouter.route("POST", oauthPaths.authorize, (request: HttpServerRequest.HttpServerRequest) =>
+        orUnavailable(decide(request))
+      )
+    ]
   })
 )

@@ -1,3 +1,4 @@
+import type { RepositoryError } from "@margin/core/Errors"
 import { Mailer } from "@margin/core/ports/Mailer"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import { Clock, Effect, Option, Result } from "effect"
@@ -5,7 +6,7 @@ import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/h
 import { McpSettings } from "./McpSettings.ts"
 import { csrfMatches, linkToken, loginCookieFor, safeReturnTo, userOfLink } from "./OAuthBrowserSession.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
-import { errorPage, htmlPage, linkSentPage } from "./OAuthPages.ts"
+import { errorPage, htmlPage, linkSentPage, unavailablePage } from "./OAuthPages.ts"
 import { oauthParams } from "./OAuthParams.ts"
 import { originOf } from "./ProtectedResource.ts"
 
@@ -81,7 +82,11 @@ export const layer = HttpRouter.addAll(
       })
 
     return [
-      HttpRouter.route("POST", loginPaths.request, requestLink),
+      HttpRouter.route("POST", loginPaths.request, (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.catch(requestLink(request), (error: RepositoryError) =>
+          Effect.as(Effect.logWarning("OAuth sign-in: the database failed", error.message), unavailablePage())
+        )
+      ),
       HttpRouter.route("GET", loginPaths.link, followLink)
     ]
   })

@@ -181,3 +181,7 @@ ${scopeChoices}
     cookies: view.cookies
   })
 }
+
+/** The database failed under a page: nothing the user did; try again. */
+export const unavailablePage = () =>
+  htmlPage(503, "Margin is unavailable", `<p role="alert">Try again in a moment.</p>`)
