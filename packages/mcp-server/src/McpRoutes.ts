@@ -10,6 +10,7 @@ import { McpSettings } from "./McpSettings.ts"
 import * as OAuthAuthorizeRoute from "./OAuthAuthorizeRoute.ts"
 import * as OAuthLoginRoute from "./OAuthLoginRoute.ts"
 import * as OAuthRegisterRoute from "./OAuthRegisterRoute.ts"
+import * as OidcLoginRoute from "./OidcLoginRoute.ts"
 import * as OAuthRevokeRoute from "./OAuthRevokeRoute.ts"
 import * as OAuthTokenRoute from "./OAuthTokenRoute.ts"
 import * as ProtectedResource from "./ProtectedResource.ts"
@@ -50,7 +51,8 @@ export const layer = Layer.mergeAll(
   OAuthRevokeRoute.layer,
   OAuthRegisterRoute.layer,
   OAuthAuthorizeRoute.layer,
-  OAuthLoginRoute.layer
+  OAuthLoginRoute.layer,
+  OidcLoginRoute.layer
 )
 
 /** The routes `layer` serves, by method and path: for the route table of a router that mounts it. */
@@ -65,5 +67,7 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "GET", path: oauthPaths.authorize },
   { method: "POST", path: oauthPaths.authorize },
   { method: "POST", path: OAuthLoginRoute.loginPaths.request },
-  { method: "GET", path: OAuthLoginRoute.loginPaths.link }
+  { method: "GET", path: OAuthLoginRoute.loginPaths.link },
+  { method: "GET", path: OidcLoginRoute.oidcPaths.start },
+  { method: "GET", path: OidcLoginRoute.oidcPaths.callback }
 ]

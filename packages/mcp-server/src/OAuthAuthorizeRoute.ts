@@ -137,15 +137,21 @@ export const layer = HttpRouter.addAll(
         const userId = signedInUser(login, request, yield* Clock.currentTimeMillis)
         if (userId !== undefined)
           return yield* consentView(request, params.success, outcome.success.authorization, userId)
-        if (!login.emailLink) {
+        if (!login.emailLink && login.oidc === undefined) {
           return htmlPage(
             503,
             "Sign-in is not configured",
-            '<p role="alert">This server has no sign-in for AI agents\' consent: set OAUTH_DEV_LOGIN=true (development).</p>'
+            '<p role="alert">This server has no sign-in for AI agents\' consent: configure OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (or OAUTH_DEV_LOGIN=true in development).</p>'
           )
         }
         const csrf = csrfOf(request)
-        return loginPage({ csrf: csrf.token, returnTo: request.url, cookies: csrf.cookies })
+        return loginPage({
+          csrf: csrf.token,
+          returnTo: request.url,
+          cookies: csrf.cookies,
+          emailLink: login.emailLink,
+          oidc: login.oidc !== undefined
+        })
       })
 
     const decide = (request: HttpServerRequest.HttpServerRequest) =>

@@ -69,23 +69,37 @@ export const errorPage = (description: string) =>
 const hidden = (name: string, value: string) =>
   `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`
 
-/** Sign-in by e-mail link: the address, the CSRF token, and where to come back to. */
+/**
+ * The sign-in page: through the identity provider (when configured), and/or by e-mail link (the
+ * address, the CSRF token, and where to come back to).
+ */
 export const loginPage = (input: {
   readonly csrf: string
   readonly returnTo: string
   readonly cookies: ReadonlyArray<PageCookie>
+  readonly emailLink: boolean
+  readonly oidc: boolean
 }) =>
   htmlPage(
     200,
     "Sign in to Margin",
     `<p>An AI agent asks to connect to Margin. Sign in to decide what it may do.</p>
-<form method="post" action="/oauth/login">
+${
+  input.oidc
+    ? `<p><a href="/oauth/login/oidc?${escapeHtml(new URLSearchParams({ return_to: input.returnTo }).toString())}">Sign in with your identity provider</a></p>`
+    : ""
+}
+${
+  input.emailLink
+    ? `<form method="post" action="/oauth/login">
 ${hidden("csrf", input.csrf)}
 ${hidden("return_to", input.returnTo)}
 <p><label for="email">E-mail address</label><br>
 <input id="email" name="email" type="email" autocomplete="email" required></p>
 <p><button type="submit">Send me a sign-in link</button></p>
-</form>`,
+</form>`
+    : ""
+}`,
     { cookies: input.cookies }
   )
 
