@@ -13,6 +13,6 @@ export {
   type SessionLimits
 } from "./McpSettings.ts"
 export * as McpStdio from "./McpStdio.ts"
-export { OAuthLoginSettings, type OAuthLoginSettingsShape } from "./OAuthLoginSettings.ts"
+export { OAuthLoginSettings, type OAuthLoginSettingsShape, type OidcSettings } from "./OAuthLoginSettings.ts"
 export * as ProtectedResource from "./ProtectedResource.ts"
 export { marginToken } from "./StdioAuthentication.ts"

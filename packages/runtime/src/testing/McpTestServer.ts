@@ -12,6 +12,7 @@ import {
   McpRoutes,
   McpSettings,
   OAuthLoginSettings,
+  type OidcSettings,
   type SessionLimits
 } from "@margin/mcp-server"
 import { Effect, Layer, Redacted, References } from "effect"
@@ -23,6 +24,8 @@ export interface McpTestServerOptions {
   readonly allowedOrigins?: ReadonlyArray<string>
   readonly publicUrl?: string
   readonly sessions?: Partial<SessionLimits>
+  /** Sign-in through an upstream OpenID Connect provider, as OIDC_* configure it. */
+  readonly oidc?: OidcSettings
 }
 
 /**
@@ -55,7 +58,13 @@ export const layer = (options: McpTestServerOptions = {}) => {
       })
     ),
     // Sign-in by e-mail link on, whichever database the tests run on.
-    Layer.provide(OAuthLoginSettings.layerWith({ emailLink: true, key: Redacted.make(randomBytes(32)) })),
+    Layer.provide(
+      OAuthLoginSettings.layerWith({
+        emailLink: true,
+        key: Redacted.make(randomBytes(32)),
+        ...(options.oidc === undefined ? {} : { oidc: options.oidc })
+      })
+    ),
     Layer.provideMerge(UseCasesLayer),
     // The sign-in links' outbox (MemoryOutbox), as the .eml transport would keep them.
     Layer.provideMerge(MemoryMailer.layer),
