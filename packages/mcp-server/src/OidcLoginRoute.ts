@@ -70,11 +70,14 @@ export const layer = HttpRouter.addAll(
       )
     )
     const jwks = yield* Effect.cached(Effect.map(discovery, (found) => createRemoteJWKSet(new URL(found.jwks_uri))))
-    const callbackOf = (request: HttpServerRequest.HttpServerRequest) => `${originOf(settings, request)}${oidcPaths.callback}`
+    const callbackOf = (request: HttpServerRequest.HttpServerRequest) =>
+      `${originOf(settings, request)}${oidcPaths.callback}`
 
     const start = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
-        const returnTo = safeReturnTo(new URL(request.url, "http://localhost").searchParams.get("return_to") ?? undefined)
+        const returnTo = safeReturnTo(
+          new URL(request.url, "http://localhost").searchParams.get("return_to") ?? undefined
+        )
         if (returnTo === undefined) return errorPage("The sign-in request is incomplete.")
         const provider = yield* discovery
         const pending = { state: random(), nonce: random(), verifier: random(), returnTo }
@@ -142,22 +145,30 @@ export const layer = HttpRouter.addAll(
         if (Option.isNone(user) || user.value.deletedAt !== null) {
           return errorPage(`No Margin account has the address ${claims.email}.`)
         }
-        return HttpServerResponse.redirect(pending.returnTo, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
-          HttpServerResponse.setCookiesUnsafe([loginCookieFor(login, user.value.id, now)])
-        )
+        return HttpServerResponse.redirect(pending.returnTo, {
+          status: 303,
+          headers: { "cache-control": "no-store" }
+        }).pipe(HttpServerResponse.setCookiesUnsafe([loginCookieFor(login, user.value.id, now)]))
       })
 
-    const shown = <E extends { readonly _tag: string }>(effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E>) =>
+    const shown = <E extends { readonly _tag: string }>(
+      effect: Effect.Effect<HttpServerResponse.HttpServerResponse, E>
+    ) =>
       Effect.catch(effect, (error) =>
         Effect.as(
-          Effect.logWarning("OIDC sign-in failed", error._tag === "OidcFailed" && "reason" in error ? error.reason : error._tag),
+          Effect.logWarning(
+            "OIDC sign-in failed",
+            error._tag === "OidcFailed" && "reason" in error ? error.reason : error._tag
+          ),
           errorPage("Signing in with the identity provider failed: ask the agent to start again.")
         )
       )
 
     return [
       HttpRouter.route("GET", oidcPaths.start, (request: HttpServerRequest.HttpServerRequest) => shown(start(request))),
-      HttpRouter.route("GET", oidcPaths.callback, (request: HttpServerRequest.HttpServerRequest) => shown(callback(request)))
+      HttpRouter.route("GET", oidcPaths.callback, (request: HttpServerRequest.HttpServerRequest) =>
+        shown(callback(request))
+      )
     ]
   })
 )
