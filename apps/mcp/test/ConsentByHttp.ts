@@ -1,6 +1,7 @@
 import { assert } from "@effect/vitest"
 import { MemoryOutbox } from "@margin/core/memory/MemoryMailer"
 import { Effect } from "effect"
+import { formPost, httpBrowser } from "./HttpBrowser.ts"
 
 /** One `<input>` of a page: its attributes, entities decoded. */
 interface Field {
@@ -52,28 +53,9 @@ const submitted = (html: string, extra: Readonly<Record<string, string>>): URLSe
  */
 export const consentByHttp = (authorizationUrl: URL, email: string, decision: "allow" | "deny" = "allow") =>
   Effect.gen(function* () {
-    const jar = new Map<string, string>()
-    const send = (url: URL, init: RequestInit = {}) =>
-      Effect.promise(async () => {
-        const cookie = Array.from(jar, ([name, value]) => `${name}=${value}`).join("; ")
-        const response = await fetch(url, {
-          ...init,
-          redirect: "manual",
-          headers: { ...(cookie === "" ? {} : { cookie }), ...init.headers }
-        })
-        for (const line of response.headers.getSetCookie()) {
-          const [pair] = line.split(";")
-          const eq = pair?.indexOf("=") ?? -1
-          if (pair !== undefined && eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1))
-        }
-        return { status: response.status, location: response.headers.get("location"), html: await response.text() }
-      })
-    const postForm = (url: URL, form: URLSearchParams) =>
-      send(url, {
-        method: "POST",
-        body: form.toString(),
-        headers: { "content-type": "application/x-www-form-urlencoded" }
-      })
+    const browse = httpBrowser()
+    const send = (url: URL, init?: RequestInit) => Effect.promise(() => browse(url, init))
+    const postForm = (url: URL, form: URLSearchParams) => send(url, formPost(form))
 
     const signIn = yield* send(authorizationUrl)
     assert.strictEqual(signIn.status, 200, signIn.html)
@@ -86,7 +68,7 @@ export const consentByHttp = (authorizationUrl: URL, email: string, decision: "a
     if (link === undefined) return assert.fail(`no sign-in link mailed to ${email}`)
     const followed = yield* send(new URL(link))
     assert.strictEqual(followed.status, 303, followed.html)
-    const consent = yield* send(new URL(followed.location ?? "", authorizationUrl))
+    const consent = yield* send(followed.location ?? assert.fail("the link redirected nowhere"))
     assert.strictEqual(consent.status, 200, consent.html)
     assert.include(consent.html, "asks to act for you")
     const answered = yield* postForm(
@@ -94,5 +76,5 @@ export const consentByHttp = (authorizationUrl: URL, email: string, decision: "a
       submitted(consent.html, { decision })
     )
     assert.strictEqual(answered.status, 302, answered.html)
-    return new URL(answered.location ?? "")
+    return answered.location ?? assert.fail("no redirect after the consent")
   })

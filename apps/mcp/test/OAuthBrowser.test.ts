@@ -4,11 +4,9 @@ import { assert, describe, layer } from "@effect/vitest"
 import { MemoryOutbox } from "@margin/core/memory/MemoryMailer"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { chromium } from "playwright-core"
-import { MemoryOAuthProvider } from "./SdkOAuthProvider.ts"
+import { connected, finishAuthorization, MemoryOAuthProvider, requestAuthorization } from "./SdkOAuthProvider.ts"
 
 /** Debian's chromium (`apt-get install chromium`), driven by playwright-core. */
 const executablePath = "/usr/bin/chromium"
@@ -67,11 +65,7 @@ describe.skipIf(!runs)("OAuth sign-in and consent in Chromium", () => {
           const url = yield* McpTestServer.mcpUrl
           const listener = yield* callbackListener
           const provider = new MemoryOAuthProvider(listener.redirectUri)
-          yield* Effect.promise(() =>
-            new Client({ name: "sdk-oauth-agent", version: "1.0.0" })
-              .connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))
-              .catch(() => undefined)
-          )
+          yield* requestAuthorization(url, provider)
           const authorizationUrl = provider.authorizationUrl
           if (authorizationUrl === undefined) return assert.fail("the SDK opened no authorization URL")
 
@@ -101,17 +95,11 @@ describe.skipIf(!runs)("OAuth sign-in and consent in Chromium", () => {
           if (code === null) return assert.fail(`no code at ${callback.href}`)
           assert.strictEqual(callback.searchParams.get("state"), "sdk-state-1")
 
-          yield* Effect.promise(() =>
-            new StreamableHTTPClientTransport(url, { authProvider: provider }).finishAuth(code)
-          )
+          yield* finishAuthorization(url, provider, code)
           const scope = provider.tokens()?.scope ?? ""
           assert.notInclude(scope.split(" "), "catalog:read")
           assert.include(scope.split(" "), "runs:read")
-          const client = new Client({ name: "sdk-oauth-agent", version: "1.0.0" })
-          yield* Effect.acquireRelease(
-            Effect.promise(() => client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))),
-            () => Effect.promise(() => client.close())
-          )
+          const client = yield* connected(url, provider)
           const tools = (yield* Effect.promise(() => client.listTools())).tools.map((tool) => tool.name)
           assert.include(tools, "list_runs")
           assert.notInclude(tools, "list_catalog_items")

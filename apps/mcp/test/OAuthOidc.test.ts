@@ -4,6 +4,7 @@ import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { Effect, Redacted } from "effect"
 import Provider from "oidc-provider"
+import { formPost, httpBrowser } from "./HttpBrowser.ts"
 import { registerClient } from "./OAuthFlow.ts"
 
 /**
@@ -24,32 +25,6 @@ const issuer = `http://127.0.0.1:${typeof address === "object" && address !== nu
 afterAll(() => new Promise<void>((closed) => idp.close(() => closed())))
 
 const clientSecret = "margin-test-secret-margin-test-secret"
-
-/** A browser with one cookie jar per host, following redirects and forms by hand. */
-const browser = () => {
-  const jars = new Map<string, Map<string, string>>()
-  return async (url: URL, init: RequestInit = {}) => {
-    const jar = jars.get(url.host) ?? new Map<string, string>()
-    jars.set(url.host, jar)
-    const cookie = Array.from(jar, ([name, value]) => `${name}=${value}`).join("; ")
-    const response = await fetch(url, {
-      ...init,
-      redirect: "manual",
-      headers: { ...(cookie === "" ? {} : { cookie }), ...init.headers }
-    })
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(";")
-      const eq = pair?.indexOf("=") ?? -1
-      if (pair !== undefined && eq > 0) jar.set(pair.slice(0, eq), pair.slice(eq + 1))
-    }
-    const location = response.headers.get("location")
-    return {
-      status: response.status,
-      location: location === null ? undefined : new URL(location, url),
-      html: await response.text()
-    }
-  }
-}
 
 /** The first form of a page: its action and fields, `login` and `password` filled in. */
 const formOf = (html: string, page: URL, email: string) => {
@@ -109,7 +84,7 @@ layer(
       })) {
         authorize.searchParams.set(name, value)
       }
-      const go = browser()
+      const go = httpBrowser()
       const signIn = yield* Effect.promise(() => go(authorize))
       const link = /href="(\/oauth\/login\/oidc\?[^"]*)"/.exec(signIn.html)?.[1]
       if (link === undefined) return assert.fail(`no identity provider link in ${signIn.html}`)
@@ -130,13 +105,7 @@ layer(
         const form = formOf(reply.html, page, email)
         if (form === undefined) return assert.fail(`stuck at ${page.href}: ${reply.status} ${reply.html.slice(0, 300)}`)
         page = form.action
-        reply = yield* Effect.promise(() =>
-          go(form.action, {
-            method: "POST",
-            body: form.fields.toString(),
-            headers: { "content-type": "application/x-www-form-urlencoded" }
-          })
-        )
+        reply = yield* Effect.promise(() => go(form.action, formPost(form.fields)))
       }
       const back = reply.location
       if (back === undefined) return assert.fail("the provider never sent the browser back")

@@ -6,25 +6,12 @@ import {
   refreshAuthorization,
   UnauthorizedError
 } from "@modelcontextprotocol/sdk/client/auth.js"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import { Effect } from "effect"
 import { consentByHttp } from "./ConsentByHttp.ts"
 import { initialize, post } from "./RawMcp.ts"
-import { MemoryOAuthProvider } from "./SdkOAuthProvider.ts"
+import { connected, finishAuthorization, MemoryOAuthProvider, requestAuthorization } from "./SdkOAuthProvider.ts"
 
 const redirectUri = "http://127.0.0.1:33418/callback"
-
-/** The SDK client connected through `provider` (its tokens), closed with the scope. */
-const connected = (url: URL, provider: MemoryOAuthProvider) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const client = new Client({ name: "sdk-oauth-agent", version: "1.0.0" })
-      await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))
-      return client
-    }),
-    (client) => Effect.promise(() => client.close())
-  )
 
 /**
  * The official MCP SDK client and its OAuth support against the test server, the pages followed
@@ -43,14 +30,7 @@ layer(McpTestServer.layer(), { timeout: "60 seconds" })("the MCP SDK client over
         const provider = new MemoryOAuthProvider(redirectUri)
 
         // No token yet: the SDK discovers, registers and asks the user agent to open the authorization URL.
-        const first = yield* Effect.promise(() =>
-          new Client({ name: "sdk-oauth-agent", version: "1.0.0" })
-            .connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))
-            .then(
-              () => undefined,
-              (error: unknown) => error
-            )
-        )
+        const first = yield* requestAuthorization(url, provider)
         assert.instanceOf(first, UnauthorizedError)
         assert.match(String(provider.clientInformation()?.client_id), /^mcl_/)
         const authorizationUrl = provider.authorizationUrl
@@ -65,7 +45,7 @@ layer(McpTestServer.layer(), { timeout: "60 seconds" })("the MCP SDK client over
         assert.strictEqual(back.searchParams.get("iss"), origin)
         const code = back.searchParams.get("code")
         if (code === null) return assert.fail(`no code in ${back.href}`)
-        yield* Effect.promise(() => new StreamableHTTPClientTransport(url, { authProvider: provider }).finishAuth(code))
+        yield* finishAuthorization(url, provider, code)
         const tokens = provider.tokens()
         if (tokens?.refresh_token === undefined) return assert.fail("no tokens saved")
         assert.match(tokens.access_token, /^mat_/)
@@ -139,11 +119,7 @@ layer(McpTestServer.layer(), { timeout: "60 seconds" })("the MCP SDK client over
       const { owner } = yield* aWorkspaceWithOwner({ plan: "free" })
       const url = yield* McpTestServer.mcpUrl
       const provider = new MemoryOAuthProvider(redirectUri)
-      yield* Effect.promise(() =>
-        new Client({ name: "sdk-oauth-agent", version: "1.0.0" })
-          .connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))
-          .catch(() => undefined)
-      )
+      yield* requestAuthorization(url, provider)
       const authorizationUrl = provider.authorizationUrl
       if (authorizationUrl === undefined) return assert.fail("the SDK opened no authorization URL")
       const back = yield* consentByHttp(authorizationUrl, owner.user.email, "deny")

@@ -1,9 +1,12 @@
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type {
   OAuthClientInformationMixed,
   OAuthClientMetadata,
   OAuthTokens
 } from "@modelcontextprotocol/sdk/shared/auth.js"
+import { Effect } from "effect"
 
 /**
  * The official SDK's OAuth client provider, kept in memory as an agent keeps it: its registration,
@@ -69,3 +72,32 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     return this.verifier
   }
 }
+
+const agentInfo = { name: "sdk-oauth-agent", version: "1.0.0" }
+
+/**
+ * The SDK client's first connect, without tokens: it discovers the servers, registers, and hands
+ * the provider the authorization URL to open. Answers what the connect failed with.
+ */
+export const requestAuthorization = (url: URL, provider: MemoryOAuthProvider) =>
+  Effect.promise(() =>
+    new Client(agentInfo).connect(new StreamableHTTPClientTransport(url, { authProvider: provider })).then(
+      () => undefined,
+      (error: unknown) => error
+    )
+  )
+
+/** The code from the redirect, handed to the SDK, which redeems it and saves the tokens. */
+export const finishAuthorization = (url: URL, provider: MemoryOAuthProvider, code: string) =>
+  Effect.promise(() => new StreamableHTTPClientTransport(url, { authProvider: provider }).finishAuth(code))
+
+/** The SDK client connected with the provider's tokens, closed with the scope. */
+export const connected = (url: URL, provider: MemoryOAuthProvider) =>
+  Effect.acquireRelease(
+    Effect.promise(async () => {
+      const client = new Client(agentInfo)
+      await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))
+      return client
+    }),
+    (client) => Effect.promise(() => client.close())
+  )
