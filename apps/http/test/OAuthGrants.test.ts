@@ -1,8 +1,8 @@
 import { assert, layer } from "@effect/vitest"
-import { OAuthServer } from "@margin/core/OAuthServer"
 import type { User } from "@margin/core/User"
 import type { Workspace } from "@margin/core/Workspace"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
+import { consentCode, pkce } from "@margin/runtime/testing/OAuthConsent"
 import { baseUrl, bodyOf, call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Clock, Effect } from "effect"
 
@@ -12,8 +12,6 @@ import { Clock, Effect } from "effect"
  */
 
 const limit = 60
-const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
 const redirectUri = "http://127.0.0.1:33418/callback"
 
 /** Budgets are fixed minutes: start well inside one, so that no reset happens mid-test. */
@@ -34,30 +32,13 @@ const accessToken = (user: User, workspace: Workspace) =>
     const registered = yield* call("POST", "/oauth/register", { body: { redirect_uris: [redirectUri] } })
     const clientId = text(registered, "client_id")
     const resource = `${yield* baseUrl}/mcp`
-    const server = yield* OAuthServer
-    const client = yield* server.authorizationClient(clientId, redirectUri)
-    const request = yield* server.authorizationRequest({
-      client,
-      redirectUri,
-      responseType: "code",
-      codeChallenge: challenge,
-      codeChallengeMethod: "S256",
-      resource,
-      scope: "runs:read",
-      expectedResource: resource
-    })
-    const { code } = yield* server.consent({
-      request,
-      userId: user.id,
-      workspaceId: workspace.id,
-      scopes: ["runs:read"]
-    })
+    const code = yield* consentCode({ clientId, redirectUri, resource, user, workspace, scopes: ["runs:read"] })
     const form = new URLSearchParams({
       grant_type: "authorization_code",
       client_id: clientId,
       code,
       redirect_uri: redirectUri,
-      code_verifier: verifier
+      code_verifier: pkce.verifier
     })
     const tokens = yield* call("POST", "/oauth/token", {
       body: form.toString(),

@@ -3,6 +3,7 @@ import { UserRepository } from "@margin/core/ports/UserRepository"
 import { aWorkspaceWithOwner, member } from "@margin/edge/testing/World"
 import { connect } from "@margin/runtime/testing/AgentClient"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
+import { pkce } from "@margin/runtime/testing/OAuthConsent"
 import { Clock, Effect } from "effect"
 import { consentCode, jsonField, postForm, redeem, redirectUri, registerClient, stringField } from "./OAuthFlow.ts"
 import { awayFromWindowEdge } from "./RateWindow.ts"
@@ -176,7 +177,7 @@ layer(McpTestServer.layer({ rateLimit: 3 }), { excludeTestServices: true })(
           response_type: "code",
           client_id: "https://10.0.0.7/client.json",
           redirect_uri: redirectUri,
-          code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+          code_challenge: pkce.challenge,
           code_challenge_method: "S256",
           resource: `${yield* McpTestServer.origin}/mcp`
         })

@@ -1,15 +1,13 @@
 import { assert } from "@effect/vitest"
-import { OAuthServer } from "@margin/core/OAuthServer"
 import type { Scope } from "@margin/core/Scope"
 import type { User } from "@margin/core/User"
 import type { Workspace } from "@margin/core/Workspace"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
+import * as OAuthConsent from "@margin/runtime/testing/OAuthConsent"
 import { Effect } from "effect"
 import { type RawReply, request } from "./RawMcp.ts"
 
-/** A PKCE pair: RFC 7636 appendix B's. */
-export const verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
-export const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+export const verifier = OAuthConsent.pkce.verifier
 export const redirectUri = "http://127.0.0.1:33418/callback"
 
 /** POST of an `application/x-www-form-urlencoded` body. */
@@ -35,31 +33,11 @@ export const registerClient = Effect.gen(function* () {
   return stringField(reply, "client_id")
 })
 
-/**
- * What the consent page does once the user chose (the pages drive the same use case): an
- * authorization request checked, the consent recorded, a code issued for this server's /mcp.
- */
+/** A code for `user` in `workspace` (the consent page's outcome), for this test server's /mcp. */
 export const consentCode = (clientId: string, user: User, workspace: Workspace, scopes: ReadonlyArray<Scope>) =>
   Effect.gen(function* () {
-    const server = yield* OAuthServer
     const resource = `${yield* McpTestServer.origin}/mcp`
-    const client = yield* server.authorizationClient(clientId, redirectUri)
-    const authorization = yield* server.authorizationRequest({
-      client,
-      redirectUri,
-      responseType: "code",
-      codeChallenge: challenge,
-      codeChallengeMethod: "S256",
-      resource,
-      scope: undefined,
-      expectedResource: resource
-    })
-    const { code } = yield* server.consent({
-      request: authorization,
-      userId: user.id,
-      workspaceId: workspace.id,
-      scopes
-    })
+    const code = yield* OAuthConsent.consentCode({ clientId, redirectUri, resource, user, workspace, scopes })
     return { code, resource }
   })
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { afterAll, assert, layer } from "@effect/vitest"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
+import { pkce } from "@margin/runtime/testing/OAuthConsent"
 import { Effect, Redacted } from "effect"
 import Provider from "oidc-provider"
 import { formPost, httpBrowser } from "./HttpBrowser.ts"
@@ -77,7 +78,7 @@ layer(
         response_type: "code",
         client_id: clientId,
         redirect_uri: "http://127.0.0.1:33418/callback",
-        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge: pkce.challenge,
         code_challenge_method: "S256",
         resource: `${origin}/mcp`,
         state: "s1"
