@@ -54,7 +54,7 @@ export const layer = HttpRouter.addAll(
         if (Option.isSome(mailer)) {
           yield* mailer.value
             .send({
-              key: `oauth-login/${user.value.id}/${now}`,
+              key: `oauth-login-${user.value.id}-${now}`,
               to: user.value.email,
               subject: "Sign in to Margin",
               text: `Open this link within 10 minutes to sign in and decide what the AI agent may do:\n\n${link.href}\n\nIf you did not ask for it, ignore this message.\n`,

@@ -3,6 +3,7 @@ import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
+import { MailerLayer } from "@margin/mail"
 import {
   McpRoutes,
   McpSettings,
@@ -11,8 +12,9 @@ import {
   OAuthLoginSettings,
   type OAuthLoginSettingsShape
 } from "@margin/mcp-server"
+import { DatabaseConfig } from "@margin/postgres"
 import { createNodeServer, HttpApp } from "@margin/rest"
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
 import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
 import type { ProcessDefinition } from "../lifecycle/Launch.ts"
@@ -65,12 +67,27 @@ const server = Layer.unwrap(
   Effect.gen(function* () {
     const config = yield* serverConfig
     const mcp = yield* mcpSettingsConfig
+    const dataDir = yield* DatabaseConfig.dataDirVariable
+    // The OAuth sign-in links' outbox (SMTP_URL, else .eml files under <DATA_DIR>/outbox/oauth-login).
+    // Optional: without a mailer the link is still logged, so a mail setting cannot stop the server.
+    const mailer = MailerLayer.layerConfig(
+      "oauth-login",
+      dataDir.trim() === "" ? DatabaseConfig.defaultDataDir : dataDir
+    ).pipe(
+      Layer.catchCause((cause) =>
+        Layer.effectDiscard(
+          Effect.logWarning("OAuth sign-in links will only be logged: no mailer", Cause.pretty(cause))
+        )
+      )
+    )
     const address = { host: config.host, port: config.port, portSetting: "PORT" }
     // Said before the database is opened, rather than after the migrations.
     yield* ensurePortFree(address)
     return Layer.mergeAll(
       // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
-      serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
+      serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }).pipe(Layer.provide(mailer)), [
+        WriteBackOutbox
+      ]),
       // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
       // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
       Jobs.layer
