@@ -4,6 +4,7 @@ import { catalogCommand } from "./CatalogCommands.ts"
 import { deletionCommand } from "./DeletionCommands.ts"
 import { demoCommand } from "./DemoCommand.ts"
 import { deprecationCommand } from "./DeprecationCommands.ts"
+import { grantCommand } from "./GrantCommands.ts"
 import { memberCommand } from "./MemberCommands.ts"
 import { migrateCommand } from "./MigrateCommand.ts"
 import { JsonOutput } from "./Output.ts"
@@ -43,6 +44,7 @@ export const marginctl = Command.make("marginctl").pipe(
     userCommand,
     memberCommand,
     tokenCommand,
+    grantCommand,
     storeCommand,
     catalogCommand,
     runCommand,

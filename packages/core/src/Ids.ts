@@ -27,6 +27,13 @@ export type SupportSessionId = typeof SupportSessionId.Type
 export const DeletionRequestId = Schema.String.pipe(Schema.brand("DeletionRequestId"))
 export type DeletionRequestId = typeof DeletionRequestId.Type
 
+/** An OAuth client: `mcl_…` when registered (RFC 7591), or the https URL of its client ID metadata document. */
+export const OAuthClientId = Schema.String.pipe(Schema.brand("OAuthClientId"))
+export type OAuthClientId = typeof OAuthClientId.Type
+/** One user's consent for one OAuth client to reach one workspace. */
+export const GrantId = Schema.String.pipe(Schema.brand("GrantId"))
+export type GrantId = typeof GrantId.Type
+
 /** The prefix each kind of id carries; the id generator port uses it. */
 export const idPrefixes = {
   workspace: "ws",
@@ -39,6 +46,8 @@ export const idPrefixes = {
   writeBack: "wb",
   auditEvent: "aud",
   supportSession: "sup",
-  deletionRequest: "del"
+  deletionRequest: "del",
+  oauthClient: "mcl",
+  grant: "grt"
 } as const
 export type IdKind = keyof typeof idPrefixes

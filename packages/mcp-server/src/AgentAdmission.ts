@@ -11,20 +11,24 @@ export type AdmissionRefusal = IdentificationError | TierIneligible | ResourceNo
 /**
  * Who may speak MCP at all, checked once per request by each transport: the API token as REST
  * checks it (credential, the token's one rate budget, workspace), then the plan: MCP is a Max
- * and Enterprise feature. Session JWTs are for first-party apps and are refused. Scopes are left
+ * and Enterprise feature. Over HTTP an OAuth access token issued for `oauthResource` (this
+ * server's /mcp URL) is admitted as its grant. Session JWTs are for first-party apps and are refused. Scopes are left
  * to each tool, so that a token sees the tools its scopes allow.
  */
 export const agentAdmission = Effect.gen(function* () {
   const authenticate = yield* Authenticate
   const workspaces = yield* WorkspaceRepository
   // One generator function for every request (a new one per call costs V8 a map and a prototype).
-  return Effect.fnUntraced(function* (credentials: Credentials) {
-    const caller = yield* authenticate.identify(credentials, { sessions: false })
+  return Effect.fnUntraced(function* (credentials: Credentials, oauthResource?: string) {
+    const caller = yield* authenticate.identify(
+      credentials,
+      oauthResource === undefined ? { sessions: false } : { sessions: false, oauthResource }
+    )
     const workspace = yield* workspaces.get(caller.workspaceId)
     if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: caller.workspaceId })
     if (!planLimits[workspace.value.plan].mcp) return yield* new TierIneligible({ plan: workspace.value.plan })
     return caller
-  }) satisfies (credentials: Credentials) => Effect.Effect<CallerShape, AdmissionRefusal>
+  }) satisfies (credentials: Credentials, oauthResource?: string) => Effect.Effect<CallerShape, AdmissionRefusal>
 })
 
 /**

@@ -17,7 +17,7 @@ import { McpSessions, SessionTermination } from "./McpSessions.ts"
 import { McpSettings } from "./McpSettings.ts"
 import { originForbidden } from "./OriginForbidden.ts"
 import { isAllowedOrigin } from "./OriginPolicy.ts"
-import { metadataUrl, originOf } from "./ProtectedResource.ts"
+import { mcpPath, metadataUrl, originOf } from "./ProtectedResource.ts"
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
@@ -139,7 +139,10 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
           sessionId === undefined && request.method === "POST" ? yield* initializeRequest(withoutOrigin) : withoutOrigin
         if (forwarded === undefined) return initializeTooLarge(initializeMaxBytes)
         const admitted = yield* Effect.result(
-          admit({ authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] })
+          admit(
+            { authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] },
+            `${originOf(settings, request)}${mcpPath}`
+          )
         )
         if (Result.isFailure(admitted)) return refusal(admitted.failure, request)
         const overBudget = yield* charge(forwarded, admitted.success)

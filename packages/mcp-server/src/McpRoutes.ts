@@ -1,10 +1,18 @@
 import { Effect, Layer } from "effect"
 import { McpServer } from "effect/ai"
+import * as AuthorizationServerMetadata from "./AuthorizationServerMetadata.ts"
+import { oauthPaths } from "./AuthorizationServerMetadata.ts"
 import { MarginToolkit, MarginToolkitLayer } from "./MarginToolkit.ts"
 import { McpAuthentication } from "./McpAuthentication.ts"
 import { McpCors } from "./McpCors.ts"
 import { McpSessions } from "./McpSessions.ts"
 import { McpSettings } from "./McpSettings.ts"
+import * as OAuthAuthorizeRoute from "./OAuthAuthorizeRoute.ts"
+import * as OAuthLoginRoute from "./OAuthLoginRoute.ts"
+import * as OAuthRegisterRoute from "./OAuthRegisterRoute.ts"
+import * as OAuthRevokeRoute from "./OAuthRevokeRoute.ts"
+import * as OAuthTokenRoute from "./OAuthTokenRoute.ts"
+import * as OidcLoginRoute from "./OidcLoginRoute.ts"
 import * as ProtectedResource from "./ProtectedResource.ts"
 import { ScopeVisibility } from "./ScopeVisibility.ts"
 import { instructions, protocols, serverInfo } from "./ServerInfo.ts"
@@ -20,7 +28,7 @@ export const Registrations = McpServer.toolkit(MarginToolkit).pipe(
  * protected-resource metadata, both with CORS for MCP_ALLOWED_ORIGINS (`McpCors`, outside the
  * authentication, so that a preflight needs no token). Mount it on the same `HttpRouter` as the
  * REST API (`npm start`) or alone (apps/mcp); the router's other routes get no CORS. Needs the use cases (the use-case layer of @margin/runtime), `BackgroundRuns`, the
- * ports and `McpSettings`. Sessions live in this process: see docs/mcp.md for more than one replica.
+ * ports, `McpSettings` and `OAuthLoginSettings`. Sessions live in this process: see docs/mcp.md for more than one replica.
  */
 export const layer = Layer.mergeAll(
   Layer.unwrap(
@@ -36,12 +44,30 @@ export const layer = Layer.mergeAll(
       })
     )
   ).pipe(Layer.provide(McpAuthentication.combine(McpCors).layer), Layer.provide(McpSessions.layer)),
-  ProtectedResource.layer.pipe(Layer.provide(McpCors.layer))
+  ProtectedResource.layer.pipe(Layer.provide(McpCors.layer)),
+  // The OAuth 2.1 authorization server of /mcp (docs/mcp.md, "Connecting with OAuth").
+  AuthorizationServerMetadata.layer,
+  OAuthTokenRoute.layer,
+  OAuthRevokeRoute.layer,
+  OAuthRegisterRoute.layer,
+  OAuthAuthorizeRoute.layer,
+  OAuthLoginRoute.layer,
+  OidcLoginRoute.layer
 )
 
 /** The routes `layer` serves, by method and path: for the route table of a router that mounts it. */
 export const routes: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
   ...["POST", "GET", "DELETE"].map((method) => ({ method, path: ProtectedResource.mcpPath })),
   { method: "GET", path: `${ProtectedResource.metadataPath}${ProtectedResource.mcpPath}` },
-  { method: "GET", path: ProtectedResource.metadataPath }
+  { method: "GET", path: ProtectedResource.metadataPath },
+  { method: "GET", path: oauthPaths.metadata },
+  { method: "POST", path: oauthPaths.token },
+  { method: "POST", path: oauthPaths.revoke },
+  { method: "POST", path: oauthPaths.register },
+  { method: "GET", path: oauthPaths.authorize },
+  { method: "POST", path: oauthPaths.authorize },
+  { method: "POST", path: OAuthLoginRoute.loginPaths.request },
+  { method: "GET", path: OAuthLoginRoute.loginPaths.link },
+  { method: "GET", path: OidcLoginRoute.oidcPaths.start },
+  { method: "GET", path: OidcLoginRoute.oidcPaths.callback }
 ]

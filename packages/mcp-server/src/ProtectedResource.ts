@@ -17,13 +17,14 @@ export const originOf = (settings: McpSettingsShape, request: HttpServerRequest.
 export const metadataUrl = (origin: string): string => `${origin}${metadataPath}${mcpPath}`
 
 /**
- * The protected-resource metadata of the MCP endpoint (RFC 9728). Margin has no OAuth
- * authorization server: the bearer credential is a workspace API token (`pck_...`) created in the
- * workspace settings, so `authorization_servers` is left out and the scopes are the token's.
+ * The protected-resource metadata of the MCP endpoint (RFC 9728). Two credentials work: a
+ * workspace API token (`pck_...`), or an OAuth access token from the authorization server on this
+ * same origin (`authorization_servers`, its RFC 8414 metadata at /.well-known/oauth-authorization-server).
  */
 export const metadataOf = (origin: string) => ({
   resource: `${origin}${mcpPath}`,
   resource_name: "Margin MCP server",
+  authorization_servers: [origin],
   bearer_methods_supported: ["header"],
   scopes_supported: scopes,
   resource_documentation: `${origin}/api/v1/openapi.json`

@@ -1,6 +1,7 @@
 /**
  * @margin/mcp-server: the MCP front door: the toolkit on the use cases, its HTTP routes (/mcp and
- * the protected-resource metadata) and its stdio transport. A process mounts it (@margin/runtime).
+ * the protected-resource metadata, the OAuth authorization server with its sign-in and consent
+ * pages) and its stdio transport. A process mounts it (@margin/runtime).
  */
 export { allowedHeaders, exposedHeaders } from "./McpCors.ts"
 export * as McpRoutes from "./McpRoutes.ts"
@@ -12,5 +13,6 @@ export {
   type SessionLimits
 } from "./McpSettings.ts"
 export * as McpStdio from "./McpStdio.ts"
+export { OAuthLoginSettings, type OAuthLoginSettingsShape, type OidcSettings } from "./OAuthLoginSettings.ts"
 export * as ProtectedResource from "./ProtectedResource.ts"
 export { marginToken } from "./StdioAuthentication.ts"

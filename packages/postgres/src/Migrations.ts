@@ -16,6 +16,7 @@ import runRowsAscendingIndexes from "./migrations/0008_run_rows_ascending_indexe
 import runRowsItemKeys from "./migrations/0009_run_rows_item_keys.ts"
 import deprecationNoticeClaims from "./migrations/0010_deprecation_notice_claims.ts"
 import pricingObjective from "./migrations/0011_pricing_objective.ts"
+import oauth from "./migrations/0012_oauth.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -33,7 +34,8 @@ export const loader = PgMigrator.fromRecord({
   "0008_run_rows_ascending_indexes": runRowsAscendingIndexes,
   "0009_run_rows_item_keys": runRowsItemKeys,
   "0010_deprecation_notice_claims": deprecationNoticeClaims,
-  "0011_pricing_objective": pricingObjective
+  "0011_pricing_objective": pricingObjective,
+  "0012_oauth": oauth
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

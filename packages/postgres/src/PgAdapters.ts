@@ -1,9 +1,12 @@
 import type { AlertRepository } from "@margin/core/ports/AlertRepository"
 import type { AuditRepository } from "@margin/core/ports/AuditRepository"
+import type { AuthorizationCodeRepository } from "@margin/core/ports/AuthorizationCodeRepository"
 import type { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import type { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
 import type { IdGenerator } from "@margin/core/ports/IdGenerator"
 import type { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import type { OAuthClientRepository } from "@margin/core/ports/OAuthClientRepository"
+import type { OAuthGrantRepository } from "@margin/core/ports/OAuthGrantRepository"
 import type { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
 import type { RunRepository } from "@margin/core/ports/RunRepository"
 import type { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
@@ -19,10 +22,13 @@ import type { SqlClient } from "effect/sql"
 import { CredentialCipher, type InvalidCredentialsKey } from "./CredentialCipher.ts"
 import * as PgAlertRepository from "./PgAlertRepository.ts"
 import * as PgAuditRepository from "./PgAuditRepository.ts"
+import * as PgAuthorizationCodeRepository from "./PgAuthorizationCodeRepository.ts"
 import * as PgCatalogRepository from "./PgCatalogRepository.ts"
 import * as PgDeletionRequestRepository from "./PgDeletionRequestRepository.ts"
 import * as PgIdGenerator from "./PgIdGenerator.ts"
 import * as PgMembershipRepository from "./PgMembershipRepository.ts"
+import * as PgOAuthClientRepository from "./PgOAuthClientRepository.ts"
+import * as PgOAuthGrantRepository from "./PgOAuthGrantRepository.ts"
 import * as PgRecommendationRepository from "./PgRecommendationRepository.ts"
 import * as PgRunRepository from "./PgRunRepository.ts"
 import * as PgStoreConnectionRepository from "./PgStoreConnectionRepository.ts"
@@ -57,6 +63,9 @@ export type PgPorts =
   | DeletionRequestRepository
   | StoreCredentials
   | CredentialCipher
+  | OAuthClientRepository
+  | AuthorizationCodeRepository
+  | OAuthGrantRepository
 
 /** Every adapter over the SqlClient in context, with the given credential cipher. */
 export const layerWith = <E, R>(
@@ -77,7 +86,10 @@ export const layerWith = <E, R>(
     PgWriteBackOutbox.layer,
     PgSupportSessionRepository.layer,
     PgDeletionRequestRepository.layer,
-    PgStoreCredentials.layer
+    PgStoreCredentials.layer,
+    PgOAuthClientRepository.layer,
+    PgAuthorizationCodeRepository.layer,
+    PgOAuthGrantRepository.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(PgIdGenerator.layer, cipher)))
 
 /**

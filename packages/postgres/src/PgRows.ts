@@ -147,3 +147,18 @@ export const countOf = (rows: ReadonlyArray<unknown>): Effect.Effect<number, Sch
 
 /** Whether a `… RETURNING` statement touched a row. */
 export const touchedAny = (rows: ReadonlyArray<unknown>): boolean => rows.length > 0
+
+/**
+ * Marks a row once and answers it as it was before: `mark` is an `UPDATE … WHERE <not yet marked>
+ * RETURNING`, whose row, when there is one, `unmark` turns back into the row before; else `current`
+ * reads the row as it stands (already marked, or absent). A racing `mark` waits for the row's lock,
+ * then finds it marked: exactly one caller sees it unmarked.
+ */
+export const markOnce = <A, E, R>(
+  mark: Effect.Effect<Option.Option<A>, E, R>,
+  unmark: (marked: A) => A,
+  current: Effect.Effect<Option.Option<A>, E, R>
+): Effect.Effect<Option.Option<A>, E, R> =>
+  Effect.flatMap(mark, (marked) =>
+    Option.isSome(marked) ? Effect.succeed(Option.some(unmark(marked.value))) : current
+  )

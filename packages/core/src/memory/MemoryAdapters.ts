@@ -1,11 +1,14 @@
 import { Layer } from "effect"
 import type { AlertRepository } from "../ports/AlertRepository.ts"
 import type { AuditRepository } from "../ports/AuditRepository.ts"
+import type { AuthorizationCodeRepository } from "../ports/AuthorizationCodeRepository.ts"
 import type { CatalogRepository } from "../ports/CatalogRepository.ts"
 import type { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
 import type { DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
 import type { IdGenerator } from "../ports/IdGenerator.ts"
 import type { MembershipRepository } from "../ports/MembershipRepository.ts"
+import type { OAuthClientRepository } from "../ports/OAuthClientRepository.ts"
+import type { OAuthGrantRepository } from "../ports/OAuthGrantRepository.ts"
 import { defaultRequestsPerMinute, type RateBudget } from "../ports/RateBudget.ts"
 import type { RecommendationRepository } from "../ports/RecommendationRepository.ts"
 import type { RunRepository } from "../ports/RunRepository.ts"
@@ -19,12 +22,15 @@ import type { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
 import type { WriteBackOutbox } from "../ports/WriteBackOutbox.ts"
 import * as MemoryAlertRepository from "./MemoryAlertRepository.ts"
 import * as MemoryAuditRepository from "./MemoryAuditRepository.ts"
+import * as MemoryAuthorizationCodeRepository from "./MemoryAuthorizationCodeRepository.ts"
 import * as MemoryCatalogRepository from "./MemoryCatalogRepository.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 import * as MemoryDeletionRequestRepository from "./MemoryDeletionRequestRepository.ts"
 import * as MemoryDeprecationNoticeRepository from "./MemoryDeprecationNoticeRepository.ts"
 import * as MemoryIdGenerator from "./MemoryIdGenerator.ts"
 import * as MemoryMembershipRepository from "./MemoryMembershipRepository.ts"
+import * as MemoryOAuthClientRepository from "./MemoryOAuthClientRepository.ts"
+import * as MemoryOAuthGrantRepository from "./MemoryOAuthGrantRepository.ts"
 import * as MemoryRateBudget from "./MemoryRateBudget.ts"
 import * as MemoryRecommendationRepository from "./MemoryRecommendationRepository.ts"
 import * as MemoryRunRepository from "./MemoryRunRepository.ts"
@@ -57,6 +63,9 @@ export type Ports =
   | WriteBackOutbox
   | SupportSessionRepository
   | DeletionRequestRepository
+  | OAuthClientRepository
+  | AuthorizationCodeRepository
+  | OAuthGrantRepository
 
 /**
  * What `layer` provides: every port (the servers' ones, and the deprecation notices of the CLI),
@@ -83,6 +92,9 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryDeletionRequestRepository.layer,
     MemoryDeprecationNoticeRepository.layer,
     MemoryStoreWriteBack.layer,
+    MemoryOAuthClientRepository.layer,
+    MemoryAuthorizationCodeRepository.layer,
+    MemoryOAuthGrantRepository.layer,
     MemoryRateBudget.layerWith({ limit: options.rateLimit })
   ).pipe(Layer.provideMerge(Layer.mergeAll(MemoryDatabase.layer, MemoryIdGenerator.layer, MemoryStore.layer)))
 

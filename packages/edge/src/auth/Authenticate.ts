@@ -1,6 +1,7 @@
 import { type ApiToken, tokenState } from "@margin/core/ApiToken"
 import type { RepositoryError } from "@margin/core/Errors"
 import type { Membership } from "@margin/core/Membership"
+import { OAuthServer, secretPrefixes } from "@margin/core/OAuthServer"
 import { sessionScopes } from "@margin/core/operations/OperationCatalogue"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { type BudgetDecision, RateBudget } from "@margin/core/ports/RateBudget"
@@ -27,9 +28,23 @@ export type AuthorizationError = InsufficientScope | TokenUnusable | RepositoryE
 
 export type AuthenticationError = IdentificationError | AuthorizationError
 
-/** `token:<id>`, `user:<id>`: the rate budget a request counts against, shared by REST and MCP. */
-export const budgetKey = (caller: { readonly tokenId: string | null; readonly userId: string }): string =>
-  caller.tokenId === null ? `user:${caller.userId}` : `token:${caller.tokenId}`
+/**
+ * `token:<id>`, `user:<id>`, `grant:<id>`: the rate budget a request counts against, shared by REST
+ * and MCP. Each OAuth grant has its own, apart from its user's tokens and sessions (spec 8.2).
+ */
+export const budgetKey = (caller: {
+  readonly tokenId: string | null
+  readonly userId: string
+  readonly grantId?: string
+}): string =>
+  caller.grantId !== undefined
+    ? `grant:${caller.grantId}`
+    : caller.tokenId === null
+      ? `user:${caller.userId}`
+      : `token:${caller.tokenId}`
+
+/** How an OAuth access token is told from an API token and a session JWT. */
+const isOAuthAccessToken = (credential: string): boolean => credential.startsWith(secretPrefixes.access)
 
 /** last_used_at is written at most this often per token, not on every request. */
 const touchIntervalMs = 60_000
@@ -52,11 +67,13 @@ export class Authenticate extends Context.Service<
     /**
      * The first half of `authenticate`, for front doors that learn the operation only later
      * (MCP: one HTTP request, then a tool): credential (401), rate budget (429), workspace (403).
-     * `sessions: false` refuses session JWTs (401 session_not_allowed).
+     * `sessions: false` refuses session JWTs (401 session_not_allowed). OAuth access tokens are
+     * accepted only when `oauthResource` names the resource being called (the MCP endpoint's URL),
+     * and only if they were issued for it (RFC 8707); REST passes none (401 oauth_not_allowed).
      */
     readonly identify: (
       credentials: Credentials,
-      options: { readonly sessions: boolean }
+      options: { readonly sessions: boolean; readonly oauthResource?: string }
     ) => Effect.Effect<CallerShape, IdentificationError>
     /** The second half: scope (403), then token_unusable (403) when the operation mutates. */
     readonly authorize: (caller: CallerShape, access: RouteAccessShape) => Effect.Effect<void, AuthorizationError>
@@ -70,6 +87,7 @@ export class Authenticate extends Context.Service<
       const memberships = yield* MembershipRepository
       const budget = yield* RateBudget
       const sessions = yield* SessionVerifier
+      const oauth = yield* OAuthServer
 
       // Read in the generators rather than through a flatMap of its own: a step less per request.
       const refusal = (decision: BudgetDecision): RateLimited | undefined =>
@@ -106,6 +124,39 @@ export class Authenticate extends Context.Service<
           tokenId: token.id,
           userId: token.issuedBy,
           scopes: token.scopes,
+          role: Option.isSome(membership) ? membership.value.role : null
+        }
+        return caller
+      })
+
+      const fromGrant = Effect.fnUntraced(function* (
+        accessToken: string,
+        workspaceHeader: string | undefined,
+        resource: string | undefined,
+        now: number
+      ) {
+        if (resource === undefined) return yield* new Unauthorized({ reason: "oauth_not_allowed" })
+        const found = yield* oauth.grantOfAccessToken(accessToken)
+        if (Option.isNone(found) || found.value.resource !== resource) {
+          return yield* new Unauthorized({ reason: "oauth_token_invalid" })
+        }
+        const grant = found.value
+        const key = budgetKey({ tokenId: null, userId: grant.userId, grantId: grant.id })
+        yield* RequestLog.note(key, grant.workspaceId)
+        const refused = refusal(yield* budget.consume(key, now))
+        if (refused !== undefined) return yield* refused
+        if (workspaceHeader !== undefined && workspaceHeader !== grant.workspaceId) {
+          return yield* new WorkspaceForbidden({ reason: "token_bound_elsewhere" })
+        }
+        // The role as it is now, as for tokens: a grant does not freeze the role it was given under.
+        const membership = yield* memberships.get(grant.workspaceId, grant.userId)
+        const caller: CallerShape = {
+          workspaceId: grant.workspaceId,
+          credential: "grant",
+          tokenId: null,
+          grantId: grant.id,
+          userId: grant.userId,
+          scopes: grant.scopes,
           role: Option.isSome(membership) ? membership.value.role : null
         }
         return caller
@@ -164,7 +215,7 @@ export class Authenticate extends Context.Service<
       // steps of the run loop, and these run on every request.
       const identifyUntraced = (
         credentials: Credentials,
-        options: { readonly sessions: boolean }
+        options: { readonly sessions: boolean; readonly oauthResource?: string }
       ): Effect.Effect<CallerShape, IdentificationError> => {
         if (credentials.authorization === undefined || credentials.authorization.trim() === "") {
           return Effect.fail(new Unauthorized({ reason: "missing" }))
@@ -177,11 +228,13 @@ export class Authenticate extends Context.Service<
           const now = clock.currentTimeMillisUnsafe()
           return isTokenSecret(credential)
             ? fromToken(credential, workspaceHeader, now)
-            : fromSession(credential, workspaceHeader, options.sessions, now)
+            : isOAuthAccessToken(credential)
+              ? fromGrant(credential, workspaceHeader, options.oauthResource, now)
+              : fromSession(credential, workspaceHeader, options.sessions, now)
         })
       }
 
-      // A session's user was checked when it was identified; a token's issuer may be gone since.
+      // A session's user was checked when it was identified; a token's issuer or a grant's user may be gone since.
       // Both answer the caller, so that `authenticate` needs no step of its own to return it.
       const issuerUsable = (caller: CallerShape): Effect.Effect<CallerShape, TokenUnusable | RepositoryError> =>
         Effect.flatMap(users.get(caller.userId), (issuer) =>
@@ -196,7 +249,7 @@ export class Authenticate extends Context.Service<
       ): Effect.Effect<CallerShape, AuthorizationError> =>
         !caller.scopes.includes(access.scope)
           ? Effect.fail(new InsufficientScope({ required: access.scope }))
-          : access.mutation && caller.tokenId !== null
+          : access.mutation && caller.credential !== "session"
             ? issuerUsable(caller)
             : Effect.succeed(caller)
 

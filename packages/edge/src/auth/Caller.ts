@@ -1,5 +1,5 @@
 import type { Actor } from "@margin/core/Actor"
-import type { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
+import type { GrantId, TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
 import type { Role } from "@margin/core/Role"
 import type { Scope } from "@margin/core/Scope"
 import { Context } from "effect"
@@ -8,10 +8,12 @@ import { Context } from "effect"
 export interface CallerShape {
   /** The one workspace this request may reach. */
   readonly workspaceId: WorkspaceId
-  readonly credential: "token" | "session"
+  readonly credential: "token" | "session" | "grant"
   /** The API token, for token callers. */
   readonly tokenId: TokenId | null
-  /** The token's issuer, or the session's user. */
+  /** The OAuth grant, for callers with an OAuth access token (MCP only). */
+  readonly grantId?: GrantId
+  /** The token's issuer, the session's user, or the user who consented to the grant. */
   readonly userId: UserId
   /** The token's scopes; for sessions, what first-party apps may do (`sessionScopes` of the operation catalogue). */
   readonly scopes: ReadonlyArray<Scope>
@@ -21,7 +23,10 @@ export interface CallerShape {
 
 export class Caller extends Context.Service<Caller, CallerShape>()("margin/edge/Caller") {}
 
-/** The actor recorded on entities and audit events. */
+/**
+ * The actor recorded on entities and audit events. An OAuth grant's caller acts as the user who
+ * consented (as a session does): the grant is the user's delegation, not a credential of its own.
+ */
 export const callerActor = (caller: CallerShape): Actor =>
   caller.tokenId === null
     ? { _tag: "SessionActor", userId: caller.userId }

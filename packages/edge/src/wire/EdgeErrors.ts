@@ -14,7 +14,9 @@ export const UnauthorizedReason = Schema.Literals([
   "revoked",
   "expired",
   "invalid_session",
-  "session_not_allowed"
+  "session_not_allowed",
+  "oauth_not_allowed",
+  "oauth_token_invalid"
 ])
 export type UnauthorizedReason = typeof UnauthorizedReason.Type
 

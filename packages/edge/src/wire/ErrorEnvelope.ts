@@ -101,7 +101,9 @@ const unauthorizedMessages: Record<Unauthorized["reason"], string> = {
   expired: "The API token has expired.",
   invalid_session: "The session is not valid.",
   session_not_allowed:
-    "Session credentials are accepted only by approve, reject and workspace status; use an API token."
+    "Session credentials are accepted only by approve, reject and workspace status; use an API token.",
+  oauth_not_allowed: "OAuth access tokens are for the MCP server (/mcp) only; use an API token.",
+  oauth_token_invalid: "The OAuth access token is unknown, expired or revoked, or was issued for another resource."
 }
 
 const workspaceMessages: Record<WorkspaceForbidden["reason"], string> = {

@@ -1,12 +1,13 @@
 import { Alerts } from "@margin/core/AlertsService"
 import { Approval } from "@margin/core/Approval"
 import { Catalog } from "@margin/core/CatalogService"
+import { OAuthServer } from "@margin/core/OAuthServer"
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { ReportExport } from "@margin/core/ReportExportService"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { Authenticate } from "@margin/edge/auth"
+import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
 
@@ -22,6 +23,9 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   ReportExport.layer,
   WorkspaceStatus.layer,
   RunExecutor.layer,
+  // The MCP resource's OAuth authorization server; its secrets on Node's crypto, client
+  // metadata documents fetched by Node behind the address policy.
+  OAuthServer.layer.pipe(Layer.provide([NodeOAuthSecrets.layer, NodeClientMetadataDocuments.layer])),
   // The approve request's own delivery attempt honours the same WRITE_BACK_* settings as the workers.
   DeliverySettings.layer
 )

@@ -4,7 +4,7 @@ import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { answerOutsideTheApp, limitConnections, serveLean, timeoutOptions } from "@margin/edge/serving"
 import { HealthRoutes, MetricsRoute, Readiness, RequestTelemetry } from "@margin/edge/telemetry"
 import { WorkerBackgroundRuns } from "@margin/jobs"
-import { McpRoutes, McpSettings, mcpSettingsConfig, ProtectedResource } from "@margin/mcp-server"
+import { McpRoutes, McpSettings, mcpSettingsConfig, OAuthLoginSettings, ProtectedResource } from "@margin/mcp-server"
 import { Config, Effect, Layer } from "effect"
 import { mcpServerConfig } from "../config/McpServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
@@ -43,7 +43,12 @@ const server = Layer.unwrap(
       // stays off: RequestTelemetry writes the request's log line.
       [WriteBackOutbox, Readiness]
     ).pipe(
-      Layer.provide([WorkerBackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
+      Layer.provide([
+        WorkerBackgroundRuns.layer,
+        McpSettings.layerWith(mcp),
+        OAuthLoginSettings.layer,
+        Readiness.layerSql
+      ]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),
       Layer.provide(
         listenFailureSaid(

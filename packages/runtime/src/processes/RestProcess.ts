@@ -3,9 +3,18 @@ import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
-import { McpRoutes, McpSettings, type McpSettingsShape, mcpSettingsConfig } from "@margin/mcp-server"
+import { MailerLayer } from "@margin/mail"
+import {
+  McpRoutes,
+  McpSettings,
+  type McpSettingsShape,
+  mcpSettingsConfig,
+  OAuthLoginSettings,
+  type OAuthLoginSettingsShape
+} from "@margin/mcp-server"
+import { DatabaseConfig } from "@margin/postgres"
 import { createNodeServer, HttpApp } from "@margin/rest"
-import { Effect, Fiber, Layer } from "effect"
+import { Cause, Effect, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
@@ -17,6 +26,8 @@ export interface AppOptions {
   readonly maxBodyBytes?: number
   /** The MCP front door's settings, when the process has read them already; else from the environment. */
   readonly mcpSettings?: McpSettingsShape
+  /** How users sign in to consent to OAuth clients; else from the environment. */
+  readonly oauthLogin?: OAuthLoginSettingsShape
 }
 
 /**
@@ -32,6 +43,9 @@ export const app = (options: AppOptions = {}) =>
       layer: McpRoutes.layer.pipe(
         Layer.provide(
           options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings)
+        ),
+        Layer.provide(
+          options.oauthLogin === undefined ? OAuthLoginSettings.layer : OAuthLoginSettings.layerWith(options.oauthLogin)
         )
       ),
       routes: McpRoutes.routes
@@ -66,6 +80,19 @@ const serverWith = <E>(options: ServerOptions<E>) =>
     Effect.gen(function* () {
       const config = yield* serverConfig
       const mcp = yield* mcpSettingsConfig
+      const dataDir = yield* DatabaseConfig.dataDirVariable
+      // The OAuth sign-in links' outbox (SMTP_URL, else .eml files under <DATA_DIR>/outbox/oauth-login).
+      // Optional: without a mailer the link is still logged, so a mail setting cannot stop the server.
+      const mailer = MailerLayer.layerConfig(
+        "oauth-login",
+        dataDir.trim() === "" ? DatabaseConfig.defaultDataDir : dataDir
+      ).pipe(
+        Layer.catchCause((cause) =>
+          Layer.effectDiscard(
+            Effect.logWarning("OAuth sign-in links will only be logged: no mailer", Cause.pretty(cause))
+          )
+        )
+      )
       const address = { host: config.host, port: config.port, portSetting: "PORT" }
       // Said before the database is opened, rather than after the migrations.
       yield* ensurePortFree(address)
@@ -79,7 +106,9 @@ const serverWith = <E>(options: ServerOptions<E>) =>
             )
       return Layer.mergeAll(
         // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
-        serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
+        serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }).pipe(Layer.provide(mailer)), [
+          WriteBackOutbox
+        ]),
         // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
         // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
         Jobs.layer

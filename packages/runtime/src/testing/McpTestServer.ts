@@ -1,12 +1,21 @@
+import { randomBytes } from "node:crypto"
 import { createServer } from "node:http"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
+import * as MemoryMailer from "@margin/core/memory/MemoryMailer"
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
 import { serveLean } from "@margin/edge/serving"
 import { WorkerBackgroundRuns } from "@margin/jobs"
-import { defaultSessionLimits, McpRoutes, McpSettings, type SessionLimits } from "@margin/mcp-server"
-import { Effect, Layer, References } from "effect"
+import {
+  defaultSessionLimits,
+  McpRoutes,
+  McpSettings,
+  OAuthLoginSettings,
+  type OidcSettings,
+  type SessionLimits
+} from "@margin/mcp-server"
+import { Effect, Layer, Redacted, References } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import { UseCasesLayer } from "../infrastructure/UseCases.ts"
 
@@ -15,6 +24,8 @@ export interface McpTestServerOptions {
   readonly allowedOrigins?: ReadonlyArray<string>
   readonly publicUrl?: string
   readonly sessions?: Partial<SessionLimits>
+  /** Sign-in through an upstream OpenID Connect provider, as OIDC_* configure it. */
+  readonly oidc?: OidcSettings
 }
 
 /**
@@ -46,7 +57,17 @@ export const layer = (options: McpTestServerOptions = {}) => {
         sessions: { ...defaultSessionLimits, ...options.sessions }
       })
     ),
+    // Sign-in by e-mail link on, whichever database the tests run on.
+    Layer.provide(
+      OAuthLoginSettings.layerWith({
+        emailLink: true,
+        key: Redacted.make(randomBytes(32)),
+        ...(options.oidc === undefined ? {} : { oidc: options.oidc })
+      })
+    ),
     Layer.provideMerge(UseCasesLayer),
+    // The sign-in links' outbox (MemoryOutbox), as the .eml transport would keep them.
+    Layer.provideMerge(MemoryMailer.layer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
     Layer.provideMerge(MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })),

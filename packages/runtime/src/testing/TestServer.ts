@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto"
 import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import { assert } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
@@ -8,7 +9,7 @@ import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { DeprecatedOperations } from "@margin/edge/wire"
-import { Effect, Layer, type LogLevel, Option, References, Schema } from "effect"
+import { Effect, Layer, type LogLevel, Option, Redacted, References, Schema } from "effect"
 import { HttpClient, HttpClientRequest, type HttpMethod, HttpServer } from "effect/http"
 import { UseCasesLayer } from "../infrastructure/UseCases.ts"
 import * as RestProcess from "../processes/RestProcess.ts"
@@ -42,7 +43,11 @@ export const layerOn = <ROut, E>(
   const identity = MemoryIdentityKeyStore.layer
   // The REST server's app, as RestProcess serves it: requests start on the services routes read while answering.
   return serveLean(
-    RestProcess.app(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    RestProcess.app({
+      ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      // Sign-in by e-mail link on, whichever database the tests run on.
+      oauthLogin: { emailLink: true, key: Redacted.make(randomBytes(32)) }
+    }),
     [WriteBackOutbox],
     { disableListenLog: true }
   ).pipe(

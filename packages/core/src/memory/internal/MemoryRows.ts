@@ -67,3 +67,20 @@ export const putRow = <Row>(
 
 /** Code-unit order, the same in every locale (and as PostgreSQL's "C" collation). */
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * Rewrites one row when `change` accepts it, answering the row as it was before (None when there
+ * is no row): one atomic step, so of two racing callers only one sees the row unchanged.
+ */
+export const changeRowBefore = <Row>(
+  db: MemoryDatabase["Service"],
+  table: Table<Row>,
+  key: string,
+  change: (row: Row) => Option.Option<Row>
+): Effect.Effect<Option.Option<Row>> =>
+  db.modify((tables) => {
+    const rows = table.rows(tables)
+    const before = HashMap.get(rows, key)
+    const next = Option.flatMap(before, change)
+    return [before, Option.isSome(next) ? table.withRows(tables, HashMap.set(rows, key, next.value)) : tables]
+  })

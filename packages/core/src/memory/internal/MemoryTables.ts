@@ -2,10 +2,14 @@ import { HashMap } from "effect"
 import type { Alert } from "../../Alert.ts"
 import type { ApiToken } from "../../ApiToken.ts"
 import type { AuditEvent } from "../../AuditEvent.ts"
+import type { AuthorizationCode } from "../../AuthorizationCode.ts"
 import type { CatalogItem } from "../../CatalogItem.ts"
 import type { DeletionRequest } from "../../DeletionRequest.ts"
 import type { Membership } from "../../Membership.ts"
+import type { OAuthGrant } from "../../OAuthGrant.ts"
+import type { OAuthToken } from "../../OAuthToken.ts"
 import type { MailTransport } from "../../ports/Mailer.ts"
+import type { StoredOAuthClient } from "../../ports/OAuthClientRepository.ts"
 import type { Recommendation } from "../../Recommendation.ts"
 import type { Run } from "../../Run.ts"
 import type { StoreConnection } from "../../StoreConnection.ts"
@@ -79,6 +83,12 @@ export interface Tables {
   readonly supportSessions: HashMap.HashMap<string, SupportSession>
   readonly deletionRequests: HashMap.HashMap<string, DeletionRequest>
   readonly deprecationNotices: HashMap.HashMap<string, DeprecationNoticeRow>
+  readonly oauthClients: HashMap.HashMap<string, StoredOAuthClient>
+  /** Keyed by the code's hash. */
+  readonly authorizationCodes: HashMap.HashMap<string, AuthorizationCode>
+  readonly oauthGrants: HashMap.HashMap<string, OAuthGrant>
+  /** Keyed by the token's hash. */
+  readonly oauthTokens: HashMap.HashMap<string, OAuthToken>
 }
 
 export const emptyTables: Tables = {
@@ -96,7 +106,11 @@ export const emptyTables: Tables = {
   writeBackByRecommendation: HashMap.empty(),
   supportSessions: HashMap.empty(),
   deletionRequests: HashMap.empty(),
-  deprecationNotices: HashMap.empty()
+  deprecationNotices: HashMap.empty(),
+  oauthClients: HashMap.empty(),
+  authorizationCodes: HashMap.empty(),
+  oauthGrants: HashMap.empty(),
+  oauthTokens: HashMap.empty()
 }
 
 export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
@@ -131,3 +145,7 @@ export const writeBacksTable: Table<WriteBackRow> = table("writeBacks")
 export const supportSessionsTable: Table<SupportSession> = table("supportSessions")
 export const deletionRequestsTable: Table<DeletionRequest> = table("deletionRequests")
 export const deprecationNoticesTable: Table<DeprecationNoticeRow> = table("deprecationNotices")
+export const oauthClientsTable: Table<StoredOAuthClient> = table("oauthClients")
+export const authorizationCodesTable: Table<AuthorizationCode> = table("authorizationCodes")
+export const oauthGrantsTable: Table<OAuthGrant> = table("oauthGrants")
+export const oauthTokensTable: Table<OAuthToken> = table("oauthTokens")

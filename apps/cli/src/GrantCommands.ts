@@ -1,0 +1,86 @@
+import { ResourceNotFound } from "@margin/core/Errors"
+import { GrantId } from "@margin/core/Ids"
+import type { OAuthGrant } from "@margin/core/OAuthGrant"
+import { OAuthGrantRepository } from "@margin/core/ports/OAuthGrantRepository"
+import { toIso } from "@margin/core/Timestamp"
+import { onDatabase } from "@margin/runtime/cli"
+import { Clock, Effect, Option } from "effect"
+import { Command, Flag } from "effect/cli"
+import { userFlag } from "./Flags.ts"
+import { audited } from "./OperatorAudit.ts"
+import { report } from "./Output.ts"
+
+const grantJson = (grant: OAuthGrant) => ({
+  id: grant.id,
+  user_id: grant.userId,
+  client_id: grant.clientId,
+  workspace_id: grant.workspaceId,
+  scopes: grant.scopes,
+  resource: grant.resource,
+  created_at: toIso(grant.createdAt),
+  revoked_at: grant.revokedAt === null ? null : toIso(grant.revokedAt)
+})
+
+const list = Command.make(
+  "list",
+  { user: userFlag.pipe(Flag.optional) },
+  Effect.fn(function* ({ user }) {
+    const grants = yield* OAuthGrantRepository.use((repository) =>
+      repository.list(Option.match(user, { onNone: () => ({}), onSome: (userId) => ({ userId }) }))
+    )
+    yield* report({ grants: grants.map(grantJson) }, ({ grants: rows }) =>
+      rows.length === 0
+        ? "No OAuth grants."
+        : rows
+            .map(
+              (row) =>
+                `${row.id}  ${row.revoked_at === null ? "live" : `revoked ${row.revoked_at}`}  user ${row.user_id}  workspace ${row.workspace_id}  client ${row.client_id}  ${row.scopes.join(",")}`
+            )
+            .join("\n")
+    )
+  })
+).pipe(
+  Command.withDescription("List OAuth grants (AI agents a user let act in a workspace), newest first"),
+  Command.withExamples([{ command: "marginctl grant list --user usr_01jh8y --json" }])
+)
+
+const revoke = Command.make(
+  "revoke",
+  { grantId: Flag.String("grant-id").pipe(Flag.withDescription("The grant id (grt_…)"), Flag.map(GrantId.make)) },
+  Effect.fn(function* ({ grantId }) {
+    const grants = yield* OAuthGrantRepository
+    const found = yield* grants.get(grantId)
+    if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "grant", id: grantId })
+    const grant = found.value
+    if (grant.revokedAt !== null) {
+      return yield* report(
+        { id: grant.id, revoked_at: toIso(grant.revokedAt), already_revoked: true },
+        (r) => `Grant ${r.id} was revoked already, at ${r.revoked_at}`
+      )
+    }
+    const now = yield* Clock.currentTimeMillis
+    yield* audited(grants.revoke(grant.id, now), () => [
+      {
+        workspaceId: grant.workspaceId,
+        action: "grant.revoke",
+        resourceType: "grant",
+        resourceId: grant.id,
+        beforeStatus: "active",
+        afterStatus: "revoked"
+      }
+    ])
+    yield* report(
+      { id: grant.id, revoked_at: toIso(now), already_revoked: false },
+      (r) => `Revoked grant ${r.id}: its access and refresh tokens stop working now`
+    )
+  })
+).pipe(
+  Command.withDescription("Revoke an OAuth grant and every token issued under it"),
+  Command.withExamples([{ command: "marginctl grant revoke --grant-id grt_01jh8z" }])
+)
+
+export const grantCommand = Command.make("grant").pipe(
+  Command.withDescription("List and revoke OAuth grants of the MCP server"),
+  Command.withExamples([{ command: "marginctl grant list" }]),
+  Command.withSubcommands([onDatabase(list), onDatabase(revoke)])
+)

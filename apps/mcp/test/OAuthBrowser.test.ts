@@ -1,0 +1,111 @@
+import { existsSync } from "node:fs"
+import { createServer, type Server } from "node:http"
+import { assert, describe, layer } from "@effect/vitest"
+import { MemoryOutbox } from "@margin/core/memory/MemoryMailer"
+import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
+import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
+import { Effect } from "effect"
+import { chromium } from "playwright-core"
+import { connected, finishAuthorization, MemoryOAuthProvider, requestAuthorization } from "./SdkOAuthProvider.ts"
+
+/** Debian's chromium (`apt-get install chromium`), driven by playwright-core. */
+const executablePath = "/usr/bin/chromium"
+
+/** The agent's loopback listener (as an agent runs one): the first request it gets is the answer. */
+const callbackListener = Effect.acquireRelease(
+  Effect.promise(
+    () =>
+      new Promise<{ readonly server: Server; readonly redirectUri: string; readonly answer: Promise<URL> }>(
+        (resolve) => {
+          let answered: (url: URL) => void = () => {}
+          const answer = new Promise<URL>((done) => {
+            answered = done
+          })
+          const server = createServer((request, response) => {
+            answered(new URL(request.url ?? "/", "http://127.0.0.1"))
+            response.writeHead(200, { "content-type": "text/plain" }).end("You can close this window.")
+          })
+          server.listen(0, "127.0.0.1", () => {
+            const address = server.address()
+            const port = typeof address === "object" && address !== null ? address.port : 0
+            resolve({ server, redirectUri: `http://127.0.0.1:${port}/callback`, answer })
+          })
+        }
+      )
+  ),
+  ({ server }) => Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
+)
+
+/** As the machine's notes say: no sandbox as root, and no background traffic to the closed network. */
+const launchArgs = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync"
+]
+
+const browser = Effect.acquireRelease(
+  Effect.promise(() => chromium.launch({ executablePath, headless: true, args: launchArgs })),
+  (opened) => Effect.promise(() => opened.close())
+)
+
+const runs = existsSync(executablePath)
+if (!runs) console.log(`OAuthBrowser.test.ts skipped: no browser at ${executablePath} (apt-get install chromium)`)
+
+describe.skipIf(!runs)("OAuth sign-in and consent in Chromium", () => {
+  layer(McpTestServer.layer(), { timeout: "90 seconds" })("the whole flow", (it) => {
+    it.effect(
+      "the SDK client's authorization URL, signed in and consented to in Chromium, ends in a working agent",
+      () =>
+        Effect.gen(function* () {
+          const { owner } = yield* aWorkspaceWithOwner()
+          const url = yield* McpTestServer.mcpUrl
+          const listener = yield* callbackListener
+          const provider = new MemoryOAuthProvider(listener.redirectUri)
+          yield* requestAuthorization(url, provider)
+          const authorizationUrl = provider.authorizationUrl
+          if (authorizationUrl === undefined) return assert.fail("the SDK opened no authorization URL")
+
+          const page = yield* Effect.flatMap(browser, (opened) => Effect.promise(() => opened.newPage()))
+          yield* Effect.promise(() => page.goto(authorizationUrl.href))
+          assert.strictEqual(
+            yield* Effect.promise(() => page.getByRole("heading", { level: 1 }).textContent()),
+            "Sign in to Margin"
+          )
+          yield* Effect.promise(() => page.getByLabel("E-mail address").fill(owner.user.email))
+          yield* Effect.promise(() => page.getByRole("button", { name: "Send me a sign-in link" }).click())
+          yield* Effect.promise(() => page.getByRole("status").waitFor())
+          const mail = (yield* (yield* MemoryOutbox).sent).filter((message) => message.to === owner.user.email).at(-1)
+          const link = mail === undefined ? undefined : /https?:\/\/\S+/.exec(mail.text)?.[0]
+          if (link === undefined) return assert.fail("no sign-in link in the outbox")
+
+          yield* Effect.promise(() => page.goto(link))
+          const heading = yield* Effect.promise(() => page.getByRole("heading", { level: 1 }).textContent())
+          assert.include(heading ?? "", "SDK test agent")
+          // Narrow the scopes: leave only list access to runs.
+          for (const scope of ["catalog:read", "runs:trigger"]) {
+            yield* Effect.promise(() => page.getByRole("checkbox", { name: new RegExp(scope) }).uncheck())
+          }
+          yield* Effect.promise(() => page.getByRole("button", { name: "Allow" }).click())
+          const callback = yield* Effect.promise(() => listener.answer)
+          const code = callback.searchParams.get("code")
+          if (code === null) return assert.fail(`no code at ${callback.href}`)
+          assert.strictEqual(callback.searchParams.get("state"), "sdk-state-1")
+
+          yield* finishAuthorization(url, provider, code)
+          const scope = provider.tokens()?.scope ?? ""
+          assert.notInclude(scope.split(" "), "catalog:read")
+          assert.include(scope.split(" "), "runs:read")
+          const client = yield* connected(url, provider)
+          const tools = (yield* Effect.promise(() => client.listTools())).tools.map((tool) => tool.name)
+          assert.include(tools, "list_runs")
+          assert.notInclude(tools, "list_catalog_items")
+          const called = yield* Effect.promise(() => client.callTool({ name: "list_runs", arguments: {} }))
+          assert.notStrictEqual(called.isError, true)
+        }).pipe(Effect.scoped)
+    )
+  })
+})

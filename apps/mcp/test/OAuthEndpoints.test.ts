@@ -1,0 +1,193 @@
+import { assert, layer } from "@effect/vitest"
+import { UserRepository } from "@margin/core/ports/UserRepository"
+import { aWorkspaceWithOwner, member } from "@margin/edge/testing/World"
+import { connect } from "@margin/runtime/testing/AgentClient"
+import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
+import { pkce } from "@margin/runtime/testing/OAuthConsent"
+import { Clock, Effect } from "effect"
+import { consentCode, jsonField, postForm, redeem, redirectUri, registerClient, stringField } from "./OAuthFlow.ts"
+import { awayFromWindowEdge } from "./RateWindow.ts"
+import { initialize, post, request } from "./RawMcp.ts"
+
+layer(McpTestServer.layer())("the OAuth authorization server of /mcp", (it) => {
+  it.effect("RFC 8414 metadata, linked from the protected-resource metadata", () =>
+    Effect.gen(function* () {
+      const origin = yield* McpTestServer.origin
+      const resource = yield* request("GET", "/.well-known/oauth-protected-resource/mcp")
+      assert.deepStrictEqual(jsonField(resource, "authorization_servers"), [origin])
+      const metadata = yield* request("GET", "/.well-known/oauth-authorization-server")
+      assert.strictEqual(metadata.status, 200)
+      assert.deepInclude(Object(metadata.json), {
+        issuer: origin,
+        authorization_endpoint: `${origin}/oauth/authorize`,
+        token_endpoint: `${origin}/oauth/token`,
+        registration_endpoint: `${origin}/oauth/register`,
+        revocation_endpoint: `${origin}/oauth/revoke`
+      })
+      assert.deepStrictEqual(jsonField(metadata, "code_challenge_methods_supported"), ["S256"])
+    })
+  )
+
+  it.effect("registration (RFC 7591): a public client; unacceptable redirect URIs and bad metadata are 400", () =>
+    Effect.gen(function* () {
+      const ok = yield* request("POST", "/oauth/register", { body: { client_name: "A", redirect_uris: [redirectUri] } })
+      assert.strictEqual(ok.status, 201, ok.text)
+      assert.match(stringField(ok, "client_id"), /^mcl_/)
+      assert.isUndefined(jsonField(ok, "client_secret"))
+      const http = yield* request("POST", "/oauth/register", { body: { redirect_uris: ["http://agent.example/cb"] } })
+      assert.strictEqual(http.status, 400)
+      assert.strictEqual(jsonField(http, "error"), "invalid_redirect_uri")
+      const none = yield* request("POST", "/oauth/register", { body: { redirect_uris: [] } })
+      assert.strictEqual(jsonField(none, "error"), "invalid_client_metadata")
+      const notJson = yield* request("POST", "/oauth/register", {
+        bytes: new TextEncoder().encode("{"),
+        contentType: "application/json"
+      })
+      assert.strictEqual(jsonField(notJson, "error"), "invalid_client_metadata")
+      const confidential = yield* request("POST", "/oauth/register", {
+        body: { redirect_uris: [redirectUri], token_endpoint_auth_method: "client_secret_post" }
+      })
+      assert.match(stringField(confidential, "client_secret"), /^mcs_/)
+    })
+  )
+
+  it.effect("code -> tokens -> /mcp; the code once; refresh rotates; a reused refresh token kills the grant", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const clientId = yield* registerClient
+      const { code, resource } = yield* consentCode(clientId, owner.user, workspace, ["runs:read"])
+      const tokens = yield* redeem(clientId, code, resource)
+      assert.strictEqual(tokens.status, 200, tokens.text)
+      assert.strictEqual(tokens.headers["cache-control"], "no-store")
+      assert.strictEqual(jsonField(tokens, "scope"), "runs:read")
+      const access = stringField(tokens, "access_token")
+      const opened = yield* post(initialize(), { token: access })
+      assert.strictEqual(opened.status, 200, opened.text)
+      const replay = yield* redeem(clientId, code, resource)
+      assert.strictEqual(replay.status, 400)
+      assert.strictEqual(jsonField(replay, "error"), "invalid_grant")
+      // The replay revoked the grant: its access token no longer opens /mcp.
+      assert.strictEqual((yield* post(initialize(), { token: access })).status, 401)
+
+      const second = yield* consentCode(clientId, owner.user, workspace, ["runs:read"])
+      const pair = yield* redeem(clientId, second.code, resource)
+      const refresh = stringField(pair, "refresh_token")
+      const rotated = yield* postForm("/oauth/token", {
+        grant_type: "refresh_token",
+        client_id: clientId,
+        refresh_token: refresh
+      })
+      assert.strictEqual(rotated.status, 200, rotated.text)
+      assert.notStrictEqual(stringField(rotated, "refresh_token"), refresh)
+      const reused = yield* postForm("/oauth/token", {
+        grant_type: "refresh_token",
+        client_id: clientId,
+        refresh_token: refresh
+      })
+      assert.strictEqual(jsonField(reused, "error"), "invalid_grant")
+      assert.strictEqual((yield* post(initialize(), { token: stringField(rotated, "access_token") })).status, 401)
+    })
+  )
+
+  it.effect(
+    "negative: wrong verifier, other redirect URI, foreign resource, unknown client, expired-style unknown code",
+    () =>
+      Effect.gen(function* () {
+        const { workspace, owner } = yield* aWorkspaceWithOwner()
+        const clientId = yield* registerClient
+        const attempt = (overrides: Record<string, string>) =>
+          Effect.flatMap(consentCode(clientId, owner.user, workspace, ["runs:read"]), ({ code, resource }) =>
+            redeem(clientId, code, resource, overrides)
+          )
+        const wrongVerifier = yield* attempt({ code_verifier: "x".repeat(43) })
+        assert.strictEqual(jsonField(wrongVerifier, "error"), "invalid_grant")
+        const otherRedirect = yield* attempt({ redirect_uri: "http://127.0.0.1:33418/other" })
+        assert.strictEqual(jsonField(otherRedirect, "error"), "invalid_grant")
+        const foreign = yield* attempt({ resource: "https://evil.example/mcp" })
+        assert.strictEqual(jsonField(foreign, "error"), "invalid_target")
+        const unknownClient = yield* attempt({ client_id: "mcl_nobody" })
+        assert.strictEqual(unknownClient.status, 401)
+        assert.strictEqual(jsonField(unknownClient, "error"), "invalid_client")
+        const noGrantType = yield* postForm("/oauth/token", { client_id: clientId })
+        assert.strictEqual(jsonField(noGrantType, "error"), "unsupported_grant_type")
+        const repeated = yield* request("POST", "/oauth/token", {
+          bytes: new TextEncoder().encode(`grant_type=authorization_code&client_id=${clientId}&code=a&code=b`),
+          contentType: "application/x-www-form-urlencoded"
+        })
+        assert.strictEqual(jsonField(repeated, "error"), "invalid_request")
+      })
+  )
+
+  it.effect("revocation (RFC 7009): an access token alone; a refresh token ends the grant; unknown tokens 200", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const clientId = yield* registerClient
+      const first = yield* consentCode(clientId, owner.user, workspace, ["runs:read"])
+      const tokens = yield* redeem(clientId, first.code, first.resource)
+      const access = stringField(tokens, "access_token")
+      assert.strictEqual((yield* postForm("/oauth/revoke", { client_id: clientId, token: access })).status, 200)
+      assert.strictEqual((yield* post(initialize(), { token: access })).status, 401)
+      const rotated = yield* postForm("/oauth/token", {
+        grant_type: "refresh_token",
+        client_id: clientId,
+        refresh_token: stringField(tokens, "refresh_token")
+      })
+      assert.strictEqual((yield* post(initialize(), { token: stringField(rotated, "access_token") })).status, 200)
+      yield* postForm("/oauth/revoke", { client_id: clientId, token: stringField(rotated, "refresh_token") })
+      assert.strictEqual((yield* post(initialize(), { token: stringField(rotated, "access_token") })).status, 401)
+      assert.strictEqual((yield* postForm("/oauth/revoke", { client_id: clientId, token: "mat_nothing" })).status, 200)
+    })
+  )
+
+  it.effect("a deleted user's grant still reads, and mutating tools answer token_unusable", () =>
+    Effect.gen(function* () {
+      const { workspace } = yield* aWorkspaceWithOwner()
+      const analyst = yield* member(workspace, "analyst")
+      const clientId = yield* registerClient
+      const { code, resource } = yield* consentCode(clientId, analyst.user, workspace, ["runs:read", "runs:trigger"])
+      const access = stringField(yield* redeem(clientId, code, resource), "access_token")
+      const agent = yield* connect(access)
+      const now = yield* Clock.currentTimeMillis
+      yield* UserRepository.use((users) => users.markDeleted(analyst.user.id, now))
+      assert.isFalse((yield* agent.call("list_runs")).isError)
+      const refused = yield* agent.call("trigger_run")
+      assert.isTrue(refused.isError)
+      assert.strictEqual(Reflect.get(Object(refused.json), "code"), "token_unusable")
+    }).pipe(Effect.scoped)
+  )
+})
+
+layer(McpTestServer.layer({ rateLimit: 3 }), { excludeTestServices: true })(
+  "OAuth registration and client documents",
+  (it) => {
+    it.effect("registration counts on the budget per address: the fourth in a minute is 429", () =>
+      Effect.gen(function* () {
+        yield* awayFromWindowEdge
+        const register = request("POST", "/oauth/register", { body: { redirect_uris: [redirectUri] } })
+        const statuses: Array<number> = []
+        for (let n = 0; n < 4; n++) statuses.push((yield* register).status)
+        assert.deepStrictEqual(statuses, [201, 201, 201, 429])
+        assert.isString((yield* register).headers["retry-after"])
+      })
+    )
+
+    it.effect("a client metadata URL at a private address is refused on the page, never fetched from", () =>
+      Effect.gen(function* () {
+        const query = new URLSearchParams({
+          response_type: "code",
+          client_id: "https://10.0.0.7/client.json",
+          redirect_uri: redirectUri,
+          code_challenge: pkce.challenge,
+          code_challenge_method: "S256",
+          resource: `${yield* McpTestServer.origin}/mcp`
+        })
+        const page = yield* request("GET", `/oauth/authorize?${query}`)
+        assert.strictEqual(page.status, 400, page.text)
+        assert.include(page.text, "address not allowed")
+        assert.isUndefined(page.headers.location)
+        const metadata = yield* request("GET", "/.well-known/oauth-authorization-server")
+        assert.isTrue(Boolean(Reflect.get(Object(metadata.json), "client_id_metadata_document_supported")))
+      })
+    )
+  }
+)

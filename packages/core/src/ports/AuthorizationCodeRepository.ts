@@ -1,0 +1,16 @@
+import { Context, type Effect, type Option } from "effect"
+import type { AuthorizationCode } from "../AuthorizationCode.ts"
+import type { RepositoryError } from "../Errors.ts"
+
+/** Authorization codes, by the hex SHA-256 of the code. */
+export class AuthorizationCodeRepository extends Context.Service<
+  AuthorizationCodeRepository,
+  {
+    readonly insert: (codeHash: string, code: AuthorizationCode) => Effect.Effect<void, RepositoryError>
+    /**
+     * Marks the code used at `at` and answers it as it was before, in one atomic step: of two
+     * concurrent redemptions exactly one sees `usedAt: null`. A second call keeps the first instant.
+     */
+    readonly consume: (codeHash: string, at: number) => Effect.Effect<Option.Option<AuthorizationCode>, RepositoryError>
+  }
+>()("margin/core/AuthorizationCodeRepository") {}

@@ -1,0 +1,70 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import { AuthorizationCodeRepository } from "../src/ports/AuthorizationCodeRepository.ts"
+import type { IdGenerator } from "../src/ports/IdGenerator.ts"
+import type { OAuthClientRepository } from "../src/ports/OAuthClientRepository.ts"
+import type { OAuthGrantRepository } from "../src/ports/OAuthGrantRepository.ts"
+import type { UserRepository } from "../src/ports/UserRepository.ts"
+import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { fixtureNow, minuteMs } from "./Fixtures.ts"
+import { anAuthorizationCode, hashOf, seedGrant } from "./OAuthFixtures.ts"
+
+export type AuthorizationCodeContractServices =
+  | AuthorizationCodeRepository
+  | OAuthGrantRepository
+  | OAuthClientRepository
+  | WorkspaceRepository
+  | UserRepository
+  | IdGenerator
+
+/** A stored unused code of a fresh grant, and its hash. */
+const seedCode = Effect.fnUntraced(function* () {
+  const grant = yield* seedGrant()
+  const code = anAuthorizationCode({ grantId: grant.id, clientId: grant.clientId, scopes: ["runs:read"] })
+  const codeHash = hashOf(grant.id, "c")
+  yield* AuthorizationCodeRepository.use((codes) => codes.insert(codeHash, code))
+  return { code, codeHash }
+})
+
+/** The AuthorizationCodeRepository port's contract: every adapter must pass it. */
+export const authorizationCodeRepositoryContract = <E>(
+  name: string,
+  services: Layer.Layer<AuthorizationCodeContractServices, E>
+) =>
+  layer(services)(`AuthorizationCodeRepository contract (${name})`, (it) => {
+    it.effect("consume answers the code as it was, marks it used once and keeps the first instant", () =>
+      Effect.gen(function* () {
+        const codes = yield* AuthorizationCodeRepository
+        const { code, codeHash } = yield* seedCode()
+        assert.deepStrictEqual(yield* codes.consume(codeHash, fixtureNow + 1_000), Option.some(code))
+        assert.deepStrictEqual(
+          yield* codes.consume(codeHash, fixtureNow + minuteMs),
+          Option.some({ ...code, usedAt: fixtureNow + 1_000 })
+        )
+        assert.isTrue(Option.isNone(yield* codes.consume("e".repeat(64), fixtureNow)))
+      })
+    )
+
+    it.effect("of concurrent redemptions exactly one sees the code unused", () =>
+      Effect.gen(function* () {
+        const codes = yield* AuthorizationCodeRepository
+        const { codeHash } = yield* seedCode()
+        const seen = yield* Effect.forEach(
+          Array.from({ length: 8 }, (_, index) => index),
+          (index) => codes.consume(codeHash, fixtureNow + index),
+          { concurrency: "unbounded" }
+        )
+        const unused = seen.filter((found) => Option.isSome(found) && found.value.usedAt === null)
+        assert.strictEqual(unused.length, 1)
+      })
+    )
+
+    it.effect("a second insert under one hash fails", () =>
+      Effect.gen(function* () {
+        const codes = yield* AuthorizationCodeRepository
+        const { code, codeHash } = yield* seedCode()
+        const again = yield* Effect.flip(codes.insert(codeHash, code))
+        assert.strictEqual(again._tag, "RepositoryError")
+      })
+    )
+  })

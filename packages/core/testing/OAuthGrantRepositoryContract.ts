@@ -1,0 +1,112 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect, type Layer, Option } from "effect"
+import { GrantId } from "../src/Ids.ts"
+import type { IdGenerator } from "../src/ports/IdGenerator.ts"
+import type { OAuthClientRepository } from "../src/ports/OAuthClientRepository.ts"
+import { OAuthGrantRepository } from "../src/ports/OAuthGrantRepository.ts"
+import type { UserRepository } from "../src/ports/UserRepository.ts"
+import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { fixtureNow, minuteMs } from "./Fixtures.ts"
+import { anOAuthToken, hashOf, seedGrant, seedOAuthClient } from "./OAuthFixtures.ts"
+import { expectSome, freshId, seedWorkspace } from "./Seed.ts"
+
+export type OAuthGrantContractServices =
+  | OAuthGrantRepository
+  | OAuthClientRepository
+  | WorkspaceRepository
+  | UserRepository
+  | IdGenerator
+
+/** The OAuthGrantRepository port's contract: every adapter must pass it. */
+export const oauthGrantRepositoryContract = <E>(name: string, services: Layer.Layer<OAuthGrantContractServices, E>) =>
+  layer(services)(`OAuthGrantRepository contract (${name})`, (it) => {
+    it.effect("consent inserts a grant; consenting again updates the live one instead of adding another", () =>
+      Effect.gen(function* () {
+        const grants = yield* OAuthGrantRepository
+        const grant = yield* seedGrant({ scopes: ["runs:read", "catalog:read"] })
+        assert.deepStrictEqual(yield* grants.get(grant.id), Option.some(grant))
+        const again = yield* grants.consent({
+          ...grant,
+          id: yield* freshId("grant", GrantId.make),
+          scopes: ["runs:read"],
+          resource: "https://other.example/mcp",
+          createdAt: fixtureNow + minuteMs
+        })
+        assert.deepStrictEqual(again, { ...grant, scopes: ["runs:read"], resource: "https://other.example/mcp" })
+        assert.deepStrictEqual(yield* grants.list({ userId: grant.userId }), [again])
+      })
+    )
+
+    it.effect(
+      "another workspace or client of the same user is another grant; after a revoke, consent makes a new one",
+      () =>
+        Effect.gen(function* () {
+          const grants = yield* OAuthGrantRepository
+          const grant = yield* seedGrant()
+          const workspace = yield* seedWorkspace()
+          const secondId = yield* freshId("grant", GrantId.make)
+          const second = yield* grants.consent({
+            ...grant,
+            id: secondId,
+            workspaceId: workspace.id,
+            createdAt: fixtureNow + 1
+          })
+          assert.strictEqual(second.id, secondId)
+          const client = yield* seedOAuthClient()
+          const thirdId = yield* freshId("grant", GrantId.make)
+          const third = yield* grants.consent({ ...grant, id: thirdId, clientId: client.id, createdAt: fixtureNow + 2 })
+          assert.strictEqual(third.id, thirdId)
+          assert.isTrue(yield* grants.revoke(grant.id, fixtureNow + minuteMs))
+          const fourthId = yield* freshId("grant", GrantId.make)
+          const fourth = yield* grants.consent({ ...grant, id: fourthId, createdAt: fixtureNow + 3 })
+          assert.strictEqual(fourth.id, fourthId)
+          assert.deepStrictEqual(
+            (yield* grants.list({ userId: grant.userId })).map((listed) => listed.id),
+            [fourthId, thirdId, secondId, grant.id]
+          )
+        })
+    )
+
+    it.effect("revoke is true for the call that revokes and keeps the first instant", () =>
+      Effect.gen(function* () {
+        const grants = yield* OAuthGrantRepository
+        const grant = yield* seedGrant()
+        assert.isTrue(yield* grants.revoke(grant.id, fixtureNow + minuteMs))
+        assert.isFalse(yield* grants.revoke(grant.id, fixtureNow + 2 * minuteMs))
+        const revoked = yield* expectSome(yield* grants.get(grant.id), "the grant")
+        assert.strictEqual(revoked.revokedAt, fixtureNow + minuteMs)
+        assert.isFalse(yield* grants.revoke(yield* freshId("grant", GrantId.make), fixtureNow))
+        assert.isTrue((yield* grants.list({})).some((listed) => listed.id === grant.id))
+      })
+    )
+
+    it.effect("tokens: insert, find, use once (concurrent uses see one unused), revoke once", () =>
+      Effect.gen(function* () {
+        const grants = yield* OAuthGrantRepository
+        const grant = yield* seedGrant()
+        const access = anOAuthToken({ grantId: grant.id, kind: "access" })
+        const refresh = anOAuthToken({ grantId: grant.id, kind: "refresh" })
+        yield* grants.insertToken(hashOf(grant.id, "a"), access)
+        yield* grants.insertToken(hashOf(grant.id, "r"), refresh)
+        assert.deepStrictEqual(yield* grants.findToken(hashOf(grant.id, "a")), Option.some(access))
+        assert.isTrue(Option.isNone(yield* grants.findToken("d".repeat(64))))
+        const uses = yield* Effect.forEach(
+          Array.from({ length: 6 }, (_, index) => fixtureNow + index),
+          (at) => grants.useToken(hashOf(grant.id, "r"), at),
+          { concurrency: "unbounded" }
+        )
+        assert.strictEqual(uses.filter((found) => Option.isSome(found) && found.value.usedAt === null).length, 1)
+        const used = yield* expectSome(yield* grants.findToken(hashOf(grant.id, "r")), "the refresh token")
+        assert.isNotNull(used.usedAt)
+        assert.isTrue(yield* grants.revokeToken(hashOf(grant.id, "a"), fixtureNow + minuteMs))
+        assert.isFalse(yield* grants.revokeToken(hashOf(grant.id, "a"), fixtureNow + 2 * minuteMs))
+        assert.deepStrictEqual(
+          yield* grants.findToken(hashOf(grant.id, "a")),
+          Option.some({ ...access, revokedAt: fixtureNow + minuteMs })
+        )
+        assert.isFalse(yield* grants.revokeToken("d".repeat(64), fixtureNow))
+        const duplicate = yield* Effect.flip(grants.insertToken(hashOf(grant.id, "a"), access))
+        assert.strictEqual(duplicate._tag, "RepositoryError")
+      })
+    )
+  })

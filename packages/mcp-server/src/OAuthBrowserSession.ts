@@ -1,0 +1,67 @@
+import { randomBytes, timingSafeEqual } from "node:crypto"
+import type { UserId } from "@margin/core/Ids"
+import { UserId as UserIdSchema } from "@margin/core/Ids"
+import { Redacted } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import type { OAuthLoginSettingsShape } from "./OAuthLoginSettings.ts"
+import { type PageCookie, pageCookie } from "./OAuthPages.ts"
+import { signValue, verifyValue } from "./SignedValue.ts"
+
+/** The browser's sign-in: a signed user id, for the consent pages only (path /oauth). */
+const loginCookie = "margin_login"
+/** Double-submit CSRF token: this cookie (SameSite=Strict) and the form's `csrf` field must agree. */
+const csrfCookie = "margin_csrf"
+
+export const loginLifetimeMs = 8 * 60 * 60_000
+export const linkLifetimeMs = 10 * 60_000
+
+/** The signed-in user of this browser, if its cookie is ours and current. */
+export const signedInUser = (
+  settings: OAuthLoginSettingsShape,
+  request: HttpServerRequest.HttpServerRequest,
+  now: number
+): UserId | undefined => {
+  const cookie = request.cookies[loginCookie]
+  const userId = cookie === undefined ? undefined : verifyValue(Redacted.value(settings.key), "login", cookie, now)
+  return userId === undefined ? undefined : UserIdSchema.make(userId)
+}
+
+export const loginCookieFor = (settings: OAuthLoginSettingsShape, userId: UserId, now: number): PageCookie =>
+  pageCookie(
+    loginCookie,
+    signValue(Redacted.value(settings.key), "login", userId, now + loginLifetimeMs),
+    loginLifetimeMs / 1000,
+    "lax"
+  )
+
+/** The link a sign-in e-mail carries: the user, signed, for 10 minutes. */
+export const linkToken = (settings: OAuthLoginSettingsShape, userId: UserId, now: number): string =>
+  signValue(Redacted.value(settings.key), "link", userId, now + linkLifetimeMs)
+
+export const userOfLink = (settings: OAuthLoginSettingsShape, token: string, now: number): UserId | undefined => {
+  const userId = verifyValue(Redacted.value(settings.key), "link", token, now)
+  return userId === undefined ? undefined : UserIdSchema.make(userId)
+}
+
+/** This browser's CSRF token (kept if it has one), and the cookie that sets it when new. */
+export const csrfOf = (
+  request: HttpServerRequest.HttpServerRequest
+): { readonly token: string; readonly cookies: ReadonlyArray<PageCookie> } => {
+  const current = request.cookies[csrfCookie]
+  if (current !== undefined && /^[A-Za-z0-9_-]{43}$/.test(current)) return { token: current, cookies: [] }
+  const token = randomBytes(32).toString("base64url")
+  return { token, cookies: [pageCookie(csrfCookie, token, loginLifetimeMs / 1000, "strict")] }
+}
+
+/** True when the form's token is this browser's (compared in constant time). */
+export const csrfMatches = (request: HttpServerRequest.HttpServerRequest, formToken: string | undefined): boolean => {
+  const cookie = request.cookies[csrfCookie]
+  if (cookie === undefined || formToken === undefined) return false
+  const a = Buffer.from(cookie)
+  const b = Buffer.from(formToken)
+  return a.length === b.length && timingSafeEqual(a, b)
+}
+
+/** Only back to an authorization request of this server: a sign-in never redirects elsewhere. */
+export const safeReturnTo = (returnTo: string | undefined): string | undefined =>
+  returnTo?.startsWith("/oauth/authorize?") && !returnTo.includes("\\") ? returnTo : undefined

@@ -1,0 +1,35 @@
+import type { RepositoryError } from "@margin/core/Errors"
+import { OAuthRefused } from "@margin/core/OAuthErrors"
+import type { ClientCredentials } from "@margin/core/OAuthServer"
+import { Effect, Result } from "effect"
+import type { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { clientCredentialsOf } from "./OAuthClientAuth.ts"
+import { type OAuthParams, oauthParams } from "./OAuthParams.ts"
+import { oauthFailure, oauthJson } from "./OAuthResponses.ts"
+
+/** A form body's parameters; an unreadable body is the client's error. */
+export const formOf = (request: HttpServerRequest.HttpServerRequest) =>
+  request.text.pipe(
+    Effect.mapError(() => new OAuthRefused({ error: "invalid_request", description: "The form body cannot be read." })),
+    Effect.flatMap((text) => Effect.fromResult(oauthParams(new URLSearchParams(text))))
+  )
+
+/**
+ * A client's form POST (token, revocation): the form, then the client's credentials, then
+ * `handle`; its answer as JSON, its refusal as an OAuth error, never cached.
+ */
+export const clientRequest = <A extends object>(
+  request: HttpServerRequest.HttpServerRequest,
+  handle: (params: OAuthParams, client: ClientCredentials) => Effect.Effect<A, OAuthRefused | RepositoryError>
+): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  Effect.flatMap(Effect.result(formOf(request)), (form) => {
+    if (Result.isFailure(form)) return Effect.succeed(oauthFailure(form.failure))
+    const client = clientCredentialsOf(request.headers.authorization, form.success)
+    if (Result.isFailure(client)) return Effect.succeed(oauthFailure(client.failure))
+    return handle(form.success, client.success.credentials).pipe(
+      Effect.match({
+        onFailure: (failure) => oauthFailure(failure, client.success.usedBasic),
+        onSuccess: (body) => oauthJson(200, body)
+      })
+    )
+  })

@@ -1,0 +1,24 @@
+import type { RepositoryError } from "@margin/core/Errors"
+import type { OAuthRefused } from "@margin/core/OAuthErrors"
+import { failureResponse } from "@margin/edge/wire"
+import { HttpServerResponse } from "effect/http"
+
+/** Tokens and errors of the authorization server are never cached (OAuth 2.1 section 3.2.3). */
+export const noStore = { "cache-control": "no-store", pragma: "no-cache" } as const
+
+export const oauthJson = (status: number, body: object, headers: Readonly<Record<string, string>> = {}) =>
+  HttpServerResponse.jsonUnsafe(body, { status, headers: { ...noStore, ...headers } })
+
+/**
+ * An OAuth error (OAuth 2.1 section 3.2.4): 401 for a client that failed to authenticate, with a
+ * Basic challenge when it tried Basic; 400 for the rest. The database failing is our envelope's 503.
+ */
+export const oauthFailure = (failure: OAuthRefused | RepositoryError, usedBasic = false) => {
+  if (failure._tag === "RepositoryError") {
+    const { status, headers, body } = failureResponse(failure)
+    return oauthJson(status, body, headers)
+  }
+  const body = { error: failure.error, error_description: failure.description }
+  if (failure.error !== "invalid_client") return oauthJson(400, body)
+  return oauthJson(401, body, usedBasic ? { "www-authenticate": `Basic realm="margin"` } : {})
+}
