@@ -4,5 +4,4 @@
  * service's wiring).
  */
 export { check, restPortCheck } from "./Check.ts"
-export { stdoutJsonLogger } from "./JsonLinesLogger.ts"
 export { tuneV8ForServing } from "./V8Tuning.ts"
