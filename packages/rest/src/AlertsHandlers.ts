@@ -1,17 +1,16 @@
 import { type AlertMutation, Alerts } from "@margin/core/AlertsService"
 import { Caller, callerActor } from "@margin/edge/auth"
 import { alertJson, idempotentRepeat, listJson, pageRequest } from "@margin/edge/wire"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api, apiMiddlewares } from "./Api.ts"
-import { isolatedGroup } from "./IsolatedGroup.ts"
+import { Api } from "./Api.ts"
 
 const changed = (mutation: AlertMutation) =>
   mutation.idempotent
     ? idempotentRepeat
     : { ok: true as const, idempotent: false as const, alert: alertJson(mutation.alert) }
 
-export const AlertsHandlers = isolatedGroup(
+export const AlertsHandlers = Layer.unwrap(
   Effect.gen(function* () {
     const alerts = yield* Alerts
     return HttpApiBuilder.group(Api, "alerts", (handlers) =>
@@ -46,6 +45,5 @@ export const AlertsHandlers = isolatedGroup(
           )
       })
     )
-  }),
-  ...apiMiddlewares
+  })
 )

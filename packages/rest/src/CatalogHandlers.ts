@@ -1,12 +1,11 @@
 import { Catalog } from "@margin/core/CatalogService"
 import { Caller } from "@margin/edge/auth"
 import { catalogItemJson, listJson, pageRequest } from "@margin/edge/wire"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api, apiMiddlewares } from "./Api.ts"
-import { isolatedGroup } from "./IsolatedGroup.ts"
+import { Api } from "./Api.ts"
 
-export const CatalogHandlers = isolatedGroup(
+export const CatalogHandlers = Layer.unwrap(
   Effect.gen(function* () {
     const catalog = yield* Catalog
     return HttpApiBuilder.group(Api, "catalog", (handlers) =>
@@ -17,6 +16,5 @@ export const CatalogHandlers = isolatedGroup(
           )
       })
     )
-  }),
-  ...apiMiddlewares
+  })
 )

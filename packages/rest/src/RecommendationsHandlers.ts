@@ -13,11 +13,10 @@ import {
   recommendationDetailJson,
   recommendationJson
 } from "@margin/edge/wire"
-import { Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api, apiMiddlewares } from "./Api.ts"
+import { Api } from "./Api.ts"
 import { encodedJson } from "./EncodedJson.ts"
-import { isolatedGroup } from "./IsolatedGroup.ts"
 
 // The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
 const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
@@ -40,7 +39,7 @@ const approved = (result: ApprovalResult) =>
         write_back: result.writeBack
       }
 
-export const RecommendationsHandlers = isolatedGroup(
+export const RecommendationsHandlers = Layer.unwrap(
   Effect.gen(function* () {
     const recommendations = yield* Recommendations
     const approval = yield* Approval
@@ -83,6 +82,5 @@ export const RecommendationsHandlers = isolatedGroup(
           ).pipe(Effect.map(changed))
       })
     )
-  }),
-  ...apiMiddlewares
+  })
 )

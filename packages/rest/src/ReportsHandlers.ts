@@ -2,11 +2,10 @@ import type { RepositoryError } from "@margin/core/Errors"
 import { ReportExport, type ReportRow } from "@margin/core/ReportExportService"
 import { Caller } from "@margin/edge/auth"
 import { csvHeader, csvLine, jsonRow } from "@margin/edge/wire"
-import { Effect, Stream } from "effect"
+import { Effect, Layer, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api, apiMiddlewares } from "./Api.ts"
-import { isolatedGroup } from "./IsolatedGroup.ts"
+import { Api } from "./Api.ts"
 
 /** The quality an Accept header gives a media type (0 when it is not acceptable), wildcards included. */
 export const acceptQuality = (accept: string | undefined, mediaType: string): number => {
@@ -42,7 +41,7 @@ const jsonBody = (rows: Stream.Stream<ReportRow, RepositoryError>) =>
     Stream.concat(Stream.make("]}"))
   )
 
-export const ReportsHandlers = isolatedGroup(
+export const ReportsHandlers = Layer.unwrap(
   Effect.gen(function* () {
     const reports = yield* ReportExport
     return HttpApiBuilder.group(Api, "reports", (handlers) =>
@@ -61,6 +60,5 @@ export const ReportsHandlers = isolatedGroup(
           })
       })
     )
-  }),
-  ...apiMiddlewares
+  })
 )

@@ -2,12 +2,11 @@ import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
 import { Runs } from "@margin/core/RunsService"
 import { Caller, callerActor } from "@margin/edge/auth"
 import { listJson, pageRequest, runJson } from "@margin/edge/wire"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api, apiMiddlewares } from "./Api.ts"
-import { isolatedGroup } from "./IsolatedGroup.ts"
+import { Api } from "./Api.ts"
 
-export const RunsHandlers = isolatedGroup(
+export const RunsHandlers = Layer.unwrap(
   Effect.gen(function* () {
     const runs = yield* Runs
     const background = yield* BackgroundRuns
@@ -25,6 +24,5 @@ export const RunsHandlers = isolatedGroup(
           Caller.use((caller) => runs.get(caller.workspaceId, params.run_id)).pipe(Effect.map(runJson))
       })
     )
-  }),
-  ...apiMiddlewares
+  })
 )

@@ -1,10 +1,9 @@
 import { Readiness } from "@margin/edge/telemetry"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
-import { isolatedGroup } from "./IsolatedGroup.ts"
 
-export const SystemHandlers = isolatedGroup(
+export const SystemHandlers = Layer.unwrap(
   Effect.gen(function* () {
     const readiness = yield* Readiness
     return HttpApiBuilder.group(Api, "system", (handlers) =>

@@ -1,12 +1,11 @@
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
 import { Caller } from "@margin/edge/auth"
 import { workspaceStatusJson } from "@margin/edge/wire"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api, apiMiddlewares } from "./Api.ts"
-import { isolatedGroup } from "./IsolatedGroup.ts"
+import { Api } from "./Api.ts"
 
-export const WorkspaceHandlers = isolatedGroup(
+export const WorkspaceHandlers = Layer.unwrap(
   Effect.gen(function* () {
     const status = yield* WorkspaceStatus
     return HttpApiBuilder.group(Api, "workspace", (handlers) =>
@@ -16,6 +15,5 @@ export const WorkspaceHandlers = isolatedGroup(
           Caller.use((caller) => status.read(caller.workspaceId, caller.userId)).pipe(Effect.map(workspaceStatusJson))
       })
     )
-  }),
-  ...apiMiddlewares
+  })
 )
