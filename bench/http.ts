@@ -178,6 +178,19 @@ const heapUseOf = async (pid: number): Promise<HeapUse | null> => {
   return null
 }
 
+/** Where two JSON values first differ, as a path with both values; "" when they do not. */
+const firstDifference = (a: unknown, b: unknown, path: string): string => {
+  if (isDeepStrictEqual(a, b)) return ""
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+    const [left, right] = [new Map(Object.entries(a)), new Map(Object.entries(b))]
+    for (const key of new Set([...left.keys(), ...right.keys()])) {
+      const found = firstDifference(left.get(key), right.get(key), `${path}/${key}`)
+      if (found !== "") return found
+    }
+  }
+  return `${path}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`
+}
+
 /** The servers of every round, in the order `startServers` starts them; each has its own accept pool. */
 const serverNames = ["rest", "bare", ...(withFloor ? ["effect"] : []), ...variants.map(([name]) => name)]
 
@@ -490,7 +503,7 @@ const program = Effect.gen(function* () {
     const differing = servers.filter((_, index) => !isDeepStrictEqual(pages[index], pages[0]))
     if (differing.length > 0) {
       return yield* Effect.die(
-        `${differing.map((server) => server.name).join(", ")} answer another list than rest: ${JSON.stringify(pages).slice(0, 2000)}`
+        `${differing.map((server) => `${server.name} (${firstDifference(pages[0], pages[servers.indexOf(server)], "")})`).join(", ")} answer another list than rest`
       )
     }
     return servers
