@@ -1,5 +1,5 @@
 /**
- * The A/B of bench:http: each variant's slices against the reference's ("rest", this checkout) of
+ * The A/B of bench:http: each variant's slices against the reference's (BENCH_AB_REFERENCE) of
  * the same round and index, taken back to back, so that the machine's drift falls on both alike.
  * Per pair, the variant's gain in requests per second and in server CPU per request; over the
  * pairs, the median, the quartiles and how many pairs the variant won. The verdict on the 5 % bar
@@ -79,14 +79,15 @@ const percent = (value: number) => `${value >= 0 ? "+" : ""}${(value * 100).toFi
 const said = (spread: Spread) =>
   `median ${percent(spread.median)} [${percent(spread.q25)} .. ${percent(spread.q75)}], better in ${spread.pairs === 0 ? 0 : Math.round(spread.won * spread.pairs)}/${spread.pairs} (${verdictOf(spread)})`
 
-/** The A/B's lines: per scenario and variant, its rate and CPU gains over `rest`. */
+/** The A/B's lines: per scenario and variant, its rate and CPU gains over `referenceName`'s. */
 export const abLines = (
   scenarios: ReadonlyArray<string>,
   slicesByKey: ReadonlyMap<string, ReadonlyArray<Slice>>,
+  referenceName: string,
   variants: ReadonlyArray<string>
 ): ReadonlyArray<string> =>
   scenarios.flatMap((scenario) => {
-    const reference = slicesByKey.get(`${scenario}/rest`) ?? []
+    const reference = slicesByKey.get(`${scenario}/${referenceName}`) ?? []
     return variants.map((variant) => {
       const gains = gainsOf(reference, slicesByKey.get(`${scenario}/${variant}`) ?? [])
       return `  ${scenario} ${variant}: req/s ${said(gains.rate)}; CPU/req ${said(gains.cpu)}`

@@ -26,7 +26,8 @@
 // BENCH_REST_B=<another checkout>/apps/http/src/main.ts: also that checkout's REST server, in the same rounds.
 // BENCH_REST_VARIANTS='{"name":"<checkout>/apps/http/src/main.ts",...}': more REST servers of other
 // checkouts (an A/B of a change each: bench/ab-checkouts.sh makes them), in the same rounds and slices;
-// the run ends with each one's A/B against this checkout's REST server (docs/performance.md).
+// the run ends with each one's A/B against this checkout's REST server, or against the variant
+// BENCH_AB_REFERENCE names (docs/performance.md).
 // BENCH_REST_ENV='{"NAME":"value"}': more environment for this checkout's REST server only (an A/B of a
 // setting against restB, e.g. {"LOG_LEVEL":"Warn"}).
 // BENCH_CPU_PART=user or system: the CPU columns count only that part of the processes' CPU time.
@@ -118,6 +119,12 @@ const variants = ((): ReadonlyArray<readonly [string, string]> => {
   }
   return named
 })()
+/** BENCH_AB_REFERENCE: the server the A/B compares every other REST server with (default rest, this checkout's). */
+const abReference = process.env.BENCH_AB_REFERENCE ?? "rest"
+if (abReference !== "rest" && !variants.some(([name]) => name === abReference)) {
+  console.error(`BENCH_AB_REFERENCE must be rest or a name of BENCH_REST_VARIANTS, got "${abReference}"`)
+  process.exit(2)
+}
 /** BENCH_REST_ENV: extra environment of this checkout's REST server, a JSON object of strings. */
 const restEnv = ((): Readonly<Record<string, string>> => {
   const parsed: unknown = JSON.parse(process.env.BENCH_REST_ENV ?? "{}")
@@ -683,12 +690,13 @@ const program = Effect.gen(function* () {
   if (variants.length > 0) {
     yield* Console.log("")
     yield* Console.log(
-      `A/B against rest (this checkout), slice by slice (each pair taken back to back), load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}:`
+      `A/B against ${abReference}, slice by slice (each pair taken back to back), load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}:`
     )
     for (const line of abLines(
       scenarios.map((scenario) => scenario.name),
       slicesByKey,
-      variants.map(([name]) => name)
+      abReference,
+      ["rest", ...variants.map(([name]) => name)].filter((name) => name !== abReference)
     ))
       yield* Console.log(line)
   }
