@@ -2,9 +2,8 @@
  * The A/B of bench:http: each variant's slices against the reference's (BENCH_AB_REFERENCE) of
  * the same round and index, taken back to back, so that the machine's drift falls on both alike.
  * Per pair, the variant's gain in requests per second and in server CPU per request; over the
- * pairs, the median, the quartiles and how many pairs the variant won. The verdict on the 5 % bar
- * of docs/performance.md: "buys >= 5 %" when the median gain is at least 5 % and the lower
- * quartile above 0, "buys < 5 %" when the upper quartile is below 5 %, else "too noisy to call".
+ * pairs, the median, the quartiles and how many pairs the variant won, called on the 5 % bar of
+ * docs/performance.md (`verdictOf`).
  */
 
 /** What the A/B reads of one measured slice of one server. */
@@ -46,14 +45,21 @@ export const spreadOf = (gains: ReadonlyArray<number>): Spread => {
   }
 }
 
+/**
+ * The variant's gain over the reference, called on the 5 % bar: at least 5 % better (median, and
+ * the lower quartile above 0), at least 5 % worse (median, and the upper quartile below 0), within
+ * 5 % either way (both quartiles inside), or too noisy to call.
+ */
 export const verdictOf = (spread: Spread): string =>
   spread.pairs === 0
     ? "no pairs"
     : spread.median >= bar && spread.q25 > 0
-      ? "buys >= 5 %"
-      : spread.q75 < bar
-        ? "buys < 5 %"
-        : "too noisy to call"
+      ? "gains >= 5 %"
+      : spread.median <= -bar && spread.q75 < 0
+        ? "loses >= 5 %"
+        : spread.q75 < bar && spread.q25 > -bar
+          ? "within 5 %"
+          : "too noisy to call"
 
 const rateOf = (slice: Slice) => (slice.latencies.length * 1000) / slice.elapsedMs
 const cpuPerRequestOf = (slice: Slice) =>
