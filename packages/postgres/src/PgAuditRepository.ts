@@ -4,6 +4,7 @@ import { AuditRepository } from "@margin/core/ports/AuditRepository"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
+import { fixedTextOf } from "./PgFixedSql.ts"
 import { afterCursor, pageBy } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, rowsOf } from "./PgRows.ts"
@@ -40,10 +41,11 @@ export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = L
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(AuditEventRow))
-    // Its values in the order of `columns`.
+    // Every transition records one, inside its transaction: compiled once, its values in the order of `columns`.
     const insert = (values: ReadonlyArray<unknown>) =>
       sql`INSERT INTO audit_events (${columns}) VALUES (${values[0]}, ${values[1]}, ${values[2]}, ${values[3]},
         ${values[4]}, ${values[5]}, ${values[6]}, ${values[7]}, ${values[8]})`
+    const insertText = fixedTextOf(9, insert)
     return AuditRepository.of({
       record: (event) => {
         const values = [
@@ -57,7 +59,9 @@ export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = L
           event.afterStatus,
           toTimestamptz(event.at)
         ]
-        return insert(values).pipe(asRepositoryWith("AuditRepository.record", () => Effect.void))
+        return (insertText === null ? insert(values) : sql.unsafe(insertText, values)).pipe(
+          asRepositoryWith("AuditRepository.record", () => Effect.void)
+        )
       },
       // Events page by (at, id), newest first.
       list: (workspaceId, page) =>

@@ -4,6 +4,7 @@ import { Context, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Row } from "effect/sql/SqlConnection"
 import type { Fragment, Statement } from "effect/sql/Statement"
+import { fixedTextOf, isSqlPiece, textOf } from "./PgFixedSql.ts"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
@@ -113,18 +114,37 @@ export interface VersionedTable<A extends Versioned> {
  * decided on`. Both run inside the transaction `decideAndSave` opens or joins, on its connection.
  */
 export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) => {
+  // Built once per table: the lock's text here, the save's once per set of changed columns (a
+  // table's transitions change a handful of sets).
   const name = sql(table.table)
   const first = table.first
+  const run = (text: string, parameters: ReadonlyArray<unknown>) =>
+    first.reads === "values"
+      ? Effect.flatMap(sql.unsafe(text, parameters).values, first.decode)
+      : Effect.flatMap(sql.unsafe<Row>(text, parameters), first.decode)
   const read = (statement: Statement<Row>) =>
     first.reads === "values" ? Effect.flatMap(statement.values, first.decode) : Effect.flatMap(statement, first.decode)
+  const lockStatement = (workspaceId: unknown, id: unknown) =>
+    sql`SELECT ${table.columns} FROM ${name} WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`
+  const lockText = fixedTextOf(2, ([workspaceId, id]) => lockStatement(workspaceId, id))
   const lock = (workspaceId: string, id: string) =>
-    read(sql`SELECT ${table.columns} FROM ${name} WHERE workspace_id = ${workspaceId} AND id = ${id} FOR UPDATE`)
+    lockText === null ? read(lockStatement(workspaceId, id)) : run(lockText, [workspaceId, id])
+  const saveTexts = new Map<string, string | null>()
 
-  const save = (workspaceId: string, id: string, changes: Record<string, unknown>, version: number) =>
-    read(sql`
+  const save = (workspaceId: string, id: string, changes: Record<string, unknown>, version: number) => {
+    const columns = Object.keys(changes).join(",")
+    const values = Object.values(changes)
+    const known = saveTexts.get(columns)
+    // `sql.update` writes an undefined value as null.
+    const parameters = [...values.map((value) => (value === undefined ? null : value)), workspaceId, id, version]
+    if (known !== undefined && known !== null && !values.some(isSqlPiece)) return run(known, parameters)
+    const statement = sql`
       UPDATE ${name} SET ${sql.update(changes)}
       WHERE workspace_id = ${workspaceId} AND id = ${id} AND version = ${version}
-      RETURNING ${table.columns}`)
+      RETURNING ${table.columns}`
+    if (known === undefined) saveTexts.set(columns, textOf(statement, parameters))
+    return read(statement)
+  }
 
   return (workspaceId: string, id: string, decide: (current: A) => Outcome.Outcome<A>) =>
     decideAndSave(

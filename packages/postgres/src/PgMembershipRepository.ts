@@ -3,6 +3,7 @@ import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastMembershipRow, MembershipRow } from "./PgCallerRows.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
 
@@ -26,9 +27,11 @@ export const layer: Layer.Layer<MembershipRepository, never, SqlClient.SqlClient
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(MembershipRow))
+    // Every token request reads its issuer's membership: compiled once.
+    const fixed = fixedSql(sql)
     return MembershipRepository.of({
       get: (workspaceId, userId) =>
-        sql`SELECT ${columns} FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`.pipe(
+        fixed`SELECT ${columns} FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId}`.pipe(
           asRepositoryWith("MembershipRepository.get", one)
         ),
       listForUser: (userId) =>

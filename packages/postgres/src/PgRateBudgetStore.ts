@@ -3,6 +3,7 @@ import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepositoryWith } from "./PgRepositoryError.ts"
 import { firstCount } from "./PgRows.ts"
 
@@ -25,12 +26,14 @@ export const layer = (options: PgRateBudgetStoreOptions): Layer.Layer<RateBudget
       // Its rows need no name transforms (`count` is `count`).
       const sql = (yield* SqlClient.SqlClient).withoutTransforms()
       const windowMs = options.windowMs ?? minuteMs
+      // Every authenticated request counts: compiled once.
+      const fixed = fixedSql(sql)
 
       // Combinators rather than a generator, and one continuation: every request runs this. A key's
       // first count in a window also deletes its older windows.
       const consume = (key: string, now: number) => {
         const start = windowStart(now, windowMs)
-        return sql`
+        return fixed`
           INSERT INTO rate_budget_windows (key, window_start, count)
           VALUES (${key}, ${toTimestamptz(start)}, 1)
           ON CONFLICT (key, window_start) DO UPDATE SET count = rate_budget_windows.count + 1

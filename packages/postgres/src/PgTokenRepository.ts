@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastTokenRow, TokenRow } from "./PgCallerRows.ts"
 import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
@@ -43,9 +44,11 @@ export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = L
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(TokenRow))
+    // Every authenticated request looks its token up: compiled once.
+    const fixed = fixedSql(sql)
     return TokenRepository.of({
       findBySecretHash: (secretHash) =>
-        sql`SELECT ${columns} FROM api_tokens WHERE secret_hash = ${secretHash}`.pipe(
+        fixed`SELECT ${columns} FROM api_tokens WHERE secret_hash = ${secretHash}`.pipe(
           asRepositoryWith("TokenRepository.findBySecretHash", one)
         ),
       get: (id) =>

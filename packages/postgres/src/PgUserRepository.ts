@@ -4,6 +4,7 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastUserRow, UserRow } from "./PgCallerRows.ts"
 import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { fixedSql } from "./PgFixedSql.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, touchedAny } from "./PgRows.ts"
 
@@ -30,8 +31,11 @@ export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = La
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(UserRow))
+    // Every mutation by token reads its issuer: compiled once.
+    const fixed = fixedSql(sql)
     return UserRepository.of({
-      get: (id) => sql`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(asRepositoryWith("UserRepository.get", one)),
+      get: (id) =>
+        fixed`SELECT ${columns} FROM users WHERE id = ${id}`.pipe(asRepositoryWith("UserRepository.get", one)),
       // E-mail addresses compare without regard to case, as mail systems treat them (the unique index is on lower(email)).
       findByEmail: (email) =>
         sql`SELECT ${columns} FROM users WHERE lower(email) = lower(${email})`.pipe(
