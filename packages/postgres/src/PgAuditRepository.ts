@@ -8,6 +8,7 @@ import { fixedTextOf } from "./PgFixedSql.ts"
 import { afterCursor, pageBy } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, rowsOf } from "./PgRows.ts"
+import { transactionLane } from "./PgTransactionLane.ts"
 
 export const AuditEventRow = Schema.Struct({
   id: AuditEventId,
@@ -41,7 +42,9 @@ export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = L
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
     const columns = sql.literal(columnsOf(AuditEventRow))
-    // Every transition records one, inside its transaction: compiled once, its values in the order of `columns`.
+    // Every transition records one, inside its transaction (PgTransactionLane): compiled once, its
+    // values in the order of `columns`.
+    const lane = transactionLane(sql)
     const insert = (values: ReadonlyArray<unknown>) =>
       sql`INSERT INTO audit_events (${columns}) VALUES (${values[0]}, ${values[1]}, ${values[2]}, ${values[3]},
         ${values[4]}, ${values[5]}, ${values[6]}, ${values[7]}, ${values[8]})`
@@ -59,7 +62,7 @@ export const layer: Layer.Layer<AuditRepository, never, SqlClient.SqlClient> = L
           event.afterStatus,
           toTimestamptz(event.at)
         ]
-        return (insertText === null ? insert(values) : sql.unsafe(insertText, values)).pipe(
+        return (insertText === null ? insert(values) : lane.rows(insertText, values)).pipe(
           asRepositoryWith("AuditRepository.record", () => Effect.void)
         )
       },

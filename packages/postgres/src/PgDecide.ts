@@ -6,6 +6,7 @@ import type { Row } from "effect/sql/SqlConnection"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import { fixedTextOf, isSqlPiece, textOf } from "./PgFixedSql.ts"
 import { asRepository, type PgFailure } from "./PgRepositoryError.ts"
+import { transactionLane } from "./PgTransactionLane.ts"
 
 /** What `update(id, decide)` needs of an entity: its keys, and the version the save bumps. */
 export interface Versioned {
@@ -111,17 +112,19 @@ export interface VersionedTable<A extends Versioned> {
 /**
  * The port's `update(workspaceId, id, decide)` on `table`: the row locked with FOR UPDATE, saved
  * with `UPDATE … SET <the changed columns> WHERE workspace_id AND id AND version = the version
- * decided on`. Both run inside the transaction `decideAndSave` opens or joins, on its connection.
+ * decided on`. Both run inside the transaction `decideAndSave` opens or joins, on its connection
+ * (PgTransactionLane).
  */
 export const updateOn = <A extends Versioned>(sql: SqlClient, table: VersionedTable<A>) => {
   // Built once per table: the lock's text here, the save's once per set of changed columns (a
   // table's transitions change a handful of sets).
   const name = sql(table.table)
+  const lane = transactionLane(sql)
   const first = table.first
   const run = (text: string, parameters: ReadonlyArray<unknown>) =>
     first.reads === "values"
-      ? Effect.flatMap(sql.unsafe(text, parameters).values, first.decode)
-      : Effect.flatMap(sql.unsafe<Row>(text, parameters), first.decode)
+      ? Effect.flatMap(lane.values(text, parameters), first.decode)
+      : Effect.flatMap(lane.rows(text, parameters), first.decode)
   const read = (statement: Statement<Row>) =>
     first.reads === "values" ? Effect.flatMap(statement.values, first.decode) : Effect.flatMap(statement, first.decode)
   const lockStatement = (workspaceId: unknown, id: unknown) =>

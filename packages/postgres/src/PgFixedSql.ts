@@ -36,7 +36,8 @@ export const textOf = (statement: Statement<object>, parameters: ReadonlyArray<u
 }
 
 /**
- * The text of the statement `build` makes of `arity` parameters, compiled once: null when that statement's parameters are not exactly the ones given, in
+ * The text of the statement `build` makes of `arity` parameters, compiled once (for
+ * PgTransactionLane): null when that statement's parameters are not exactly the ones given, in
  * order (a fragment of it carried parameters of its own), and the caller then builds it per call.
  */
 export const fixedTextOf = (
