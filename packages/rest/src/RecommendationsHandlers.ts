@@ -3,20 +3,31 @@ import type { RecommendationMutation } from "@margin/core/RecommendationsService
 import { Recommendations } from "@margin/core/RecommendationsService"
 import { Caller, callerActor } from "@margin/edge/auth"
 import {
+  IdempotentRepeatJson,
   idempotentRepeat,
+  ListJson,
   listJson,
   pageRequest,
+  RecommendationChangedJson,
+  RecommendationJson,
   recommendationDetailJson,
   recommendationJson
 } from "@margin/edge/wire"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { encodedJson } from "./EncodedJson.ts"
+
+// The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
+const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
+const listBody = encodedJson(ListJson(RecommendationJson, "RecommendationList"))
 
 const changed = (mutation: RecommendationMutation) =>
-  mutation.idempotent
-    ? idempotentRepeat
-    : { ok: true as const, idempotent: false as const, recommendation: recommendationJson(mutation.recommendation) }
+  changedBody(
+    mutation.idempotent
+      ? idempotentRepeat
+      : { ok: true, idempotent: false, recommendation: recommendationJson(mutation.recommendation) }
+  )
 
 const approved = (result: ApprovalResult) =>
   result.idempotent || result.writeBack === null
@@ -41,7 +52,7 @@ export const RecommendationsHandlers = Layer.unwrap(
               { status: query.status ?? null, runId: query.run_id ?? null },
               pageRequest(query)
             )
-          ).pipe(Effect.map((page) => listJson(page, recommendationJson))),
+          ).pipe(Effect.map((page) => listBody(listJson(page, recommendationJson)))),
         getRecommendation: ({ params }) =>
           Caller.use((caller) => recommendations.getDetail(caller.workspaceId, params.recommendation_id)).pipe(
             Effect.map(recommendationDetailJson)
