@@ -1,16 +1,17 @@
 import { type AlertMutation, Alerts } from "@margin/core/AlertsService"
 import { Caller, callerActor } from "@margin/edge/auth"
 import { alertJson, idempotentRepeat, listJson, pageRequest } from "@margin/edge/wire"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
 
 const changed = (mutation: AlertMutation) =>
   mutation.idempotent
     ? idempotentRepeat
     : { ok: true as const, idempotent: false as const, alert: alertJson(mutation.alert) }
 
-export const AlertsHandlers = Layer.unwrap(
+export const AlertsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const alerts = yield* Alerts
     return HttpApiBuilder.group(Api, "alerts", (handlers) =>
@@ -45,5 +46,6 @@ export const AlertsHandlers = Layer.unwrap(
           )
       })
     )
-  })
+  }),
+  ...apiMiddlewares
 )

@@ -49,6 +49,12 @@ import { RequestValidation } from "./RequestValidation.ts"
 
 const prefix = "/api/v1"
 
+/**
+ * The middlewares of every /api/v1 group (each group below lists them): what a handler group needs
+ * when built on its own (IsolatedGroup).
+ */
+export const apiMiddlewares = [RequestValidation, Authentication] as const
+
 const RecommendationParams = { recommendation_id: RecommendationId }
 const AlertParams = { alert_id: AlertId }
 

@@ -1,11 +1,12 @@
 import { Catalog } from "@margin/core/CatalogService"
 import { Caller } from "@margin/edge/auth"
 import { catalogItemJson, listJson, pageRequest } from "@margin/edge/wire"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
 
-export const CatalogHandlers = Layer.unwrap(
+export const CatalogHandlers = isolatedGroup(
   Effect.gen(function* () {
     const catalog = yield* Catalog
     return HttpApiBuilder.group(Api, "catalog", (handlers) =>
@@ -16,5 +17,6 @@ export const CatalogHandlers = Layer.unwrap(
           )
       })
     )
-  })
+  }),
+  ...apiMiddlewares
 )

@@ -13,10 +13,11 @@ import {
   recommendationDetailJson,
   recommendationJson
 } from "@margin/edge/wire"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
 import { encodedJson } from "./EncodedJson.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
 
 // The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
 const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
@@ -39,7 +40,7 @@ const approved = (result: ApprovalResult) =>
         write_back: result.writeBack
       }
 
-export const RecommendationsHandlers = Layer.unwrap(
+export const RecommendationsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const recommendations = yield* Recommendations
     const approval = yield* Approval
@@ -82,5 +83,6 @@ export const RecommendationsHandlers = Layer.unwrap(
           ).pipe(Effect.map(changed))
       })
     )
-  })
+  }),
+  ...apiMiddlewares
 )

@@ -2,10 +2,11 @@ import type { RepositoryError } from "@margin/core/Errors"
 import { ReportExport, type ReportRow } from "@margin/core/ReportExportService"
 import { Caller } from "@margin/edge/auth"
 import { csvHeader, csvLine, jsonRow } from "@margin/edge/wire"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Stream } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
 
 /** The quality an Accept header gives a media type (0 when it is not acceptable), wildcards included. */
 export const acceptQuality = (accept: string | undefined, mediaType: string): number => {
@@ -41,7 +42,7 @@ const jsonBody = (rows: Stream.Stream<ReportRow, RepositoryError>) =>
     Stream.concat(Stream.make("]}"))
   )
 
-export const ReportsHandlers = Layer.unwrap(
+export const ReportsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const reports = yield* ReportExport
     return HttpApiBuilder.group(Api, "reports", (handlers) =>
@@ -60,5 +61,6 @@ export const ReportsHandlers = Layer.unwrap(
           })
       })
     )
-  })
+  }),
+  ...apiMiddlewares
 )

@@ -2,11 +2,12 @@ import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
 import { Runs } from "@margin/core/RunsService"
 import { Caller, callerActor } from "@margin/edge/auth"
 import { listJson, pageRequest, runJson } from "@margin/edge/wire"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
 
-export const RunsHandlers = Layer.unwrap(
+export const RunsHandlers = isolatedGroup(
   Effect.gen(function* () {
     const runs = yield* Runs
     const background = yield* BackgroundRuns
@@ -24,5 +25,6 @@ export const RunsHandlers = Layer.unwrap(
           Caller.use((caller) => runs.get(caller.workspaceId, params.run_id)).pipe(Effect.map(runJson))
       })
     )
-  })
+  }),
+  ...apiMiddlewares
 )

@@ -1,9 +1,10 @@
 import { Readiness } from "@margin/edge/telemetry"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "./Api.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
 
-export const SystemHandlers = Layer.unwrap(
+export const SystemHandlers = isolatedGroup(
   Effect.gen(function* () {
     const readiness = yield* Readiness
     return HttpApiBuilder.group(Api, "system", (handlers) =>

@@ -1,11 +1,12 @@
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
 import { Caller } from "@margin/edge/auth"
 import { workspaceStatusJson } from "@margin/edge/wire"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { Api } from "./Api.ts"
+import { Api, apiMiddlewares } from "./Api.ts"
+import { isolatedGroup } from "./IsolatedGroup.ts"
 
-export const WorkspaceHandlers = Layer.unwrap(
+export const WorkspaceHandlers = isolatedGroup(
   Effect.gen(function* () {
     const status = yield* WorkspaceStatus
     return HttpApiBuilder.group(Api, "workspace", (handlers) =>
@@ -15,5 +16,6 @@ export const WorkspaceHandlers = Layer.unwrap(
           Caller.use((caller) => status.read(caller.workspaceId, caller.userId)).pipe(Effect.map(workspaceStatusJson))
       })
     )
-  })
+  }),
+  ...apiMiddlewares
 )
