@@ -59,7 +59,7 @@ export const spanNameOf =
  * router (the MCP front door at /mcp, so that one process serves both on one rate budget); GET
  * /metrics (Prometheus text, METRICS_TOKEN). Requires the use cases (the use-case layer of
  * @margin/runtime), `BackgroundRuns`, `Readiness`, the ports and the HTTP platform; serve it with
- * `HttpRouter.serve(HttpApp.layer(), { disableLogger: true })`. The deprecations of
+ * `serveLean(HttpApp.layer(), [WriteBackOutbox])` (@margin/edge/serving). The deprecations of
  * DeprecatedOperations (@margin/edge/wire) mark the OpenAPI document and add their response
  * headers (Deprecations.ts), to `beside`'s answers too; an invalid one fails the layer, so the
  * server does not start.

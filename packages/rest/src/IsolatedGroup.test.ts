@@ -1,7 +1,8 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
+import { serveLean } from "@margin/edge/serving"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { HttpClient, HttpRouter } from "effect/http"
+import { HttpClient } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { isolatedGroup } from "./IsolatedGroup.ts"
 
@@ -31,12 +32,9 @@ const Isolated = isolatedGroup(
   )
 )
 
-// The use case is provided to the groups alone, so that only a group's build context can put it in a request's.
-const useCase = Layer.succeed(UseCase, { name: "use case" })
-const server = HttpRouter.serve(
-  HttpApiBuilder.layer(Api).pipe(Layer.provide([Plain, Isolated]), Layer.provide(useCase)),
-  { disableLogger: true, disableListenLog: true }
-).pipe(Layer.provideMerge(NodeHttpServer.layerTest))
+const server = serveLean(HttpApiBuilder.layer(Api).pipe(Layer.provide([Plain, Isolated])), [], {
+  disableListenLog: true
+}).pipe(Layer.provideMerge(NodeHttpServer.layerTest), Layer.provide(Layer.succeed(UseCase, { name: "use case" })))
 
 const get = (path: string) =>
   Effect.flatMap(HttpClient.get(path), (response) => Effect.flatMap(response.json, Schema.decodeUnknownEffect(Probe)))

@@ -1,8 +1,10 @@
 /**
- * @margin/edge/serving: serving over node:http: the answers given outside the app (client errors, requests before serving), the limits on slow
+ * @margin/edge/serving: serving over node:http: requests started on a lean context (ServeLean) and
+ * the answers given outside the app (client errors, requests before serving), the limits on slow
  * and numerous clients (ConnectionLimits).
  */
 export * from "./AnswerOutsideTheApp.ts"
 export * from "./AnswerWhileNotServing.ts"
 export * from "./ClientErrors.ts"
 export * from "./ConnectionLimits.ts"
+export * from "./ServeLean.ts"

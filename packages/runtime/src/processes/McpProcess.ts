@@ -1,11 +1,11 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
-import { answerOutsideTheApp, limitConnections, timeoutOptions } from "@margin/edge/serving"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { answerOutsideTheApp, limitConnections, serveLean, timeoutOptions } from "@margin/edge/serving"
 import { HealthRoutes, MetricsRoute, Readiness, RequestTelemetry } from "@margin/edge/telemetry"
 import { WorkerBackgroundRuns } from "@margin/jobs"
 import { McpRoutes, McpSettings, mcpSettingsConfig, ProtectedResource } from "@margin/mcp-server"
 import { Config, Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
 import { mcpServerConfig } from "../config/McpServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
 import type { ProcessDefinition } from "../lifecycle/Launch.ts"
@@ -24,8 +24,8 @@ const server = Layer.unwrap(
     const address = { host: config.host, port: config.port, portSetting: "MCP_PORT" }
     // Said before the database is opened, rather than after the migrations.
     yield* ensurePortFree(address)
-    // The platform's request logger stays off: RequestTelemetry writes the request's log line.
-    return HttpRouter.serve(
+    // Requests start on the services routes read while answering (as in RestProcess: ServeLean).
+    return serveLean(
       Layer.mergeAll(
         McpRoutes.layer,
         MetricsRoute.layer,
@@ -39,7 +39,9 @@ const server = Layer.unwrap(
           "/readyz"
         ])
       ),
-      { disableLogger: true }
+      // /metrics reads the outbox's backlog, /readyz the readiness check. The platform's request logger
+      // stays off: RequestTelemetry writes the request's log line.
+      [WriteBackOutbox, Readiness]
     ).pipe(
       Layer.provide([WorkerBackgroundRuns.layer, McpSettings.layerWith(mcp), Readiness.layerSql]),
       Layer.provide(ServerProcess.useCasesLayer(config.infrastructure)),

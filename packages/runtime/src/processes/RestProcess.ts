@@ -1,10 +1,11 @@
 import { NodeHttpServer } from "@effect/platform-node"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
 import { McpRoutes, McpSettings, type McpSettingsShape, mcpSettingsConfig } from "@margin/mcp-server"
 import { createNodeServer, HttpApp } from "@margin/rest"
 import { Effect, Layer } from "effect"
-import { HttpRouter } from "effect/http"
 import { serverConfig } from "../config/ServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
 import type { ProcessDefinition } from "../lifecycle/Launch.ts"
@@ -56,8 +57,8 @@ const server = Layer.unwrap(
     // Said before the database is opened, rather than after the migrations.
     yield* ensurePortFree(address)
     return Layer.mergeAll(
-      // The platform's request logger stays off: the response guard writes the request's log line.
-      HttpRouter.serve(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), { disableLogger: true }),
+      // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
+      serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }), [WriteBackOutbox]),
       // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
       // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
       Jobs.layer

@@ -3,10 +3,11 @@ import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
+import { serveLean } from "@margin/edge/serving"
 import { WorkerBackgroundRuns } from "@margin/jobs"
 import { defaultSessionLimits, McpRoutes, McpSettings, type SessionLimits } from "@margin/mcp-server"
 import { Effect, Layer, References } from "effect"
-import { FetchHttpClient, HttpRouter, HttpServer } from "effect/http"
+import { FetchHttpClient, HttpServer } from "effect/http"
 import { UseCasesLayer } from "../infrastructure/UseCases.ts"
 
 export interface McpTestServerOptions {
@@ -34,7 +35,8 @@ const loopbackServer = HttpServer.layerTestClient.pipe(
 
 export const layer = (options: McpTestServerOptions = {}) => {
   const identity = MemoryIdentityKeyStore.layer
-  return HttpRouter.serve(McpRoutes.layer, { disableLogger: true, disableListenLog: true }).pipe(
+  // As the servers serve it: requests start on the services routes read while answering (none here).
+  return serveLean(McpRoutes.layer, [], { disableListenLog: true }).pipe(
     Layer.provideMerge(loopbackServer),
     Layer.provide(WorkerBackgroundRuns.layer),
     Layer.provide(

@@ -3,11 +3,13 @@ import { assert } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/Deprecation"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
+import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
+import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { DeprecatedOperations } from "@margin/edge/wire"
 import { Effect, Layer, type LogLevel, Option, References, Schema } from "effect"
-import { HttpClient, HttpClientRequest, type HttpMethod, HttpRouter, HttpServer } from "effect/http"
+import { HttpClient, HttpClientRequest, type HttpMethod, HttpServer } from "effect/http"
 import { UseCasesLayer } from "../infrastructure/UseCases.ts"
 import * as RestProcess from "../processes/RestProcess.ts"
 
@@ -37,10 +39,11 @@ export const layerOn = <ROut, E>(
   } = {}
 ) => {
   const identity = MemoryIdentityKeyStore.layer
-  // The REST server's app, as RestProcess serves it.
-  return HttpRouter.serve(
+  // The REST server's app, as RestProcess serves it: requests start on the services routes read while answering.
+  return serveLean(
     RestProcess.app(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
-    { disableLogger: true, disableListenLog: true }
+    [WriteBackOutbox],
+    { disableListenLog: true }
   ).pipe(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(options.readiness ?? Readiness.layerAlwaysReady),
