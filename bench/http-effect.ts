@@ -13,7 +13,7 @@ import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import { hashTokenSecret } from "@margin/edge/auth"
 import { Database } from "@margin/postgres"
 import { ResponseGuard, routeTable } from "@margin/rest"
-import { tuneV8ForServing } from "@margin/runtime/lifecycle"
+import { stdoutJsonLogger, tuneV8ForServing } from "@margin/runtime/lifecycle"
 import { Effect, Layer, Logger, Redacted, References, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
@@ -99,7 +99,7 @@ const app = withGuard
 HttpRouter.serve(app, { disableLogger: true }).pipe(
   Layer.provide(
     withGuard
-      ? Layer.mergeAll(Logger.layer([Logger.consoleJson]), Layer.succeed(References.MinimumLogLevel, "Info"))
+      ? Layer.mergeAll(Logger.layer([stdoutJsonLogger]), Layer.succeed(References.MinimumLogLevel, "Info"))
       : Layer.empty
   ),
   Layer.provide(NodeHttpServer.layer(createServer, { port, host })),

@@ -4,4 +4,5 @@
  * service's wiring).
  */
 export { check, restPortCheck } from "./Check.ts"
+export { stdoutJsonLogger } from "./JsonLinesLogger.ts"
 export { tuneV8ForServing } from "./V8Tuning.ts"
