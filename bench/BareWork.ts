@@ -22,7 +22,8 @@ export const settings = (defaultPort: number) => ({
 
 export const recommendationColumnList =
   "id, workspace_id, run_id, item_id, sku, currency, current_price, recommended_price, current_margin, " +
-  "projected_margin, rule, explanation, elasticity, elasticity_source, elasticity_sample_size, " +
+  "projected_margin, rule, explanation, elasticity, elasticity_low, elasticity_high, elasticity_source, " +
+  "elasticity_sample_size, " +
   "expected_monthly_impact, status, accepted_at, accepted_by, approved_at, decided_by, decided_at, " +
   "reject_reason, dismissed_at, version, created_at, updated_at"
 
@@ -53,6 +54,7 @@ export const recommendationJson = (row: Row) => {
     rule: row.rule,
     explanation: row.explanation,
     elasticity: Number(row.elasticity),
+    elasticity_interval: [Number(row.elasticity_low), Number(row.elasticity_high)],
     elasticity_source: row.elasticity_source,
     elasticity_sample_size: Number(row.elasticity_sample_size),
     expected_monthly_impact: money(row.expected_monthly_impact, currency),

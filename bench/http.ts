@@ -24,6 +24,10 @@
 // BENCH_EFFECT_FLOOR=1: also bench/http-effect.ts, the bare server's SQL in an Effect HttpApi handler;
 // with BENCH_FLOOR_GUARD=1 that floor also runs the REST server's response guard and JSON log line.
 // BENCH_REST_B=<another checkout>/apps/http/src/main.ts: also that checkout's REST server, in the same rounds.
+// BENCH_REST_VARIANTS='{"name":"<checkout>/apps/http/src/main.ts",...}': more REST servers of other
+// checkouts (an A/B of a change each: bench/ab-checkouts.sh makes them), in the same rounds and slices;
+// the run ends with each one's A/B against this checkout's REST server, or against the variant
+// BENCH_AB_REFERENCE names (docs/performance.md).
 // BENCH_REST_ENV='{"NAME":"value"}': more environment for this checkout's REST server only (an A/B of a
 // setting against restB, e.g. {"LOG_LEVEL":"Warn"}).
 // BENCH_CPU_PART=user or system: the CPU columns count only that part of the processes' CPU time.
@@ -38,7 +42,7 @@
 // database is created there and dropped at the end).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { Agent, request } from "node:http"
-import { availableParallelism, tmpdir } from "node:os"
+import { availableParallelism, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { isDeepStrictEqual } from "node:util"
@@ -54,6 +58,7 @@ import { type Child, freePort, spawnNode, startRestServer } from "@margin/runtim
 import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Array as Arr, Clock, Console, Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { abLines } from "./AbVerdict.ts"
 import { cpuOf, databaseCpuMs, idleMs } from "./ProcessCpu.ts"
 import { type Syscalls, syscallsBetween, syscallsOf } from "./ProcessIo.ts"
 
@@ -91,6 +96,35 @@ const withFloor = process.env.BENCH_EFFECT_FLOOR === "1"
  * measured in the same rounds, for a before/after that the machine's drift between runs cannot blur.
  */
 const otherRest = process.env.BENCH_REST_B
+/** BENCH_REST_VARIANTS: other checkouts' REST servers by name, each measured as restB is. */
+const variants = ((): ReadonlyArray<readonly [string, string]> => {
+  const parsed: unknown = JSON.parse(process.env.BENCH_REST_VARIANTS ?? "{}")
+  if (
+    typeof parsed !== "object" ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Object.values(parsed).every((value) => typeof value === "string" && existsSync(value))
+  ) {
+    console.error(
+      `BENCH_REST_VARIANTS must be a JSON object of names to existing main.ts paths, got ${process.env.BENCH_REST_VARIANTS}`
+    )
+    process.exit(2)
+  }
+  const named: Array<readonly [string, string]> = Object.entries(parsed)
+  if (otherRest !== undefined) named.unshift(["restB", otherRest])
+  const taken = named.find(([name]) => ["rest", "bare", "effect"].includes(name))
+  if (taken !== undefined) {
+    console.error(`BENCH_REST_VARIANTS: "${taken[0]}" is the name of a server of the bench`)
+    process.exit(2)
+  }
+  return named
+})()
+/** BENCH_AB_REFERENCE: the server the A/B compares every other REST server with (default rest, this checkout's). */
+const abReference = process.env.BENCH_AB_REFERENCE ?? "rest"
+if (abReference !== "rest" && !variants.some(([name]) => name === abReference)) {
+  console.error(`BENCH_AB_REFERENCE must be rest or a name of BENCH_REST_VARIANTS, got "${abReference}"`)
+  process.exit(2)
+}
 /** BENCH_REST_ENV: extra environment of this checkout's REST server, a JSON object of strings. */
 const restEnv = ((): Readonly<Record<string, string>> => {
   const parsed: unknown = JSON.parse(process.env.BENCH_REST_ENV ?? "{}")
@@ -151,8 +185,21 @@ const heapUseOf = async (pid: number): Promise<HeapUse | null> => {
   return null
 }
 
+/** Where two JSON values first differ, as a path with both values; "" when they do not. */
+const firstDifference = (a: unknown, b: unknown, path: string): string => {
+  if (isDeepStrictEqual(a, b)) return ""
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null) {
+    const [left, right] = [new Map(Object.entries(a)), new Map(Object.entries(b))]
+    for (const key of new Set([...left.keys(), ...right.keys()])) {
+      const found = firstDifference(left.get(key), right.get(key), `${path}/${key}`)
+      if (found !== "") return found
+    }
+  }
+  return `${path}: ${JSON.stringify(a)} against ${JSON.stringify(b)}`
+}
+
 /** The servers of every round, in the order `startServers` starts them; each has its own accept pool. */
-const serverNames = ["rest", "bare", ...(withFloor ? ["effect"] : []), ...(otherRest === undefined ? [] : ["restB"])]
+const serverNames = ["rest", "bare", ...(withFloor ? ["effect"] : []), ...variants.map(([name]) => name)]
 
 /** `new` recommendations of one run, one per catalog item, inserted through the PostgreSQL adapters. */
 const seedNewRecommendations = Effect.fnUntraced(function* (workspaceId: WorkspaceId, count: number) {
@@ -436,22 +483,20 @@ const program = Effect.gen(function* () {
             )
           ]
         : []),
-      ...(otherRest === undefined
-        ? []
-        : [
-            yield* startNode("restB", otherRest, (child, port) =>
-              child.waitUntil(
-                Effect.promise(() =>
-                  fetch(`http://127.0.0.1:${port}/readyz`).then(
-                    (response) => response.status === 200,
-                    () => false
-                  )
-                ),
-                "restB ready",
-                "90 seconds"
+      ...(yield* Effect.forEach(variants, ([name, path]) =>
+        startNode(name, path, (child, port) =>
+          child.waitUntil(
+            Effect.promise(() =>
+              fetch(`http://127.0.0.1:${port}/readyz`).then(
+                (response) => response.status === 200,
+                () => false
               )
-            )
-          ])
+            ),
+            `${name} ready`,
+            "90 seconds"
+          )
+        )
+      ))
     ]
     const servers = [{ name: "rest", port: Number(new URL(rest.baseUrl).port), child: rest }, bare, ...extras]
     // Same work, same answer: the first list page of every server must be the REST server's JSON.
@@ -465,7 +510,7 @@ const program = Effect.gen(function* () {
     const differing = servers.filter((_, index) => !isDeepStrictEqual(pages[index], pages[0]))
     if (differing.length > 0) {
       return yield* Effect.die(
-        `${differing.map((server) => server.name).join(", ")} answer another list than rest: ${JSON.stringify(pages).slice(0, 2000)}`
+        `${differing.map((server) => `${server.name} (${firstDifference(pages[0], pages[servers.indexOf(server)], "")})`).join(", ")} answer another list than rest`
       )
     }
     return servers
@@ -528,6 +573,9 @@ const program = Effect.gen(function* () {
     })
 
   const results = new Map<string, Array<Measured>>()
+  /** Per scenario and server, its slices in the order taken (round by round): the A/B pairs them by index. */
+  const slicesByKey = new Map<string, Array<Measured>>()
+  const loads: Array<number> = [loadavg()[0] ?? Number.NaN]
   /** Requests each server answered, warm-ups included: what a CPU profile's totals divide by. */
   const served = new Map<string, number>()
   for (let round = 0; round < rounds; round++) {
@@ -555,12 +603,15 @@ const program = Effect.gen(function* () {
             const runs = slicesOf.get(server.name) ?? []
             const key = `${scenario.name}/${server.name}`
             results.set(key, [...(results.get(key) ?? []), ...runs])
+            slicesByKey.set(key, [...(slicesByKey.get(key) ?? []), ...runs])
             const summary = summarize(runs)
             yield* Console.log(
               `  round ${round + 1} ${key}: ${summary.rate.toFixed(0)} req/s, p50 ${summary.p50.toFixed(1)} ms, p99 ${summary.p99.toFixed(1)} ms${summary.failures > 0 ? `, ${summary.failures} not 200: ${JSON.stringify([...summary.statuses])}` : ""}`
             )
           }
         }
+        loads.push(loadavg()[0] ?? Number.NaN)
+        yield* Console.log(`  round ${round + 1} done, load average (1 min) ${loads[loads.length - 1]?.toFixed(1)}`)
         // SIGTERM, so that each process writes its CPU profile (BENCH_PROFILE_DIR) before the next round.
         yield* Effect.forEach(servers, (server) => server.child.terminate(), {
           concurrency: "unbounded",
@@ -636,6 +687,19 @@ const program = Effect.gen(function* () {
   }
   yield* Console.log("target: rest >= 0.9x the bare req/s, p99 <= 1.5x the bare p99")
   for (const verdict of verdicts) yield* Console.log(verdict)
+  if (variants.length > 0) {
+    yield* Console.log("")
+    yield* Console.log(
+      `A/B against ${abReference}, slice by slice (each pair taken back to back), load average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)}:`
+    )
+    for (const line of abLines(
+      scenarios.map((scenario) => scenario.name),
+      slicesByKey,
+      abReference,
+      ["rest", ...variants.map(([name]) => name)].filter((name) => name !== abReference)
+    ))
+      yield* Console.log(line)
+  }
   if (profileDir !== undefined) {
     yield* Console.log(`requests answered, warm-ups included (profiles): ${JSON.stringify(Object.fromEntries(served))}`)
   }

@@ -22,7 +22,6 @@ import type { Recommendation } from "./Recommendation.ts"
 import * as Machine from "./RecommendationMachine.ts"
 import { mayDecide, type Role } from "./Role.ts"
 import { type CommandError, type Settled, settledValue } from "./Settle.ts"
-import { spanWhenTracing } from "./SpanWhenTracing.ts"
 import { isConnected } from "./StoreConnection.ts"
 import type { WriteBack } from "./WriteBack.ts"
 
@@ -195,7 +194,7 @@ export class Recommendations extends Context.Service<
         return { recommendation: settled.after, idempotent: false, writeBack }
       })
 
-      const approve = Effect.fnUntraced(function* (
+      const approve = Effect.fn("Recommendations.approve")(function* (
         workspaceId: WorkspaceId,
         id: RecommendationId,
         actor: Actor,
@@ -209,42 +208,35 @@ export class Recommendations extends Context.Service<
         if (!isConnected(Option.getOrNull(yield* stores.get(workspaceId)))) return yield* new NoCommerceIntegration()
         const now = yield* Clock.currentTimeMillis
         return yield* transactor.transaction(approveAndEnqueue(workspaceId, id, actor, now))
-      }, spanWhenTracing("Recommendations.approve"))
-
-      const acceptSpan = spanWhenTracing("Recommendations.accept")
-      const dismissSpan = spanWhenTracing("Recommendations.dismiss")
-      const rejectSpan = spanWhenTracing("Recommendations.reject")
+      })
 
       return Recommendations.of({
-        list: Effect.fnUntraced(function* (workspaceId, filter, page) {
+        list: Effect.fn("Recommendations.list")(function* (workspaceId, filter, page) {
           return yield* recommendations.list(workspaceId, filter, page)
-        }, spanWhenTracing("Recommendations.list")),
-        get: Effect.fnUntraced(function* (workspaceId, id) {
+        }),
+        get: Effect.fn("Recommendations.get")(function* (workspaceId, id) {
           const found = yield* recommendations.get(workspaceId, id)
           if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "recommendation", id })
           return found.value
-        }, spanWhenTracing("Recommendations.get")),
-        getDetail: Effect.fnUntraced(function* (workspaceId, id) {
+        }),
+        getDetail: Effect.fn("Recommendations.getDetail")(function* (workspaceId, id) {
           const found = yield* recommendations.get(workspaceId, id)
           if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "recommendation", id })
           const writeBack = yield* outbox.getByRecommendation(workspaceId, id)
           return { recommendation: found.value, writeBack: Option.getOrNull(writeBack) }
-        }, spanWhenTracing("Recommendations.getDetail")),
-        // Plain functions: a generator around one effect is only more steps of the run loop.
-        accept: (workspaceId, id, actor) =>
-          acceptSpan(mutate(workspaceId, id, Machine.accept(actorLabel(actor)), actor)),
-        dismiss: (workspaceId, id, actor) =>
-          dismissSpan(mutate(workspaceId, id, Machine.dismiss(actorLabel(actor)), actor)),
+        }),
+        accept: Effect.fn("Recommendations.accept")(function* (workspaceId, id, actor) {
+          return yield* mutate(workspaceId, id, Machine.accept(actorLabel(actor)), actor)
+        }),
+        dismiss: Effect.fn("Recommendations.dismiss")(function* (workspaceId, id, actor) {
+          return yield* mutate(workspaceId, id, Machine.dismiss(actorLabel(actor)), actor)
+        }),
         approve,
-        reject: (workspaceId, id, actor, role, reason) =>
-          mayDecide(role)
-            ? rejectSpan(
-                Effect.map(
-                  mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor),
-                  ({ recommendation }): RecommendationRejected => ({ recommendation, idempotent: false })
-                )
-              )
-            : rejectSpan(Effect.fail(new ForbiddenRole({ role })))
+        reject: Effect.fn("Recommendations.reject")(function* (workspaceId, id, actor, role, reason) {
+          if (!mayDecide(role)) return yield* new ForbiddenRole({ role })
+          const { recommendation } = yield* mutate(workspaceId, id, Machine.reject(actorLabel(actor), reason), actor)
+          return { recommendation, idempotent: false } satisfies RecommendationRejected
+        })
       })
     })
   ).pipe(Layer.provide(AuditTrail.layer))

@@ -7,7 +7,6 @@ import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { type BudgetDecision, RateBudget } from "@margin/core/ports/RateBudget"
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
 import { UserRepository } from "@margin/core/ports/UserRepository"
-import { spanWhenTracing } from "@margin/core/SpanWhenTracing"
 import { Context, Effect, Layer, Option } from "effect"
 import { RequestLog } from "../telemetry/RequestLog.ts"
 import { InsufficientScope, RateLimited, TokenUnusable, Unauthorized, WorkspaceForbidden } from "../wire/EdgeErrors.ts"
@@ -261,13 +260,16 @@ export class Authenticate extends Context.Service<
           authorized(caller, access)
         )
 
-      const authenticateSpan = spanWhenTracing("Authenticate.authenticate")
-      const identifySpan = spanWhenTracing("Authenticate.identify")
-      const authorizeSpan = spanWhenTracing("Authenticate.authorize")
       return Authenticate.of({
-        authenticate: (credentials, access) => authenticateSpan(authenticateUntraced(credentials, access)),
-        identify: (credentials, options) => identifySpan(identifyUntraced(credentials, options)),
-        authorize: (caller, access) => authorizeSpan(Effect.asVoid(authorized(caller, access)))
+        authenticate: Effect.fn("Authenticate.authenticate")(function* (credentials, access) {
+          return yield* authenticateUntraced(credentials, access)
+        }),
+        identify: Effect.fn("Authenticate.identify")(function* (credentials, options) {
+          return yield* identifyUntraced(credentials, options)
+        }),
+        authorize: Effect.fn("Authenticate.authorize")(function* (caller, access) {
+          yield* authorized(caller, access)
+        })
       })
     })
   )
