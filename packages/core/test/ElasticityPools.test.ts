@@ -69,10 +69,11 @@ describe("elasticity pooling", () => {
 
   it("without any history the workspace's pool is the policy's prior, and says so", () => {
     const estimate = estimateWithPools(null, ["a"], priorPools(-1.5))
+    // sd 0.5 (prior spread 0.25), half-width 1.645 × 1.2 (the calibration) × 0.5 = 0.9869: [−2.4869, −0.5131].
     assert.deepStrictEqual(estimate, {
       elasticity: -1.5,
-      low: -2.33,
-      high: -0.67,
+      low: -2.49,
+      high: -0.51,
       source: "prior",
       sampleSize: 0,
       method: null,
