@@ -77,7 +77,7 @@ const prefix = "/api/v1"
 
 const reportCsvExample = [
   "recommendation_id,run_id,item_id,sku,currency,current_price,current_price_minor,recommended_price,recommended_price_minor,current_margin,projected_margin,expected_monthly_impact,expected_monthly_impact_minor,rule,status,decided_by,decided_at,reject_reason,created_at,elasticity,elasticity_low,elasticity_high,elasticity_source",
-  "rec_01m812xn02rynaz2v6w2yp0gw5,run_01m812xmykvmv6knr8c3ssh0cv,itm_01m812wcjvfrvqkszqwppg2xqa,DEMO-0196,USD,38.99,3899,41.99,4199,0.1685,0.2279,492.00,49200,step_limited,applied,token:tok_01m812wcr8ag73dapwgc29gyth,2026-11-22T07:36:03.931Z,,2026-11-22T07:35:53.088Z,-2.33,-2.55,-2.11,pooled",
+  "rec_01m812xn02rynaz2v6w2yp0gw5,run_01m812xmykvmv6knr8c3ssh0cv,itm_01m812wcjvfrvqkszqwppg2xqa,DEMO-0196,USD,38.99,3899,41.99,4199,0.1685,0.2279,492.00,49200,step_limited,applied,token:tok_01m812wcr8ag73dapwgc29gyth,2026-11-22T07:36:03.931Z,,2026-11-22T07:35:53.088Z,-2.33,-2.60,-2.06,pooled",
   ""
 ].join("\r\n")
 

@@ -68,7 +68,7 @@ const recommendation: RecommendationJson = {
   explanation:
     "Reaching 49.88 USD (the profit-maximising price) takes more than the 10.0% step, so this run moves part of the way: raise the price from 38.99 USD to 41.99 USD (projected margin 22.8%).",
   elasticity: -2.33,
-  elasticity_interval: [-2.55, -2.11],
+  elasticity_interval: [-2.6, -2.06],
   elasticity_source: "pooled",
   elasticity_sample_size: 0,
   expected_monthly_impact: usd(49200, "492.00"),
@@ -164,7 +164,7 @@ const reportRow: ReportRowJson = {
   reject_reason: null,
   created_at: "2026-11-22T07:35:53.088Z",
   elasticity: -2.33,
-  elasticity_interval: [-2.55, -2.11],
+  elasticity_interval: [-2.6, -2.06],
   elasticity_source: "pooled"
 }
 
