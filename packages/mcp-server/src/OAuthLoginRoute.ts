@@ -63,7 +63,7 @@ export const layer = HttpRouter.addAll(
               key: `oauth-login-${user.value.id}-${now}`,
               to: user.value.email,
               subject: "Sign in to Margin",
-              text: `Open this link within 10 minutes to sign in and decide what the AI agent may do:\n\n${link.href}\n\nIf you did not ask for it, ignore this message.\n`,
+              text: `Open this link within 10 minutes to sign in and decide what the AI agent may do (it works once):\n\n${link.href}\n\nIf you did not ask for it, ignore this message.\n`,
               date: now
             })
             .pipe(Effect.catch((error) => Effect.logWarning("OAuth sign-in link not mailed", error.reason)))
