@@ -5,7 +5,7 @@ import { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
 import { OAuthGrantRepository } from "@margin/core/ports/OAuthGrantRepository"
 import { hourMs, minuteMs } from "@margin/core/testing/Fixtures"
 import { anAuthorizationCode, anOAuthToken, hashOf, seedGrant } from "@margin/core/testing/OAuthFixtures"
-import { Clock, Duration, Effect, Exit, Layer, Logger, Option, References, Scope } from "effect"
+import { Clock, ConfigProvider, Duration, Effect, Exit, Layer, Logger, Option, References, Scope } from "effect"
 import * as OAuthCleanupWorker from "./OAuthCleanupWorker.ts"
 import { eventually } from "./testing/Eventually.ts"
 
@@ -62,5 +62,21 @@ describe("OAuthCleanupWorker", () => {
       assert.isFalse(yield* links.use(hashOf(grant.id, "n"), now + hourMs, now))
       assert.isTrue(lines.some((line) => line.message === "oauth-cleanup worker stopped"))
     }).pipe(Effect.provide(MemoryAdapters.layer))
+  )
+})
+
+describe("oauthCleanupConfig", () => {
+  it.effect("10 minutes by default; a given interval is read; zero or nonsense is refused", () =>
+    Effect.gen(function* () {
+      const read = (env: Record<string, string>) =>
+        OAuthCleanupWorker.oauthCleanupConfig.parse(ConfigProvider.fromEnv({ env }))
+      assert.strictEqual(Duration.toMillis(Duration.fromInputUnsafe((yield* read({})).interval)), 10 * minuteMs)
+      const given = yield* read({ OAUTH_CLEANUP_INTERVAL: "30 seconds" })
+      assert.strictEqual(Duration.toMillis(Duration.fromInputUnsafe(given.interval)), 30_000)
+      for (const refused of ["0 millis", "often"]) {
+        const error = yield* Effect.flip(read({ OAUTH_CLEANUP_INTERVAL: refused }))
+        assert.strictEqual(error._tag, "ConfigError", refused)
+      }
+    })
   )
 })

@@ -1,5 +1,6 @@
 import { cleanUpOAuthRows } from "@margin/core/OAuthCleanup"
 import { Cause, Config, Deferred, Duration, Effect, Layer } from "effect"
+import { PositiveDuration } from "./DeliverySettings.ts"
 import { forkLoops, pauseUnlessStopping } from "./Loops.ts"
 
 export interface OAuthCleanupOptions {
@@ -9,9 +10,9 @@ export interface OAuthCleanupOptions {
 
 export const defaultOAuthCleanupOptions: OAuthCleanupOptions = { interval: Duration.minutes(10) }
 
-/** From the environment: OAUTH_CLEANUP_INTERVAL (default "10 minutes"). */
+/** From the environment: OAUTH_CLEANUP_INTERVAL (default "10 minutes"; zero is refused: no busy loop). */
 export const oauthCleanupConfig: Config.Config<OAuthCleanupOptions> = Config.all({
-  interval: Config.Duration("OAUTH_CLEANUP_INTERVAL").pipe(
+  interval: Config.schema(PositiveDuration, "OAUTH_CLEANUP_INTERVAL").pipe(
     Config.withDefault(Duration.fromInputUnsafe(defaultOAuthCleanupOptions.interval))
   )
 })
