@@ -46,6 +46,26 @@ const submitted = (html: string, extra: Readonly<Record<string, string>>): URLSe
 }
 
 /**
+ * The sign-in page of an authorization request followed with plain HTTP up to the e-mail: answers
+ * the link mailed to `email`, and the "browser" (cookies kept) that asked for it.
+ */
+export const signInLink = (authorizationUrl: URL, email: string) =>
+  Effect.gen(function* () {
+    const browse = httpBrowser()
+    const send = (url: URL, init?: RequestInit) => Effect.promise(() => browse(url, init))
+    const signIn = yield* send(authorizationUrl)
+    assert.strictEqual(signIn.status, 200, signIn.html)
+    assert.include(signIn.html, "Sign in to Margin")
+    const sent = yield* send(new URL("/oauth/login", authorizationUrl), formPost(submitted(signIn.html, { email })))
+    assert.strictEqual(sent.status, 200, sent.html)
+    const outbox = yield* (yield* MemoryOutbox).sent
+    const mail = outbox.filter((message) => message.to === email).at(-1)
+    const link = mail === undefined ? undefined : /https?:\/\/\S+/.exec(mail.text)?.[0]
+    if (link === undefined) return assert.fail(`no sign-in link mailed to ${email}`)
+    return { send, link: new URL(link) }
+  })
+
+/**
  * The sign-in and consent pages followed with plain HTTP, as a browser without script would: the
  * sign-in form, the link from the outbox, the consent form with its defaults (the first eligible
  * workspace, every scope asked for) and the answer. Cookies are kept per this "browser".
@@ -53,20 +73,9 @@ const submitted = (html: string, extra: Readonly<Record<string, string>>): URLSe
  */
 export const consentByHttp = (authorizationUrl: URL, email: string, decision: "allow" | "deny" = "allow") =>
   Effect.gen(function* () {
-    const browse = httpBrowser()
-    const send = (url: URL, init?: RequestInit) => Effect.promise(() => browse(url, init))
+    const { send, link } = yield* signInLink(authorizationUrl, email)
     const postForm = (url: URL, form: URLSearchParams) => send(url, formPost(form))
-
-    const signIn = yield* send(authorizationUrl)
-    assert.strictEqual(signIn.status, 200, signIn.html)
-    assert.include(signIn.html, "Sign in to Margin")
-    const sent = yield* postForm(new URL("/oauth/login", authorizationUrl), submitted(signIn.html, { email }))
-    assert.strictEqual(sent.status, 200, sent.html)
-    const outbox = yield* (yield* MemoryOutbox).sent
-    const mail = outbox.filter((message) => message.to === email).at(-1)
-    const link = mail === undefined ? undefined : /https?:\/\/\S+/.exec(mail.text)?.[0]
-    if (link === undefined) return assert.fail(`no sign-in link mailed to ${email}`)
-    const followed = yield* send(new URL(link))
+    const followed = yield* send(link)
     assert.strictEqual(followed.status, 303, followed.html)
     const consent = yield* send(followed.location ?? assert.fail("the link redirected nowhere"))
     assert.strictEqual(consent.status, 200, consent.html)

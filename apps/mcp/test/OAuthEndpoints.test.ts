@@ -5,6 +5,8 @@ import { connect } from "@margin/runtime/testing/AgentClient"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { pkce } from "@margin/runtime/testing/OAuthConsent"
 import { Clock, Effect } from "effect"
+import { signInLink } from "./ConsentByHttp.ts"
+import { httpBrowser } from "./HttpBrowser.ts"
 import { consentCode, jsonField, postForm, redeem, redirectUri, registerClient, stringField } from "./OAuthFlow.ts"
 import { awayFromWindowEdge } from "./RateWindow.ts"
 import { initialize, post, request } from "./RawMcp.ts"
@@ -116,6 +118,41 @@ layer(McpTestServer.layer())("the OAuth authorization server of /mcp", (it) => {
         })
         assert.strictEqual(jsonField(repeated, "error"), "invalid_request")
       })
+  )
+
+  it.effect("a sign-in link signs in once: its second use, even from another browser, is refused", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const clientId = yield* registerClient
+      const authorizationUrl = new URL(
+        `/oauth/authorize?${new URLSearchParams({
+          response_type: "code",
+          client_id: clientId,
+          redirect_uri: redirectUri,
+          code_challenge: pkce.challenge,
+          code_challenge_method: "S256",
+          scope: "runs:read",
+          resource: `${yield* McpTestServer.origin}/mcp`
+        })}`,
+        yield* McpTestServer.origin
+      )
+      const { send, link } = yield* signInLink(authorizationUrl, owner.user.email)
+      const first = yield* send(link)
+      assert.strictEqual(first.status, 303, first.html)
+      assert.include((yield* send(authorizationUrl)).html, "asks to act for you")
+
+      const other = httpBrowser()
+      const again = yield* Effect.promise(() => other(link))
+      assert.strictEqual(again.status, 400, again.html)
+      assert.include(again.html, "already used or has expired")
+      assert.isUndefined(again.location)
+      // Not signed in: the authorization request still asks who they are.
+      const page = yield* Effect.promise(() => other(authorizationUrl))
+      assert.include(page.html, "Sign in to Margin")
+      assert.notInclude(page.html, "asks to act for you")
+      // Nor in the browser that used it, once more.
+      assert.strictEqual((yield* send(link)).status, 400)
+    })
   )
 
   it.effect("revocation (RFC 7009): an access token alone; a refresh token ends the grant; unknown tokens 200", () =>

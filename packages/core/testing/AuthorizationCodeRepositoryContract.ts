@@ -67,4 +67,40 @@ export const authorizationCodeRepositoryContract = <E>(
         assert.strictEqual(again._tag, "RepositoryError")
       })
     )
+
+    it.effect("deleteExpired removes the codes expired by then, used or not, and keeps the current ones", () =>
+      Effect.gen(function* () {
+        const codes = yield* AuthorizationCodeRepository
+        // Far past the other tests' instants: their codes have expired by then and may go too.
+        const now = fixtureNow + 1_000 * minuteMs
+        const grant = yield* seedGrant()
+        const code = (expiresAt: number, usedAt: number | null) =>
+          anAuthorizationCode({
+            grantId: grant.id,
+            clientId: grant.clientId,
+            createdAt: now - minuteMs,
+            expiresAt,
+            usedAt
+          })
+        const stored = {
+          expired: code(now, null),
+          expiredUsed: code(now - 1, now - minuteMs),
+          current: code(now + 1, null),
+          currentUsed: code(now + 1, now - 1)
+        }
+        // One letter of salt each: a hash stand-in is 64 hex digits at most.
+        const salts = { expired: "e", expiredUsed: "x", current: "c", currentUsed: "u" }
+        const hashOfCode = (name: keyof typeof stored) => hashOf(grant.id, salts[name])
+        for (const name of Object.keys(stored) as Array<keyof typeof stored>) {
+          yield* codes.insert(hashOfCode(name), stored[name])
+        }
+        assert.isAtLeast(yield* codes.deleteExpired(now), 2)
+        assert.strictEqual(yield* codes.deleteExpired(now), 0)
+        assert.isTrue(Option.isNone(yield* codes.consume(hashOfCode("expired"), now)))
+        assert.isTrue(Option.isNone(yield* codes.consume(hashOfCode("expiredUsed"), now)))
+        assert.deepStrictEqual(yield* codes.consume(hashOfCode("current"), now), Option.some(stored.current))
+        // A used code stays until it expires, so that its replay is still recognised.
+        assert.deepStrictEqual(yield* codes.consume(hashOfCode("currentUsed"), now), Option.some(stored.currentUsed))
+      })
+    )
   })

@@ -6,7 +6,7 @@ import type { OAuthClientRepository } from "../src/ports/OAuthClientRepository.t
 import { OAuthGrantRepository } from "../src/ports/OAuthGrantRepository.ts"
 import type { UserRepository } from "../src/ports/UserRepository.ts"
 import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
-import { fixtureNow, minuteMs } from "./Fixtures.ts"
+import { fixtureNow, hourMs, minuteMs } from "./Fixtures.ts"
 import { anOAuthToken, hashOf, seedGrant, seedOAuthClient } from "./OAuthFixtures.ts"
 import { expectSome, freshId, seedWorkspace } from "./Seed.ts"
 
@@ -107,6 +107,42 @@ export const oauthGrantRepositoryContract = <E>(name: string, services: Layer.La
         assert.isFalse(yield* grants.revokeToken("d".repeat(64), fixtureNow))
         const duplicate = yield* Effect.flip(grants.insertToken(hashOf(grant.id, "a"), access))
         assert.strictEqual(duplicate._tag, "RepositoryError")
+      })
+    )
+
+    it.effect("deleteDeadTokens removes expired, revoked and revoked grants' tokens, keeps live ones and grants", () =>
+      Effect.gen(function* () {
+        const grants = yield* OAuthGrantRepository
+        // Far past the other tests' instants: their tokens have expired by then and may go too.
+        const now = fixtureNow + 1_000 * hourMs
+        const live = yield* seedGrant()
+        const ended = yield* seedGrant()
+        assert.isTrue(yield* grants.revoke(ended.id, now - minuteMs))
+        const current = { createdAt: now - minuteMs, expiresAt: now + hourMs }
+        const tokens = {
+          live: anOAuthToken({ grantId: live.id, kind: "access", ...current }),
+          usedRefresh: anOAuthToken({ grantId: live.id, kind: "refresh", ...current, usedAt: now - 1 }),
+          revokedLater: anOAuthToken({ grantId: live.id, ...current, revokedAt: now + 1 }),
+          expired: anOAuthToken({ grantId: live.id, ...current, expiresAt: now }),
+          revoked: anOAuthToken({ grantId: live.id, ...current, revokedAt: now }),
+          ofEndedGrant: anOAuthToken({ grantId: ended.id, ...current })
+        }
+        // One letter of salt each: a hash stand-in is 64 hex digits at most.
+        const salts = { live: "l", usedRefresh: "u", revokedLater: "k", expired: "e", revoked: "r", ofEndedGrant: "o" }
+        const hashOfToken = (name: keyof typeof tokens) => hashOf(live.id, salts[name])
+        for (const name of Object.keys(tokens) as Array<keyof typeof tokens>) {
+          yield* grants.insertToken(hashOfToken(name), tokens[name])
+        }
+        assert.isAtLeast(yield* grants.deleteDeadTokens(now), 3)
+        assert.strictEqual(yield* grants.deleteDeadTokens(now), 0)
+        for (const name of ["live", "usedRefresh", "revokedLater"] as const) {
+          assert.deepStrictEqual(yield* grants.findToken(hashOfToken(name)), Option.some(tokens[name]), name)
+        }
+        for (const name of ["expired", "revoked", "ofEndedGrant"] as const) {
+          assert.isTrue(Option.isNone(yield* grants.findToken(hashOfToken(name))), name)
+        }
+        assert.isTrue(Option.isSome(yield* grants.get(live.id)))
+        assert.isTrue(Option.isSome(yield* grants.get(ended.id)))
       })
     )
   })

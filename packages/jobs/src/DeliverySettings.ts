@@ -3,7 +3,8 @@ import { Config, Duration, Effect, Layer, Schema } from "effect"
 
 const PositiveInt = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))
 
-const PositiveDuration = Schema.DurationFromString.pipe(
+/** A duration from the environment ("10 minutes"), refused when zero or negative. */
+export const PositiveDuration = Schema.DurationFromString.pipe(
   Schema.check(Schema.makeFilter((duration) => Duration.isGreaterThan(duration, Duration.zero) || "must be positive"))
 )
 

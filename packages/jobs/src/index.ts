@@ -1,5 +1,5 @@
 /**
- * @margin/jobs: the background loops (write-back delivery, run execution) and the BackgroundRuns
+ * @margin/jobs: the background loops (write-back delivery, run execution, OAuth cleanup) and the BackgroundRuns
  * adapter that wakes this process's run worker. Its test kit is under "@margin/jobs/testing/*".
  */
 export * as DeliverySettings from "./DeliverySettings.ts"

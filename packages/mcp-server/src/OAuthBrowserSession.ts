@@ -1,11 +1,11 @@
-import { randomBytes, timingSafeEqual } from "node:crypto"
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import type { UserId } from "@margin/core/Ids"
 import { UserId as UserIdSchema } from "@margin/core/Ids"
 import { Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import type { OAuthLoginSettingsShape } from "./OAuthLoginSettings.ts"
 import { type PageCookie, pageCookie } from "./OAuthPages.ts"
-import { signValue, verifyValue } from "./SignedValue.ts"
+import { signValue, verifySigned, verifyValue } from "./SignedValue.ts"
 
 /** The browser's sign-in: a signed user id, for the consent pages only (path /oauth). */
 const loginCookie = "margin_login"
@@ -34,13 +34,34 @@ export const loginCookieFor = (settings: OAuthLoginSettingsShape, userId: UserId
     "lax"
   )
 
-/** The link a sign-in e-mail carries: the user, signed, for 10 minutes. */
+/**
+ * The link a sign-in e-mail carries: a random nonce and the user, signed, for 10 minutes. The nonce
+ * makes each link distinct, so that its use can be recorded (by its hash) and refused a second time.
+ */
 export const linkToken = (settings: OAuthLoginSettingsShape, userId: UserId, now: number): string =>
-  signValue(Redacted.value(settings.key), "link", userId, now + linkLifetimeMs)
+  signValue(
+    Redacted.value(settings.key),
+    "link",
+    `${randomBytes(16).toString("base64url")}:${userId}`,
+    now + linkLifetimeMs
+  )
 
-export const userOfLink = (settings: OAuthLoginSettingsShape, token: string, now: number): UserId | undefined => {
-  const userId = verifyValue(Redacted.value(settings.key), "link", token, now)
-  return userId === undefined ? undefined : UserIdSchema.make(userId)
+/** What a current link of ours names: its user, the hex SHA-256 of its nonce, and its expiry. */
+export interface SignInLink {
+  readonly userId: UserId
+  readonly nonceHash: string
+  readonly expiresAt: number
+}
+
+export const linkOf = (settings: OAuthLoginSettingsShape, token: string, now: number): SignInLink | undefined => {
+  const signed = verifySigned(Redacted.value(settings.key), "link", token, now)
+  const separator = signed?.value.indexOf(":") ?? -1
+  if (signed === undefined || separator <= 0) return undefined
+  return {
+    userId: UserIdSchema.make(signed.value.slice(separator + 1)),
+    nonceHash: createHash("sha256").update(signed.value.slice(0, separator)).digest("hex"),
+    expiresAt: signed.expiresAt
+  }
 }
 
 /** This browser's CSRF token (kept if it has one), and the cookie that sets it when new. */

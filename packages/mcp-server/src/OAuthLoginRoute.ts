@@ -1,10 +1,11 @@
 import type { RepositoryError } from "@margin/core/Errors"
+import { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
 import { Mailer } from "@margin/core/ports/Mailer"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import { Clock, Effect, Option, Result } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { McpSettings } from "./McpSettings.ts"
-import { csrfMatches, linkToken, loginCookieFor, safeReturnTo, userOfLink } from "./OAuthBrowserSession.ts"
+import { csrfMatches, linkOf, linkToken, loginCookieFor, safeReturnTo } from "./OAuthBrowserSession.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
 import { errorPage, htmlPage, linkSentPage, unavailablePage } from "./OAuthPages.ts"
 import { oauthParams } from "./OAuthParams.ts"
@@ -18,18 +19,23 @@ const notOffered = htmlPage(
   `<p role="alert">Set OAUTH_DEV_LOGIN=true to use it.</p>`
 )
 
+/** One answer for a link that was used, has expired or is not ours: the user can only ask again. */
+const spentLink = errorPage("This sign-in link was already used or has expired: ask the agent for a new one.")
+
 /**
  * Development sign-in by e-mail link (OAUTH_DEV_LOGIN): the sign-in page posts an address; a user
  * with that address (not deleted) gets a link, sent through the Mailer when the process has one
  * and printed in the log, so that `npm start` alone shows the whole flow. The page answers the
  * same whether or not the address is known. The link signs the browser in (a cookie for /oauth,
- * 8 hours) and goes back to the authorization request.
+ * 8 hours) and goes back to the authorization request, once: its use is recorded, a second one
+ * refused.
  */
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const settings = yield* McpSettings
     const login = yield* OAuthLoginSettings
     const users = yield* UserRepository
+    const links = yield* LoginLinkRepository
     // Optional: a process without mail still prints the link.
     const mailer = yield* Effect.serviceOption(Mailer)
 
@@ -57,7 +63,7 @@ export const layer = HttpRouter.addAll(
               key: `oauth-login-${user.value.id}-${now}`,
               to: user.value.email,
               subject: "Sign in to Margin",
-              text: `Open this link within 10 minutes to sign in and decide what the AI agent may do:\n\n${link.href}\n\nIf you did not ask for it, ignore this message.\n`,
+              text: `Open this link within 10 minutes to sign in and decide what the AI agent may do (it works once):\n\n${link.href}\n\nIf you did not ask for it, ignore this message.\n`,
               date: now
             })
             .pipe(Effect.catch((error) => Effect.logWarning("OAuth sign-in link not mailed", error.reason)))
@@ -71,13 +77,12 @@ export const layer = HttpRouter.addAll(
         const search = new URL(request.url, "http://localhost").searchParams
         const now = yield* Clock.currentTimeMillis
         const token = search.get("token")
-        const userId = token === null ? undefined : userOfLink(login, token, now)
+        const link = token === null ? undefined : linkOf(login, token, now)
         const returnTo = safeReturnTo(search.get("return_to") ?? undefined)
-        if (userId === undefined || returnTo === undefined) {
-          return errorPage("This sign-in link is not valid or has expired: ask the agent to start again.")
-        }
+        if (link === undefined || returnTo === undefined) return spentLink
+        if (!(yield* links.use(link.nonceHash, link.expiresAt, now))) return spentLink
         return HttpServerResponse.redirect(returnTo, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
-          HttpServerResponse.setCookiesUnsafe([loginCookieFor(login, userId, now)])
+          HttpServerResponse.setCookiesUnsafe([loginCookieFor(login, link.userId, now)])
         )
       })
 
@@ -87,7 +92,11 @@ export const layer = HttpRouter.addAll(
           Effect.as(Effect.logWarning("OAuth sign-in: the database failed", error.message), unavailablePage())
         )
       ),
-      HttpRouter.route("GET", loginPaths.link, followLink)
+      HttpRouter.route("GET", loginPaths.link, (request: HttpServerRequest.HttpServerRequest) =>
+        Effect.catch(followLink(request), (error: RepositoryError) =>
+          Effect.as(Effect.logWarning("OAuth sign-in link: the database failed", error.message), unavailablePage())
+        )
+      )
     ]
   })
 )

@@ -12,13 +12,23 @@ export const signValue = (key: Uint8Array, purpose: string, value: string, expir
   return `${body}.${signatureOf(key, `${purpose}.${body}`)}`
 }
 
-/** The signed value, when the signature is ours for `purpose` and it has not expired at `now`. */
-export const verifyValue = (key: Uint8Array, purpose: string, signed: string, now: number): string | undefined => {
+/** The signed value and its expiry, when the signature is ours for `purpose` and it has not expired at `now`. */
+export const verifySigned = (
+  key: Uint8Array,
+  purpose: string,
+  signed: string,
+  now: number
+): { readonly value: string; readonly expiresAt: number } | undefined => {
   const [payload, expiry, signature] = signed.split(".")
   if (payload === undefined || expiry === undefined || signature === undefined) return undefined
   const expected = Buffer.from(signatureOf(key, `${purpose}.${payload}.${expiry}`))
   const given = Buffer.from(signature)
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined
-  if (!(Number(expiry) > now)) return undefined
-  return Buffer.from(payload, "base64url").toString("utf8")
+  const expiresAt = Number(expiry)
+  if (!(expiresAt > now)) return undefined
+  return { value: Buffer.from(payload, "base64url").toString("utf8"), expiresAt }
 }
+
+/** The signed value, when the signature is ours for `purpose` and it has not expired at `now`. */
+export const verifyValue = (key: Uint8Array, purpose: string, signed: string, now: number): string | undefined =>
+  verifySigned(key, purpose, signed, now)?.value

@@ -20,6 +20,7 @@ const tables = [
   "oauth_authorization_codes",
   "oauth_clients",
   "oauth_grants",
+  "oauth_login_links",
   "oauth_tokens",
   "rate_budget_windows",
   "recommendations",

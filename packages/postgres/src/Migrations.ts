@@ -17,6 +17,7 @@ import runRowsItemKeys from "./migrations/0009_run_rows_item_keys.ts"
 import deprecationNoticeClaims from "./migrations/0010_deprecation_notice_claims.ts"
 import pricingObjective from "./migrations/0011_pricing_objective.ts"
 import oauth from "./migrations/0012_oauth.ts"
+import oauthLoginLinks from "./migrations/0013_oauth_login_links.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -35,7 +36,8 @@ export const loader = PgMigrator.fromRecord({
   "0009_run_rows_item_keys": runRowsItemKeys,
   "0010_deprecation_notice_claims": deprecationNoticeClaims,
   "0011_pricing_objective": pricingObjective,
-  "0012_oauth": oauth
+  "0012_oauth": oauth,
+  "0013_oauth_login_links": oauthLoginLinks
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

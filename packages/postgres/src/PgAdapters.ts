@@ -4,6 +4,7 @@ import type { AuthorizationCodeRepository } from "@margin/core/ports/Authorizati
 import type { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import type { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
 import type { IdGenerator } from "@margin/core/ports/IdGenerator"
+import type { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
 import type { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import type { OAuthClientRepository } from "@margin/core/ports/OAuthClientRepository"
 import type { OAuthGrantRepository } from "@margin/core/ports/OAuthGrantRepository"
@@ -26,6 +27,7 @@ import * as PgAuthorizationCodeRepository from "./PgAuthorizationCodeRepository.
 import * as PgCatalogRepository from "./PgCatalogRepository.ts"
 import * as PgDeletionRequestRepository from "./PgDeletionRequestRepository.ts"
 import * as PgIdGenerator from "./PgIdGenerator.ts"
+import * as PgLoginLinkRepository from "./PgLoginLinkRepository.ts"
 import * as PgMembershipRepository from "./PgMembershipRepository.ts"
 import * as PgOAuthClientRepository from "./PgOAuthClientRepository.ts"
 import * as PgOAuthGrantRepository from "./PgOAuthGrantRepository.ts"
@@ -66,6 +68,7 @@ export type PgPorts =
   | OAuthClientRepository
   | AuthorizationCodeRepository
   | OAuthGrantRepository
+  | LoginLinkRepository
 
 /** Every adapter over the SqlClient in context, with the given credential cipher. */
 export const layerWith = <E, R>(
@@ -89,7 +92,8 @@ export const layerWith = <E, R>(
     PgStoreCredentials.layer,
     PgOAuthClientRepository.layer,
     PgAuthorizationCodeRepository.layer,
-    PgOAuthGrantRepository.layer
+    PgOAuthGrantRepository.layer,
+    PgLoginLinkRepository.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(PgIdGenerator.layer, cipher)))
 
 /**

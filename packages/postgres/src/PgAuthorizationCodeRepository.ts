@@ -6,7 +6,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, markOnce } from "./PgRows.ts"
+import { columnsOf, countOf, firstOf, markOnce } from "./PgRows.ts"
 
 export const AuthorizationCodeRow = Schema.Struct({
   grant_id: GrantId,
@@ -68,7 +68,14 @@ export const layer: Layer.Layer<AuthorizationCodeRepository, never, SqlClient.Sq
           ),
           (code) => ({ ...code, usedAt: null }),
           Effect.flatMap(sql`SELECT ${columns} FROM oauth_authorization_codes WHERE code_hash = ${codeHash}`, one)
-        ).pipe(asRepository("AuthorizationCodeRepository.consume"))
+        ).pipe(asRepository("AuthorizationCodeRepository.consume")),
+      deleteExpired: (now) =>
+        sql`WITH deleted AS (
+            DELETE FROM oauth_authorization_codes WHERE expires_at <= ${toTimestamptz(now)} RETURNING 1
+          ) SELECT count(*) AS count FROM deleted`.pipe(
+          Effect.flatMap(countOf),
+          asRepository("AuthorizationCodeRepository.deleteExpired")
+        )
     })
   })
 )

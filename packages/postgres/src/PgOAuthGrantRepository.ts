@@ -7,7 +7,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, markOnce, rowsOf, touchedAny } from "./PgRows.ts"
+import { columnsOf, countOf, firstOf, markOnce, rowsOf, touchedAny } from "./PgRows.ts"
 
 export const GrantRow = Schema.Struct({
   id: GrantId,
@@ -136,6 +136,16 @@ export const layer: Layer.Layer<OAuthGrantRepository, never, SqlClient.SqlClient
           WHERE token_hash = ${tokenHash} AND revoked_at IS NULL RETURNING token_hash`.pipe(
           Effect.map(touchedAny),
           asRepository("OAuthGrantRepository.revokeToken")
+        ),
+      deleteDeadTokens: (now) =>
+        sql`WITH deleted AS (
+            DELETE FROM oauth_tokens
+            WHERE expires_at <= ${toTimestamptz(now)} OR revoked_at <= ${toTimestamptz(now)}
+              OR grant_id IN (SELECT id FROM oauth_grants WHERE revoked_at <= ${toTimestamptz(now)})
+            RETURNING 1
+          ) SELECT count(*) AS count FROM deleted`.pipe(
+          Effect.flatMap(countOf),
+          asRepository("OAuthGrantRepository.deleteDeadTokens")
         )
     })
   })

@@ -6,6 +6,7 @@ import type { CatalogRepository } from "../ports/CatalogRepository.ts"
 import type { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
 import type { DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
 import type { IdGenerator } from "../ports/IdGenerator.ts"
+import type { LoginLinkRepository } from "../ports/LoginLinkRepository.ts"
 import type { MembershipRepository } from "../ports/MembershipRepository.ts"
 import type { OAuthClientRepository } from "../ports/OAuthClientRepository.ts"
 import type { OAuthGrantRepository } from "../ports/OAuthGrantRepository.ts"
@@ -28,6 +29,7 @@ import { MemoryDatabase } from "./MemoryDatabase.ts"
 import * as MemoryDeletionRequestRepository from "./MemoryDeletionRequestRepository.ts"
 import * as MemoryDeprecationNoticeRepository from "./MemoryDeprecationNoticeRepository.ts"
 import * as MemoryIdGenerator from "./MemoryIdGenerator.ts"
+import * as MemoryLoginLinkRepository from "./MemoryLoginLinkRepository.ts"
 import * as MemoryMembershipRepository from "./MemoryMembershipRepository.ts"
 import * as MemoryOAuthClientRepository from "./MemoryOAuthClientRepository.ts"
 import * as MemoryOAuthGrantRepository from "./MemoryOAuthGrantRepository.ts"
@@ -66,6 +68,7 @@ export type Ports =
   | OAuthClientRepository
   | AuthorizationCodeRepository
   | OAuthGrantRepository
+  | LoginLinkRepository
 
 /**
  * What `layer` provides: every port (the servers' ones, and the deprecation notices of the CLI),
@@ -95,6 +98,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryOAuthClientRepository.layer,
     MemoryAuthorizationCodeRepository.layer,
     MemoryOAuthGrantRepository.layer,
+    MemoryLoginLinkRepository.layer,
     MemoryRateBudget.layerWith({ limit: options.rateLimit })
   ).pipe(Layer.provideMerge(Layer.mergeAll(MemoryDatabase.layer, MemoryIdGenerator.layer, MemoryStore.layer)))
 

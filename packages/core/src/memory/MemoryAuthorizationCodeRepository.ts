@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { AuthorizationCodeRepository } from "../ports/AuthorizationCodeRepository.ts"
-import { changeRowBefore, insertNew } from "./internal/MemoryRows.ts"
+import { changeRowBefore, deleteRowsWhere, insertNew } from "./internal/MemoryRows.ts"
 import { authorizationCodesTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
@@ -14,7 +14,8 @@ export const layer: Layer.Layer<AuthorizationCodeRepository, never, MemoryDataba
       consume: (codeHash, at) =>
         changeRowBefore(db, authorizationCodesTable, codeHash, (code) =>
           code.usedAt === null ? Option.some({ ...code, usedAt: at }) : Option.none()
-        )
+        ),
+      deleteExpired: (now) => deleteRowsWhere(db, authorizationCodesTable, (code) => code.expiresAt <= now)
     })
   })
 )

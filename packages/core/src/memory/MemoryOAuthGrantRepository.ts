@@ -47,7 +47,22 @@ export const layer: Layer.Layer<OAuthGrantRepository, never, MemoryDatabase> = L
       revokeToken: (tokenHash, at) =>
         changeRow(db, oauthTokensTable, tokenHash, (token) =>
           token.revokedAt === null ? Option.some({ ...token, revokedAt: at }) : Option.none()
-        )
+        ),
+      deleteDeadTokens: (now) =>
+        db.modify((tables) => {
+          const grants = oauthGrantsTable.rows(tables)
+          const tokens = oauthTokensTable.rows(tables)
+          const kept = HashMap.filter(tokens, (token) => {
+            const grant = HashMap.get(grants, token.grantId)
+            return (
+              token.expiresAt > now &&
+              (token.revokedAt === null || token.revokedAt > now) &&
+              Option.isSome(grant) &&
+              (grant.value.revokedAt === null || grant.value.revokedAt > now)
+            )
+          })
+          return [HashMap.size(tokens) - HashMap.size(kept), oauthTokensTable.withRows(tables, kept)]
+        })
     })
   })
 )

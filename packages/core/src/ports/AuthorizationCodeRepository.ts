@@ -12,5 +12,11 @@ export class AuthorizationCodeRepository extends Context.Service<
      * concurrent redemptions exactly one sees `usedAt: null`. A second call keeps the first instant.
      */
     readonly consume: (codeHash: string, at: number) => Effect.Effect<Option.Option<AuthorizationCode>, RepositoryError>
+    /**
+     * Deletes the codes expired at `now` (`expiresAt <= now`), used or not: a redemption of one is
+     * refused anyway. A used code stays until then, so that its replay is still recognised. Answers
+     * how many went.
+     */
+    readonly deleteExpired: (now: number) => Effect.Effect<number, RepositoryError>
   }
 >()("margin/core/AuthorizationCodeRepository") {}

@@ -27,5 +27,11 @@ export class OAuthGrantRepository extends Context.Service<
     readonly useToken: (tokenHash: string, at: number) => Effect.Effect<Option.Option<OAuthToken>, RepositoryError>
     /** True only for the call that revoked it. */
     readonly revokeToken: (tokenHash: string, at: number) => Effect.Effect<boolean, RepositoryError>
+    /**
+     * Deletes the tokens that can no longer be used at `now`: expired, revoked, or of a revoked
+     * grant. A live token, a used refresh token still current (its reuse must be recognised) and
+     * grants are kept. Answers how many went.
+     */
+    readonly deleteDeadTokens: (now: number) => Effect.Effect<number, RepositoryError>
   }
 >()("margin/core/OAuthGrantRepository") {}

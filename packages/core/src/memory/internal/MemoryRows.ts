@@ -84,3 +84,15 @@ export const changeRowBefore = <Row>(
     const next = Option.flatMap(before, change)
     return [before, Option.isSome(next) ? table.withRows(tables, HashMap.set(rows, key, next.value)) : tables]
   })
+
+/** Deletes the rows that satisfy `predicate`, in one atomic step; answers how many went. */
+export const deleteRowsWhere = <Row>(
+  db: MemoryDatabase["Service"],
+  table: Table<Row>,
+  predicate: (row: Row) => boolean
+): Effect.Effect<number> =>
+  db.modify((tables) => {
+    const rows = table.rows(tables)
+    const kept = HashMap.filter(rows, (row) => !predicate(row))
+    return [HashMap.size(rows) - HashMap.size(kept), table.withRows(tables, kept)]
+  })

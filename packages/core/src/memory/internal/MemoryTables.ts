@@ -36,6 +36,12 @@ export interface StoreConnectionRow {
   readonly credentials: string | null
 }
 
+/** A sign-in link used once, by the hash of its nonce. */
+export interface UsedLoginLink {
+  readonly expiresAt: number
+  readonly usedAt: number
+}
+
 export interface RunRow {
   readonly run: Run
   readonly lease: Lease | null
@@ -89,6 +95,8 @@ export interface Tables {
   readonly oauthGrants: HashMap.HashMap<string, OAuthGrant>
   /** Keyed by the token's hash. */
   readonly oauthTokens: HashMap.HashMap<string, OAuthToken>
+  /** Keyed by the hash of the link's nonce. */
+  readonly loginLinks: HashMap.HashMap<string, UsedLoginLink>
 }
 
 export const emptyTables: Tables = {
@@ -110,7 +118,8 @@ export const emptyTables: Tables = {
   oauthClients: HashMap.empty(),
   authorizationCodes: HashMap.empty(),
   oauthGrants: HashMap.empty(),
-  oauthTokens: HashMap.empty()
+  oauthTokens: HashMap.empty(),
+  loginLinks: HashMap.empty()
 }
 
 export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
@@ -149,3 +158,4 @@ export const oauthClientsTable: Table<StoredOAuthClient> = table("oauthClients")
 export const authorizationCodesTable: Table<AuthorizationCode> = table("authorizationCodes")
 export const oauthGrantsTable: Table<OAuthGrant> = table("oauthGrants")
 export const oauthTokensTable: Table<OAuthToken> = table("oauthTokens")
+export const loginLinksTable: Table<UsedLoginLink> = table("loginLinks")
