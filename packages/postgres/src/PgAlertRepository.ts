@@ -1,6 +1,5 @@
 import { type Alert, AlertStatus } from "@margin/core/Alert"
 import { AlertId, CatalogItemId, RunId, WorkspaceId } from "@margin/core/Ids"
-import { pageOf } from "@margin/core/Page"
 import { AlertKind, AlertSeverity } from "@margin/core/Pricing"
 import { type AlertFilter, AlertRepository } from "@margin/core/ports/AlertRepository"
 import { Array as Arr, Effect, Layer, Schema } from "effect"
@@ -9,7 +8,7 @@ import type { Fragment } from "effect/sql/Statement"
 import { insertSkippingConflicts } from "./PgBatchInsert.ts"
 import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
-import { afterCursor } from "./PgPaging.ts"
+import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf, transitionChanges } from "./PgRows.ts"
 
@@ -126,11 +125,7 @@ export const layer: Layer.Layer<AlertRepository, never, SqlClient.SqlClient> = L
             AND ${filter.itemId === null ? sql.literal("TRUE") : sql`item_id = ${filter.itemId}`}
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.pipe(
-          Effect.flatMap(all),
-          Effect.map((alerts) => pageOf(alerts, page.limit)),
-          asRepository("AlertRepository.list")
-        ),
+          LIMIT ${page.limit + 1}`.pipe(asPage("AlertRepository.list", all, page.limit)),
       update: updateOn(sql, {
         table: "alerts",
         columns,

@@ -3,7 +3,6 @@ import { type CatalogItem, type CatalogItemInput, PricePoint } from "@margin/cor
 import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
 import { priceHistoryLimit } from "@margin/core/memory/MemoryCatalogRepository"
-import { pageOf } from "@margin/core/Page"
 import { CatalogRepository, type EvidenceItem, type RunItem } from "@margin/core/ports/CatalogRepository"
 import { IdGenerator } from "@margin/core/ports/IdGenerator"
 import { Tag } from "@margin/core/Tag"
@@ -13,7 +12,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
 import { clientOptions } from "./ClientOptions.ts"
 import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
-import { afterCursor } from "./PgPaging.ts"
+import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryStream, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, countOf, firstOf, rowsOf } from "./PgRows.ts"
 import { fastRunItems } from "./PgRunItems.ts"
@@ -349,11 +348,7 @@ export const layerWith = ({
             AND ${filter.tag === null ? sql.literal("TRUE") : sql`tags @> ${[filter.tag]}`}
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.pipe(
-            Effect.flatMap(all),
-            Effect.map((items) => pageOf(items, page.limit)),
-            asRepository("CatalogRepository.list")
-          ),
+          LIMIT ${page.limit + 1}`.pipe(asPage("CatalogRepository.list", all, page.limit)),
         count: (workspaceId) =>
           sql`SELECT count(*) AS count FROM catalog_items WHERE workspace_id = ${workspaceId}`.pipe(
             asRepositoryWith("CatalogRepository.count", countOf)

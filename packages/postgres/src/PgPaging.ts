@@ -1,6 +1,9 @@
+import type { RepositoryError } from "@margin/core/Errors"
 import { type Cursor, type Page, pageOf } from "@margin/core/Page"
+import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment } from "effect/sql/Statement"
+import { asRepositoryWith, type PgFailure } from "./PgRepositoryError.ts"
 
 /**
  * Keyset paging, newest first on (`column` DESC, id DESC), with the cursor of core Page.ts.
@@ -22,3 +25,14 @@ export const pageBy = <A>(rows: ReadonlyArray<A>, key: (row: A) => Cursor, limit
   )
   return { items: page.items.map((entry) => entry.row), nextCursor: page.nextCursor }
 }
+
+/**
+ * A list method's statement (`limit + 1` rows, newest first) as one page: the rows decoded by
+ * `decode`, cut to `limit` with the next cursor, failures named `operation`; in one continuation
+ * (`asRepositoryWith`).
+ */
+export const asPage = <Rows, A extends { readonly createdAt: number; readonly id: string }>(
+  operation: string,
+  decode: (rows: Rows) => Effect.Effect<ReadonlyArray<A>, PgFailure | RepositoryError>,
+  limit: number
+) => asRepositoryWith(operation, (rows: Rows) => Effect.map(decode(rows), (items) => pageOf(items, limit)))

@@ -1,5 +1,4 @@
 import { RunId, WorkspaceId } from "@margin/core/Ids"
-import { pageOf } from "@margin/core/Page"
 import { RunRepository } from "@margin/core/ports/RunRepository"
 import { type Run, RunStatus, RunTrigger } from "@margin/core/Run"
 import { Tag } from "@margin/core/Tag"
@@ -7,7 +6,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, Int8, NullableInstant, NullableInt8, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
-import { afterCursor } from "./PgPaging.ts"
+import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith, type PgFailure } from "./PgRepositoryError.ts"
 import { columnsOf, countOf, firstOf, rowsOf, touchedAny, transitionChanges } from "./PgRows.ts"
 
@@ -131,11 +130,7 @@ export const layer: Layer.Layer<RunRepository, never, SqlClient.SqlClient> = Lay
             AND ${filter.status === null ? sql.literal("TRUE") : sql`status = ${filter.status}`}
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.pipe(
-          Effect.flatMap(all),
-          Effect.map((runs) => pageOf(runs, page.limit)),
-          asRepository("RunRepository.list")
-        ),
+          LIMIT ${page.limit + 1}`.pipe(asPage("RunRepository.list", all, page.limit)),
       update: updateOn(sql, {
         table: "runs",
         columns,

@@ -1,12 +1,11 @@
 import type { ApiToken } from "@margin/core/ApiToken"
-import { pageOf } from "@margin/core/Page"
 import { TokenRepository } from "@margin/core/ports/TokenRepository"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastTokenRow, TokenRow } from "./PgCallerRows.ts"
 import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
-import { afterCursor } from "./PgPaging.ts"
+import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
@@ -78,11 +77,7 @@ export const layer: Layer.Layer<TokenRepository, never, SqlClient.SqlClient> = L
             AND ${filter.issuedBy === null ? sql.literal("TRUE") : sql`issued_by = ${filter.issuedBy}`}
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.pipe(
-          Effect.flatMap(all),
-          Effect.map((tokens) => pageOf(tokens, page.limit)),
-          asRepository("TokenRepository.listForWorkspace")
-        )
+          LIMIT ${page.limit + 1}`.pipe(asPage("TokenRepository.listForWorkspace", all, page.limit))
     })
   })
 )

@@ -1,4 +1,3 @@
-import { pageOf } from "@margin/core/Page"
 import { UserRepository } from "@margin/core/ports/UserRepository"
 import type { User } from "@margin/core/User"
 import { Effect, Layer } from "effect"
@@ -6,7 +5,7 @@ import { SqlClient } from "effect/sql"
 import { fastUserRow, UserRow } from "./PgCallerRows.ts"
 import { toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
 import { fixedSql } from "./PgFixedSql.ts"
-import { afterCursor } from "./PgPaging.ts"
+import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
@@ -65,11 +64,7 @@ export const layer: Layer.Layer<UserRepository, never, SqlClient.SqlClient> = La
           SELECT ${columns} FROM users
           WHERE ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.pipe(
-          Effect.flatMap(all),
-          Effect.map((users) => pageOf(users, page.limit)),
-          asRepository("UserRepository.list")
-        )
+          LIMIT ${page.limit + 1}`.pipe(asPage("UserRepository.list", all, page.limit))
     })
   })
 )

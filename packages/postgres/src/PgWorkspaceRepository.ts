@@ -1,5 +1,4 @@
 import { WorkspaceId } from "@margin/core/Ids"
-import { pageOf } from "@margin/core/Page"
 import { Plan } from "@margin/core/Plan"
 import { PricingObjective, type PricingPolicy, RoundingMode } from "@margin/core/PricingPolicy"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
@@ -7,7 +6,7 @@ import { LifecycleState, type Workspace } from "@margin/core/Workspace"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Float, Instant, NullableFloat, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
-import { afterCursor } from "./PgPaging.ts"
+import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
@@ -113,11 +112,7 @@ export const layer: Layer.Layer<WorkspaceRepository, never, SqlClient.SqlClient>
           SELECT ${columns} FROM workspaces
           WHERE ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
-          LIMIT ${page.limit + 1}`.pipe(
-          Effect.flatMap(all),
-          Effect.map((workspaces) => pageOf(workspaces, page.limit)),
-          asRepository("WorkspaceRepository.list")
-        )
+          LIMIT ${page.limit + 1}`.pipe(asPage("WorkspaceRepository.list", all, page.limit))
     })
   })
 )
