@@ -1,11 +1,13 @@
-// The shop driven through the pure engine: `analyseCatalog` over the whole catalog, each item as a
-// run reads it (`pricingInput`), and the repository's price-history rule (`withPrice`) on adoption.
+// The shop driven through the pure engine: `analyseCatalog` over the catalog, each item as a run
+// reads it (`pricingInput`), and the repository's price-history rule (`withPrice`) on an import and
+// on adoption.
 import type { CatalogItem } from "@margin/core/CatalogItem"
 import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { withPrice } from "@margin/core/memory/MemoryCatalogRepository"
 import { analyseCatalog } from "@margin/core/Pricing"
 import { pricingInput } from "@margin/core/RunExecutor"
 import { Effect } from "effect"
+import { inCatalog } from "./Market.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"
 import { itemInput } from "./Shop.ts"
 
@@ -13,22 +15,36 @@ const workspaceId = WorkspaceId.make("ws_market")
 
 export const openEngineShop: OpenShop = (market, policy) =>
   Effect.sync(() => {
-    const items: Array<CatalogItem> = market.items.map((item) => ({
-      ...itemInput(item, item.startPrice, item.startUnits),
-      id: CatalogItemId.make(`itm_${item.index}`),
-      workspaceId,
-      storeProductRef: null,
-      storeVariantRef: null,
-      competitorPrice: null,
-      analysedCost: item.cost,
-      priceHistory: item.startHistory,
-      createdAt: 0,
-      updatedAt: 0
-    }))
-    const indexOf = new Map(items.map((item, index) => [item.id, index]))
+    /** The catalog by market index; undefined until the item's first import. */
+    const items: Array<CatalogItem | undefined> = market.items.map(() => undefined)
+    const indexOf = new Map(market.items.map((item) => [CatalogItemId.make(`itm_${item.index}`), item.index]))
     return {
+      importCatalog: (cycle, units) =>
+        Effect.sync(() => {
+          for (const item of market.items) {
+            if (!inCatalog(item, cycle)) continue
+            const current = items[item.index]
+            const input = itemInput(market, item, cycle, current?.price ?? item.startPrice, units[item.index] ?? 0)
+            items[item.index] =
+              current === undefined
+                ? {
+                    ...input,
+                    competitorPrice: input.competitorPrice ?? null,
+                    id: CatalogItemId.make(`itm_${item.index}`),
+                    workspaceId,
+                    storeProductRef: null,
+                    storeVariantRef: null,
+                    analysedCost: input.cost,
+                    priceHistory: item.startHistory,
+                    createdAt: 0,
+                    updatedAt: 0
+                  }
+                : { ...current, ...input, competitorPrice: input.competitorPrice ?? null }
+          }
+        }),
       runAndAdopt: Effect.sync(() => {
-        const analysis = analyseCatalog(items.map(pricingInput), policy)
+        const catalog = items.flatMap((item) => (item === undefined ? [] : [pricingInput(item)]))
+        const analysis = analyseCatalog(catalog, policy)
         const adopted: Array<Adoption> = []
         for (const { itemId, recommendation } of analysis.items) {
           const index = indexOf.get(itemId)
@@ -45,12 +61,6 @@ export const openEngineShop: OpenShop = (market, policy) =>
           })
         }
         return adopted.sort((a, b) => a.index - b.index)
-      }),
-      recordSales: (units) =>
-        Effect.sync(() => {
-          items.forEach((item, index) => {
-            items[index] = { ...item, unitsSold30d: units[index] ?? 0 }
-          })
-        })
+      })
     }
   })

@@ -14,6 +14,13 @@ export const uniform = (seed: number): Uniform => {
   }
 }
 
+/** A standard normal draw (Box-Muller). */
+export const normal = (next: Uniform): number => Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next())
+
+/** A draw whose logarithm is uniform between ln(low) and ln(high). */
+export const logUniform = (next: Uniform, low: number, high: number): number =>
+  Math.exp(Math.log(low) + next() * (Math.log(high) - Math.log(low)))
+
 /**
  * The seed of one stream, from the run's seed and a few integers (item, cycle...). Every item and
  * cycle has its own stream, so each arm of the simulation sees the same luck for the same item and

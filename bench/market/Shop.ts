@@ -1,10 +1,10 @@
 // What the simulation asks of the service, whichever way it is driven (the pure engine, or the use
-// cases over the memory adapters): run, adopt every recommendation, record a period's sales.
+// cases over the memory adapters): import the catalog, run, adopt every recommendation.
 import type { CatalogItemInput } from "@margin/core/CatalogItem"
 import { CurrencyCode } from "@margin/core/Money"
 import type { PricingPolicy } from "@margin/core/PricingPolicy"
 import type { Effect, Scope } from "effect"
-import { categoryTag, type Market, type MarketItem } from "./Market.ts"
+import { categoryTag, competitorAt, costAt, type Market, type MarketItem } from "./Market.ts"
 
 /** One adopted recommendation: the item (its index in the market) moved from one price to another. */
 export interface Adoption {
@@ -20,28 +20,39 @@ export interface Adoption {
 }
 
 export interface Shop {
+  /**
+   * Cycle `cycle`'s import: every item in the catalog then (an arriving item for the first time), at
+   * the price in force, with the period's cost and competitor price and `units[index]`, the units it
+   * sold in the last 30 days.
+   */
+  readonly importCatalog: (cycle: number, units: ReadonlyArray<number>) => Effect.Effect<void>
   /** One run over the whole catalog, every recommendation adopted (the catalog takes the new price). */
   readonly runAndAdopt: Effect.Effect<ReadonlyArray<Adoption>>
-  /** A period's units sold, per item in market order, at the prices now in force. */
-  readonly recordSales: (units: ReadonlyArray<number>) => Effect.Effect<void>
 }
 
-/** Opens a shop selling the market's items at their starting prices, with their starting histories. */
+/** Opens a shop with the market's starting histories; its first import brings the catalog. */
 export type OpenShop = (market: Market, policy: PricingPolicy) => Effect.Effect<Shop, never, Scope.Scope>
 
 const usd = CurrencyCode.make("USD")
 
-/** What an import supplies for an item, at `price` with `units` sold in the last 30 days. */
-export const itemInput = (item: MarketItem, price: number, units: number): CatalogItemInput => ({
+/** What an import supplies for an item in `period`, at `price` with `units` sold in the last 30 days. */
+export const itemInput = (
+  market: Market,
+  item: MarketItem,
+  period: number,
+  price: number,
+  units: number
+): CatalogItemInput => ({
   sku: item.sku,
   title: `Market item ${item.index}`,
   tags: [categoryTag(item.category)],
   currency: usd,
   price,
-  cost: item.cost,
+  cost: costAt(market, item, period),
   compareAtPrice: null,
   minPrice: null,
   maxPrice: null,
   inventory: null,
-  unitsSold30d: units
+  unitsSold30d: units,
+  competitorPrice: competitorAt(item, period)
 })

@@ -1,150 +1,215 @@
-// The simulation: the same market lived through once per arm (doing nothing, each objective of the
-// engine, the oracle), cycle by cycle: a run, every recommendation adopted, a period of demand
-// realised and recorded. Every figure is the true model's expectation, never a draw.
+// The simulation: one form of the market lived through once per arm (doing nothing, the engine under
+// each policy asked for, the oracle), cycle by cycle: an import (the period's costs, competitor
+// prices, units sold and arriving items), a run, every recommendation adopted, a period of demand
+// realised. Every figure is the true model's expectation, never a draw.
 import { defaultPricingPolicy, type PricingPolicy } from "@margin/core/PricingPolicy"
 import { Effect } from "effect"
-import { expectedProfit, type Market, type MarketShape, makeMarket, realisedUnits } from "./Market.ts"
-import { oraclePrice } from "./Oracle.ts"
+import {
+  expectedProfit,
+  inCatalog,
+  type Market,
+  type MarketShape,
+  makeMarket,
+  realisedUnits,
+  trueElasticity
+} from "./Market.ts"
+import type { MarketSwitches } from "./MarketSwitches.ts"
+import { oraclePrice, restoresLimit } from "./Oracle.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"
 
-export const objectives = ["profit", "target_margin"] as const
-export type Objective = (typeof objectives)[number]
+/** The horizon of the `long` switch. */
+export const longHorizon = 12
+/** The competitor limit of the `competitors` form when the policy has none (as in issue 40's check). */
+export const competitorLimit = 0.1
 
-/** The default policy with `objective` set. */
-export const policyFor = (objective: Objective): PricingPolicy => ({ ...defaultPricingPolicy, objective })
+/** The engine under one policy; the simulation's first arm also sets the oracle's guardrails. */
+export interface EngineArm {
+  readonly name: string
+  readonly policy: PricingPolicy
+}
 
-/** What one arm did in one cycle. */
+export const defaultArms: ReadonlyArray<EngineArm> = [{ name: "engine", policy: defaultPricingPolicy }]
+
+/** What one arm did in one cycle. Sums, not means, so that cycles and seeds add up. */
 export interface ArmCycle {
   /** Expected profit per 30 days at the prices in force during the cycle, minor units. */
   readonly profit: number
   readonly profitByCategory: ReadonlyArray<number>
   /** Price changes adopted at the cycle's start. */
   readonly adopted: number
-  /** Adopted changes whose true expected profit change was negative. */
+  /** Adopted changes whose true expected profit change (in the cycle's period) was negative. */
   readonly harmful: number
+  /** Adopted changes from a price that broke a hard limit (below the floor, above the ceiling), and the harmful among them. */
+  readonly restorations: number
+  readonly harmfulRestorations: number
   /** Adopted changes that cut the price. */
   readonly cuts: number
   /** The harmful changes by their rule code. */
   readonly harmfulByRule: Readonly<Record<string, number>>
-  /** Over the adopted changes priced with an estimate: the mean of (estimate − truth), and of its absolute value. */
-  readonly estimateBias: number
-  readonly estimateError: number
-  /** The share of those whose interval holds the true elasticity. */
-  readonly intervalCoverage: number
+  /** Adopted changes priced with an estimate, at a price where the item still sells. */
+  readonly estimated: number
+  /** Over those: Σ (estimate − true local elasticity at the current price), Σ |…|, and how many intervals held the truth. */
+  readonly biasSum: number
+  readonly errorSum: number
+  readonly covered: number
 }
 
-export type ArmName = Objective | "oracle"
+export interface ArmResult {
+  readonly name: string
+  readonly cycles: ReadonlyArray<ArmCycle>
+}
 
 export interface SimulationResult {
   readonly market: Market
+  /** The oracle's policy (the first arm's, with the form's competitor limit). */
   readonly policy: PricingPolicy
-  /** Doing nothing: the starting prices kept, every cycle alike. */
-  readonly nothing: ArmCycle
-  readonly arms: ReadonlyArray<{ readonly name: ArmName; readonly cycles: ReadonlyArray<ArmCycle> }>
+  /** Doing nothing: the starting prices kept, per cycle (the periods differ when the market moves). */
+  readonly nothing: ReadonlyArray<ArmCycle>
+  /** The engine's arms, then the oracle (named `oracle`). */
+  readonly arms: ReadonlyArray<ArmResult>
 }
 
-const zeros = (market: Market) => new Array<number>(market.shape.categories).fill(0)
+export interface SimulationOptions {
+  readonly seed: number
+  readonly items: number
+  readonly categories: number
+  /** The horizon without the `long` switch. */
+  readonly cycles: number
+  readonly switches: MarketSwitches
+  readonly arms: ReadonlyArray<EngineArm>
+}
+
+/** The policy an arm runs in a form: with `competitors`, the competitor limit unless the policy sets one. */
+export const formPolicy = (switches: MarketSwitches, policy: PricingPolicy): PricingPolicy =>
+  switches.competitors && policy.maxPremiumOverCompetitor === null
+    ? { ...policy, maxPremiumOverCompetitor: competitorLimit }
+    : policy
+
+/** The market a form's options describe. */
+export const marketShape = (options: SimulationOptions): MarketShape => ({
+  seed: options.seed,
+  items: options.items,
+  categories: options.categories,
+  cycles: options.switches.long ? longHorizon : options.cycles,
+  switches: options.switches
+})
 
 /** The cycle's figures for `prices`, after `adopted` moved some of them. */
-const measure = (market: Market, prices: ReadonlyArray<number>, adopted: ReadonlyArray<Adoption>): ArmCycle => {
-  const profitByCategory = zeros(market)
+const measure = (
+  market: Market,
+  cycle: number,
+  policy: PricingPolicy,
+  prices: ReadonlyArray<number>,
+  adopted: ReadonlyArray<Adoption>
+): ArmCycle => {
+  const profitByCategory = new Array<number>(market.shape.categories).fill(0)
   let profit = 0
   for (const item of market.items) {
-    const value = expectedProfit(item, prices[item.index] ?? item.startPrice)
+    if (!inCatalog(item, cycle)) continue
+    const value = expectedProfit(market, item, prices[item.index] ?? item.startPrice, cycle)
     profit += value
     profitByCategory[item.category] = (profitByCategory[item.category] ?? 0) + value
   }
   let harmful = 0
+  let restorations = 0
+  let harmfulRestorations = 0
   let cuts = 0
   let estimated = 0
-  let bias = 0
-  let error = 0
+  let biasSum = 0
+  let errorSum = 0
   let covered = 0
   const harmfulByRule: Record<string, number> = {}
   for (const move of adopted) {
     const item = market.items[move.index]
     if (item === undefined) continue
-    if (expectedProfit(item, move.to) < expectedProfit(item, move.from)) {
+    const harms = expectedProfit(market, item, move.to, cycle) < expectedProfit(market, item, move.from, cycle)
+    const restores = restoresLimit(market, item, move.from, cycle, policy)
+    if (harms) {
       harmful++
       harmfulByRule[move.rule] = (harmfulByRule[move.rule] ?? 0) + 1
     }
+    if (restores) {
+      restorations++
+      if (harms) harmfulRestorations++
+    }
     if (move.to < move.from) cuts++
-    if (move.elasticity !== null) {
+    const truth = trueElasticity(item, move.from, cycle)
+    if (move.elasticity !== null && Number.isFinite(truth)) {
       estimated++
-      bias += move.elasticity - item.elasticity
-      error += Math.abs(move.elasticity - item.elasticity)
-      if (move.interval !== null && item.elasticity >= move.interval[0] && item.elasticity <= move.interval[1])
-        covered++
+      biasSum += move.elasticity - truth
+      errorSum += Math.abs(move.elasticity - truth)
+      if (move.interval !== null && truth >= move.interval[0] && truth <= move.interval[1]) covered++
     }
   }
-  const mean = (total: number) => (estimated === 0 ? 0 : total / estimated)
   return {
     profit,
     profitByCategory,
     adopted: adopted.length,
     harmful,
+    restorations,
+    harmfulRestorations,
     cuts,
     harmfulByRule,
-    estimateBias: mean(bias),
-    estimateError: mean(error),
-    intervalCoverage: mean(covered)
+    estimated,
+    biasSum,
+    errorSum,
+    covered
   }
 }
 
-/** One objective of the engine through a shop, for `cycles` cycles. */
-const engineArm = (market: Market, openShop: OpenShop, objective: Objective, cycles: number) =>
+/** The engine under one policy through a shop. */
+const engineArm = (market: Market, openShop: OpenShop, policy: PricingPolicy) =>
   Effect.scoped(
     Effect.gen(function* () {
-      const shop = yield* openShop(market, policyFor(objective))
+      const shop = yield* openShop(market, policy)
       const prices = market.items.map((item) => item.startPrice)
+      let units: ReadonlyArray<number> = market.items.map((item) => item.startUnits)
       const results: Array<ArmCycle> = []
-      for (let cycle = 1; cycle <= cycles; cycle++) {
+      for (let cycle = 1; cycle <= market.shape.cycles; cycle++) {
+        yield* shop.importCatalog(cycle, units)
         const adopted = yield* shop.runAndAdopt
         for (const move of adopted) prices[move.index] = move.to
-        results.push(measure(market, prices, adopted))
-        yield* shop.recordSales(
-          market.items.map((item) => realisedUnits(market, item, cycle, prices[item.index] ?? item.startPrice))
+        results.push(measure(market, cycle, policy, prices, adopted))
+        units = market.items.map((item) =>
+          inCatalog(item, cycle) ? realisedUnits(market, item, cycle, prices[item.index] ?? item.startPrice) : 0
         )
       }
       return results
     })
   )
 
-/** The oracle under the same guardrails, for `cycles` cycles. */
-const oracleArm = (market: Market, policy: PricingPolicy, cycles: number): Array<ArmCycle> => {
+/** The oracle under the same guardrails. */
+export const oracleArm = (market: Market, policy: PricingPolicy): Array<ArmCycle> => {
   const prices = market.items.map((item) => item.startPrice)
   const results: Array<ArmCycle> = []
-  for (let cycle = 1; cycle <= cycles; cycle++) {
+  for (let cycle = 1; cycle <= market.shape.cycles; cycle++) {
     const adopted: Array<Adoption> = []
     for (const item of market.items) {
+      if (!inCatalog(item, cycle)) continue
       const from = prices[item.index] ?? item.startPrice
-      const to = oraclePrice(item, from, policy)
+      const to = oraclePrice(market, item, from, cycle, policy)
       if (to === null) continue
       prices[item.index] = to
       adopted.push({ index: item.index, from, to, rule: "oracle", elasticity: null, interval: null })
     }
-    results.push(measure(market, prices, adopted))
+    results.push(measure(market, cycle, policy, prices, adopted))
   }
   return results
 }
 
-export interface SimulationOptions extends MarketShape {
-  readonly cycles: number
+/** Doing nothing: the starting prices kept. */
+export const nothingArm = (market: Market, policy: PricingPolicy): Array<ArmCycle> => {
+  const prices = market.items.map((item) => item.startPrice)
+  return Array.from({ length: market.shape.cycles }, (_, offset) => measure(market, offset + 1, policy, prices, []))
 }
 
 export const simulate = (options: SimulationOptions, openShop: OpenShop) =>
   Effect.gen(function* () {
-    const market = makeMarket(options)
-    const policy = policyFor("profit")
-    const arms: Array<{ readonly name: ArmName; readonly cycles: ReadonlyArray<ArmCycle> }> = []
-    for (const objective of objectives) {
-      arms.push({ name: objective, cycles: yield* engineArm(market, openShop, objective, options.cycles) })
-    }
-    arms.push({ name: "oracle", cycles: oracleArm(market, policy, options.cycles) })
-    const nothing = measure(
-      market,
-      market.items.map((item) => item.startPrice),
-      []
-    )
-    return { market, policy, nothing, arms } satisfies SimulationResult
+    const market = makeMarket(marketShape(options))
+    const policies = options.arms.map((arm) => ({ name: arm.name, policy: formPolicy(options.switches, arm.policy) }))
+    const policy = policies[0]?.policy ?? formPolicy(options.switches, defaultPricingPolicy)
+    const arms: Array<ArmResult> = []
+    for (const arm of policies) arms.push({ name: arm.name, cycles: yield* engineArm(market, openShop, arm.policy) })
+    arms.push({ name: "oracle", cycles: oracleArm(market, policy) })
+    return { market, policy, nothing: nothingArm(market, policy), arms } satisfies SimulationResult
   })

@@ -2,7 +2,8 @@
 // the catalog imported through the catalog port (the starting history as successive imports at the
 // past prices), a run queued (Runs) and executed (RunExecutor), every recommendation accepted and
 // approved (Recommendations, Approval: the write-back moves the store's and the catalog's price,
-// which appends the outgoing price to the item's history), and each period's units sold imported.
+// which appends the outgoing price to the item's history), and each cycle's import: the period's
+// costs, competitor prices and units sold, and the items arriving.
 import type { Actor } from "@margin/core/Actor"
 import { Approval } from "@margin/core/Approval"
 import { UserId, WorkspaceId } from "@margin/core/Ids"
@@ -18,7 +19,7 @@ import { Runs } from "@margin/core/RunsService"
 import { aStoreConnection, aWorkspace } from "@margin/core/testing/Fixtures"
 import { WriteBackDelivery } from "@margin/core/WriteBackDelivery"
 import { Clock, Duration, Effect, Layer, Stream } from "effect"
-import type { MarketItem } from "./Market.ts"
+import { inCatalog, type MarketItem } from "./Market.ts"
 import { type Adoption, itemInput, type OpenShop } from "./Shop.ts"
 
 const workspaceId = WorkspaceId.make("ws_market")
@@ -42,20 +43,27 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
       effect.pipe(Effect.provideContext(context), Effect.orDie)
     const indexBySku = new Map(market.items.map((item) => [item.sku, item.index]))
 
-    /** Imports every item at `priceOf`, having sold `unitsOf` (null: the item is left out). */
-    const importAll = (price: (item: MarketItem) => number | null, units: (item: MarketItem) => number) =>
+    /** Imports every item at `price` in `period`, having sold `units` (a null price leaves the item out). */
+    const importAll = (
+      period: number,
+      price: (item: MarketItem) => number | null,
+      units: (item: MarketItem) => number
+    ) =>
       Effect.gen(function* () {
         const catalog = yield* CatalogRepository
         const rows = market.items.flatMap((item) => {
           const at = price(item)
-          return at === null ? [] : [{ ...itemInput(item, at, units(item)), storeVariantRef: variantOf(item) }]
+          return at === null
+            ? []
+            : [{ ...itemInput(market, item, period, at, units(item)), storeVariantRef: variantOf(item) }]
         })
         for (let from = 0; from < rows.length; from += importBatch) {
           yield* catalog.upsertMany(workspaceId, rows.slice(from, from + importBatch), yield* Clock.currentTimeMillis)
         }
       })
 
-    // The workspace, its store, and the catalog with its past: one import per past price, oldest first.
+    // The workspace, its store, and the catalog's past: one import per past price, oldest first; the
+    // first cycle's import brings today's prices.
     yield* run(
       Effect.gen(function* () {
         yield* WorkspaceRepository.use((workspaces) =>
@@ -69,14 +77,11 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
           // An item with fewer past points starts its past later, so that its last one is followed by today's price.
           const pastPoint = (item: MarketItem) => item.startHistory[point - (depth - item.startHistory.length)]
           yield* importAll(
+            point - depth,
             (item) => pastPoint(item)?.price ?? null,
             (item) => pastPoint(item)?.units ?? 0
           )
         }
-        yield* importAll(
-          (item) => item.startPrice,
-          (item) => item.startUnits
-        )
         const store = yield* MemoryStore
         for (const item of market.items) yield* store.setPrice(workspaceId, variantOf(item), item.startPrice)
       })
@@ -119,10 +124,11 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
           return adopted.sort((a, b) => a.index - b.index)
         })
       ),
-      recordSales: (units) =>
+      importCatalog: (cycle, units) =>
         run(
           importAll(
-            (item) => prices[item.index] ?? item.startPrice,
+            cycle,
+            (item) => (inCatalog(item, cycle) ? (prices[item.index] ?? item.startPrice) : null),
             (item) => units[item.index] ?? 0
           )
         )
