@@ -5,11 +5,11 @@ import { normal, streamSeed, uniform } from "./Random.ts"
 /** Periods in a season's cycle (a year of 30-day periods). */
 export const seasonLength = 12
 /** The season's amplitude is drawn per category in this range (0.15: demand from 0.85 to 1.15 of normal). */
-export const seasonAmplitude = { low: 0.05, high: 0.2 } as const
+export const seasonAmplitude = { low: 0.1, high: 0.3 } as const
 /** The trend per period is drawn per category in ±this. */
-export const trendLimit = 0.015
+export const trendLimit = 0.02
 /** The standard deviation of the per-period noise (log scale). */
-export const shockNoise = 0.04
+export const shockNoise = 0.08
 
 /** Stream key of the shocks' draws, apart from every other stream of the market. */
 const shockStream = -5
