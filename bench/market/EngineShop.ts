@@ -1,17 +1,44 @@
 // The shop driven through the pure engine: `analyseCatalog` over the catalog, each item as a run
 // reads it (`pricingInput`), and the repository's price-history rule (`withPrice`) on an import and
 // on adoption.
-import type { CatalogItem } from "@margin/core/CatalogItem"
+import type { CatalogItem, CatalogItemInput } from "@margin/core/CatalogItem"
 import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { withPrice } from "@margin/core/memory/MemoryCatalogRepository"
 import { analyseCatalog } from "@margin/core/Pricing"
 import { pricingInput } from "@margin/core/RunExecutor"
 import { Effect } from "effect"
-import { inCatalog } from "./Market.ts"
+import { inCatalog, type MarketItem } from "./Market.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"
 import { itemInput } from "./Shop.ts"
 
 const workspaceId = WorkspaceId.make("ws_market")
+
+/**
+ * The item as the catalog holds it after importing its past prices one by one, oldest first, as the
+ * use cases do: the repository appends a point to the history only when the price moves (withPrice),
+ * so two equal prices in a row leave one point, with the later units.
+ */
+const imported = (item: MarketItem, input: CatalogItemInput): CatalogItem => {
+  const [first, ...rest] = item.startHistory
+  let catalogItem: CatalogItem = {
+    ...input,
+    price: first?.price ?? input.price,
+    unitsSold30d: first?.units ?? input.unitsSold30d,
+    competitorPrice: input.competitorPrice ?? null,
+    id: CatalogItemId.make(`itm_${item.index}`),
+    workspaceId,
+    storeProductRef: null,
+    storeVariantRef: null,
+    analysedCost: input.cost,
+    priceHistory: [],
+    createdAt: 0,
+    updatedAt: 0
+  }
+  for (const point of rest) {
+    catalogItem = { ...catalogItem, ...withPrice(catalogItem, point.price), unitsSold30d: point.units }
+  }
+  return catalogItem
+}
 
 export const openEngineShop: OpenShop = (market, policy) =>
   Effect.sync(() => {
@@ -25,21 +52,13 @@ export const openEngineShop: OpenShop = (market, policy) =>
             if (!inCatalog(item, cycle)) continue
             const current = items[item.index]
             const input = itemInput(market, item, cycle, current?.price ?? item.startPrice, units[item.index] ?? 0)
-            items[item.index] =
-              current === undefined
-                ? {
-                    ...input,
-                    competitorPrice: input.competitorPrice ?? null,
-                    id: CatalogItemId.make(`itm_${item.index}`),
-                    workspaceId,
-                    storeProductRef: null,
-                    storeVariantRef: null,
-                    analysedCost: input.cost,
-                    priceHistory: item.startHistory,
-                    createdAt: 0,
-                    updatedAt: 0
-                  }
-                : { ...current, ...input, competitorPrice: input.competitorPrice ?? null }
+            const before = current ?? imported(item, input)
+            items[item.index] = {
+              ...before,
+              ...input,
+              competitorPrice: input.competitorPrice ?? null,
+              ...withPrice(before, input.price)
+            }
           }
         }),
       runAndAdopt: Effect.sync(() => {
