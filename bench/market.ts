@@ -7,7 +7,7 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Effect } from "effect"
 import { summarise } from "./market/ArmSummary.ts"
 import { openEngineShop } from "./market/EngineShop.ts"
-import { type FormRow, formsTable } from "./market/FormsTable.ts"
+import { type FormRow, formsTable, rangeLines } from "./market/FormsTable.ts"
 import { parseMarketOptions, usage } from "./market/MarketOptions.ts"
 import { reportLines } from "./market/MarketReport.ts"
 import { formName } from "./market/MarketSwitches.ts"
@@ -59,6 +59,11 @@ const program = Effect.gen(function* () {
   )
   console.log("restorations (tidy: 88 % and 3 %) and no category below doing nothing after cycle 2.")
   for (const line of formsTable(rows)) console.log(line)
+  if (options.seeds.length > 1) {
+    console.log("")
+    console.log("Over the seeds:")
+    for (const line of rangeLines(rows)) console.log(line)
+  }
   const load = loadavg()
     .map((x) => x.toFixed(1))
     .join(", ")

@@ -59,3 +59,41 @@ export const formsTable = (rows: ReadonlyArray<FormRow>): Array<string> => [
     )
   )
 ]
+
+const range = (values: ReadonlyArray<number>, show: (x: number) => string): string => {
+  const low = show(Math.min(...values))
+  const high = show(Math.max(...values))
+  return low === high ? low : `${low} to ${high}`
+}
+
+/** Per form and engine arm, the range of its figures over the seeds, and in how many the targets were met. */
+export const rangeLines = (rows: ReadonlyArray<FormRow>): Array<string> => {
+  const groups = new Map<string, Array<FormRow>>()
+  for (const formRow of rows) {
+    if (formRow.summary.name === "oracle") continue
+    const key = `${formRow.form}, ${formRow.summary.name}`
+    groups.set(key, [...(groups.get(key) ?? []), formRow])
+  }
+  return [...groups].map(([key, group]) => {
+    const of = (pick: (summary: ArmSummary) => number) => group.map((formRow) => pick(formRow.summary))
+    const met = group.filter((formRow) => meetsTargets(formRow.summary, formRow.form === "tidy")).length
+    return (
+      `  ${key}: capture ${range(
+        of((s) => s.captured),
+        (x) => percent(x)
+      )}, ` +
+      `harm outside restorations ${range(
+        of((s) => s.harmfulOutsideShare),
+        (x) => percent(x)
+      )}, ` +
+      `bias ${range(
+        of((s) => s.bias),
+        (x) => x.toFixed(2)
+      )}, coverage ${range(
+        of((s) => s.coverage),
+        (x) => percent(x, 0)
+      )}, ` +
+      `targets met in ${met} of ${group.length} seeds`
+    )
+  })
+}
