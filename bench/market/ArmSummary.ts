@@ -36,7 +36,7 @@ export interface ArmSummary {
 const sum = (values: ReadonlyArray<number>): number => values.reduce((total, value) => total + value, 0)
 const ratio = (part: number, whole: number): number => (whole === 0 ? 0 : part / whole)
 // Float sums of thousands of items: a difference this small is the same profit.
-export const below = (value: number, reference: number): boolean => value < reference - Math.abs(reference) * 1e-9
+const below = (value: number, reference: number): boolean => value < reference - Math.abs(reference) * 1e-9
 
 export const cyclesOf = (result: SimulationResult, name: string): ReadonlyArray<ArmCycle> =>
   result.arms.find((arm) => arm.name === name)?.cycles ?? []
@@ -57,7 +57,7 @@ export const summarise = (result: SimulationResult, name: string): ArmSummary =>
   const restorations = total((cycle) => cycle.restorations)
   const harmfulRestorations = total((cycle) => cycle.harmfulRestorations)
   const estimated = total((cycle) => cycle.estimated)
-  const below = cycles.map((cycle, index) => belowNothing(result, cycle, index))
+  const belowByCycle = cycles.map((cycle, index) => belowNothing(result, cycle, index))
   const harmfulByRule = new Map<string, number>()
   for (const cycle of cycles) {
     for (const [rule, n] of Object.entries(cycle.harmfulByRule))
@@ -75,8 +75,8 @@ export const summarise = (result: SimulationResult, name: string): ArmSummary =>
     harmfulOutsideByCycle: cycles.map((cycle) =>
       ratio(cycle.harmful - cycle.harmfulRestorations, cycle.adopted - cycle.restorations)
     ),
-    belowNothingByCycle: below.map((categories) => categories.length),
-    categoriesBelowNothing: [...new Set(below.flat())].sort((a, b) => a - b),
+    belowNothingByCycle: belowByCycle.map((categories) => categories.length),
+    categoriesBelowNothing: [...new Set(belowByCycle.flat())].sort((a, b) => a - b),
     cutShare: ratio(
       total((cycle) => cycle.cuts),
       adopted
