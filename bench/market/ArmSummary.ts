@@ -1,6 +1,7 @@
 // One arm's figures over a simulation's cycles: the share of the oracle's uplift it captured, its
 // harm (all, outside restorations, restorations on their own), per cycle the harm and the categories
 // below doing nothing, and how its estimates compared with the true local elasticities.
+import { estimateQuality, harmfulOutsideShare, sumTallies } from "./MoveTally.ts"
 import type { ArmCycle, SimulationResult } from "./Simulation.ts"
 
 export interface ArmSummary {
@@ -51,12 +52,7 @@ export const summarise = (result: SimulationResult, name: string): ArmSummary =>
   const uplift = (arm: ReadonlyArray<ArmCycle>) =>
     sum(arm.map((cycle, index) => cycle.profit - (result.nothing[index]?.profit ?? 0)))
   const oracleUplift = uplift(cyclesOf(result, "oracle"))
-  const total = (pick: (cycle: ArmCycle) => number) => sum(cycles.map(pick))
-  const adopted = total((cycle) => cycle.adopted)
-  const harmful = total((cycle) => cycle.harmful)
-  const restorations = total((cycle) => cycle.restorations)
-  const harmfulRestorations = total((cycle) => cycle.harmfulRestorations)
-  const estimated = total((cycle) => cycle.estimated)
+  const moves = sumTallies(cycles)
   const belowByCycle = cycles.map((cycle, index) => belowNothing(result, cycle, index))
   const harmfulByRule = new Map<string, number>()
   for (const cycle of cycles) {
@@ -66,34 +62,18 @@ export const summarise = (result: SimulationResult, name: string): ArmSummary =>
   return {
     name,
     captured: oracleUplift === 0 ? 1 : uplift(cycles) / oracleUplift,
-    adopted,
-    harmful,
-    restorations,
-    harmfulRestorations,
-    harmfulShare: ratio(harmful, adopted),
-    harmfulOutsideShare: ratio(harmful - harmfulRestorations, adopted - restorations),
-    harmfulOutsideByCycle: cycles.map((cycle) =>
-      ratio(cycle.harmful - cycle.harmfulRestorations, cycle.adopted - cycle.restorations)
-    ),
+    adopted: moves.adopted,
+    harmful: moves.harmful,
+    restorations: moves.restorations,
+    harmfulRestorations: moves.harmfulRestorations,
+    harmfulShare: ratio(moves.harmful, moves.adopted),
+    harmfulOutsideShare: harmfulOutsideShare(moves),
+    harmfulOutsideByCycle: cycles.map(harmfulOutsideShare),
     belowNothingByCycle: belowByCycle.map((categories) => categories.length),
     categoriesBelowNothing: [...new Set(belowByCycle.flat())].sort((a, b) => a - b),
-    cutShare: ratio(
-      total((cycle) => cycle.cuts),
-      adopted
-    ),
-    estimated,
-    bias: ratio(
-      total((cycle) => cycle.biasSum),
-      estimated
-    ),
-    error: ratio(
-      total((cycle) => cycle.errorSum),
-      estimated
-    ),
-    coverage: ratio(
-      total((cycle) => cycle.covered),
-      estimated
-    ),
+    cutShare: ratio(moves.cuts, moves.adopted),
+    estimated: moves.estimated,
+    ...estimateQuality(moves),
     harmfulByRule
   }
 }

@@ -2,6 +2,7 @@
 // per arm, per category (findings, never asserted anywhere).
 import { cyclesOf, summarise } from "./ArmSummary.ts"
 import { categoryTag } from "./Market.ts"
+import { estimateQuality, harmfulOutsideShare, type MoveTally, sumTallies } from "./MoveTally.ts"
 import type { SimulationResult } from "./Simulation.ts"
 
 const sum = (values: ReadonlyArray<number>): number => values.reduce((total, value) => total + value, 0)
@@ -14,6 +15,19 @@ export const count = (n: number) => n.toLocaleString("en-US")
 /** Cells padded to `widths`: the first left-aligned, the others right-aligned. */
 export const row = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>) =>
   cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")
+
+/** Mean (estimate − truth) / mean |estimate − truth| / truth inside the interval. */
+const quality = (tally: MoveTally): string => {
+  const { bias, error, coverage } = estimateQuality(tally)
+  return `${bias.toFixed(2)} / ${error.toFixed(2)} / ${percent(coverage, 0)}`
+}
+
+/** Count / harmful outside restorations / bias / coverage (the last two only for estimated moves). */
+const movesCell = (tally: MoveTally): string => {
+  const { bias, coverage } = estimateQuality(tally)
+  const estimates = tally.estimated === 0 ? "" : ` / ${bias.toFixed(2)} / ${percent(coverage, 0)}`
+  return `${count(tally.adopted)} / ${percent(harmfulOutsideShare(tally))}${estimates}`
+}
 
 /** The report, as lines. */
 export const reportLines = (result: SimulationResult): Array<string> => {
@@ -57,9 +71,7 @@ export const reportLines = (result: SimulationResult): Array<string> => {
   for (let cycle = 0; cycle < cycles; cycle++) {
     const cells = engineNames.map((name) => {
       const found = cyclesOf(result, name)[cycle]
-      if (found === undefined || found.estimated === 0) return ""
-      const mean = (total: number) => (total / found.estimated).toFixed(2)
-      return `${mean(found.biasSum)} / ${mean(found.errorSum)} / ${percent(found.covered / found.estimated, 0)}`
+      return found === undefined || found.estimated === 0 ? "" : quality(found)
     })
     lines.push(row([String(cycle + 1), ...cells], moveWidths))
   }
@@ -75,6 +87,25 @@ export const reportLines = (result: SimulationResult): Array<string> => {
     )
     lines.push(row([categoryTag(category), elasticity.toFixed(2), money(base), ...cells], categoryWidths))
   })
+
+  lines.push("")
+  lines.push(
+    `Per category over ${cycles} cycles, the moves: count / harmful outside restorations / mean (estimate − truth) / truth inside the interval:`
+  )
+  const tallyWidths = [12, 8, ...names.map(() => 30)]
+  lines.push(row(["category", "true e", ...names], tallyWidths))
+  result.market.categoryElasticities.forEach((elasticity, category) => {
+    const cells = names.map((name) =>
+      movesCell(sumTallies(cyclesOf(result, name).flatMap((cycle) => cycle.byCategory[category] ?? [])))
+    )
+    lines.push(row([categoryTag(category), elasticity.toFixed(2), ...cells], tallyWidths))
+  })
+  if (result.market.shape.switches.competitors) {
+    const cells = names.map((name) =>
+      movesCell(sumTallies(cyclesOf(result, name).map((cycle) => cycle.withCompetitor)))
+    )
+    lines.push(row(["competitor", "", ...cells], tallyWidths))
+  }
 
   lines.push("")
   lines.push("Summary over all cycles:")

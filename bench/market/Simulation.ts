@@ -5,6 +5,7 @@
 import { defaultPricingPolicy, type PricingPolicy } from "@margin/core/PricingPolicy"
 import { Effect } from "effect"
 import {
+  competitorAt,
   expectedProfit,
   inCatalog,
   type Market,
@@ -14,6 +15,7 @@ import {
   trueElasticity
 } from "./Market.ts"
 import type { MarketSwitches } from "./MarketSwitches.ts"
+import { addMove, emptyTally, type JudgedMove, type MoveTally, sumTallies } from "./MoveTally.ts"
 import { oraclePrice, restoresLimit } from "./Oracle.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"
 
@@ -30,28 +32,16 @@ export interface EngineArm {
 
 export const defaultArms: ReadonlyArray<EngineArm> = [{ name: "engine", policy: defaultPricingPolicy }]
 
-/** What one arm did in one cycle. Sums, not means, so that cycles and seeds add up. */
-export interface ArmCycle {
+/** What one arm did in one cycle: its profit, and its moves (all, per category, and those of items with a competitor). */
+export interface ArmCycle extends Readonly<MoveTally> {
   /** Expected profit per 30 days at the prices in force during the cycle, minor units. */
   readonly profit: number
   readonly profitByCategory: ReadonlyArray<number>
-  /** Price changes adopted at the cycle's start. */
-  readonly adopted: number
-  /** Adopted changes whose true expected profit change (in the cycle's period) was negative. */
-  readonly harmful: number
-  /** Adopted changes from a price that broke a hard limit (below the floor, above the ceiling), and the harmful among them. */
-  readonly restorations: number
-  readonly harmfulRestorations: number
-  /** Adopted changes that cut the price. */
-  readonly cuts: number
+  readonly byCategory: ReadonlyArray<Readonly<MoveTally>>
+  /** The moves of items with a competitor price in the period. */
+  readonly withCompetitor: Readonly<MoveTally>
   /** The harmful changes by their rule code. */
   readonly harmfulByRule: Readonly<Record<string, number>>
-  /** Adopted changes priced with an estimate, at a price where the item still sells. */
-  readonly estimated: number
-  /** Over those: Σ (estimate − true local elasticity at the current price), Σ |…|, and how many intervals held the truth. */
-  readonly biasSum: number
-  readonly errorSum: number
-  readonly covered: number
 }
 
 export interface ArmResult {
@@ -110,51 +100,26 @@ const measure = (
     profit += value
     profitByCategory[item.category] = (profitByCategory[item.category] ?? 0) + value
   }
-  let harmful = 0
-  let restorations = 0
-  let harmfulRestorations = 0
-  let cuts = 0
-  let estimated = 0
-  let biasSum = 0
-  let errorSum = 0
-  let covered = 0
+  const byCategory = Array.from({ length: market.shape.categories }, emptyTally)
+  const withCompetitor = emptyTally()
   const harmfulByRule: Record<string, number> = {}
   for (const move of adopted) {
     const item = market.items[move.index]
     if (item === undefined) continue
-    const harms = expectedProfit(market, item, move.to, cycle) < expectedProfit(market, item, move.from, cycle)
-    const restores = restoresLimit(market, item, move.from, cycle, policy)
-    if (harms) {
-      harmful++
-      harmfulByRule[move.rule] = (harmfulByRule[move.rule] ?? 0) + 1
+    const judged: JudgedMove = {
+      harms: expectedProfit(market, item, move.to, cycle) < expectedProfit(market, item, move.from, cycle),
+      restores: restoresLimit(market, item, move.from, cycle, policy),
+      cuts: move.to < move.from,
+      truth: trueElasticity(item, move.from, cycle),
+      elasticity: move.elasticity,
+      interval: move.interval
     }
-    if (restores) {
-      restorations++
-      if (harms) harmfulRestorations++
-    }
-    if (move.to < move.from) cuts++
-    const truth = trueElasticity(item, move.from, cycle)
-    if (move.elasticity !== null && Number.isFinite(truth)) {
-      estimated++
-      biasSum += move.elasticity - truth
-      errorSum += Math.abs(move.elasticity - truth)
-      if (move.interval !== null && truth >= move.interval[0] && truth <= move.interval[1]) covered++
-    }
+    if (judged.harms) harmfulByRule[move.rule] = (harmfulByRule[move.rule] ?? 0) + 1
+    const category = byCategory[item.category]
+    if (category !== undefined) addMove(category, judged)
+    if (competitorAt(item, cycle) !== null) addMove(withCompetitor, judged)
   }
-  return {
-    profit,
-    profitByCategory,
-    adopted: adopted.length,
-    harmful,
-    restorations,
-    harmfulRestorations,
-    cuts,
-    harmfulByRule,
-    estimated,
-    biasSum,
-    errorSum,
-    covered
-  }
+  return { ...sumTallies(byCategory), profit, profitByCategory, byCategory, withCompetitor, harmfulByRule }
 }
 
 /** The engine under one policy through a shop. */
