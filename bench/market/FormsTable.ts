@@ -1,7 +1,7 @@
 // The bench's table: one row per form of the market, seed and engine arm, with issue 40's figures
 // and its targets as met / not met (findings, never asserted in tests).
 import { type ArmSummary, meetsTargets } from "./ArmSummary.ts"
-import { count, percent, row } from "./MarketReport.ts"
+import { count, percent, row } from "./TextTable.ts"
 
 export interface FormRow {
   readonly form: string

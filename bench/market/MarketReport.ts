@@ -4,17 +4,9 @@ import { cyclesOf, summarise } from "./ArmSummary.ts"
 import { categoryTag } from "./Market.ts"
 import { estimateQuality, harmfulOutsideShare, type MoveTally, sumTallies } from "./MoveTally.ts"
 import type { SimulationResult } from "./Simulation.ts"
+import { count, money, percent, row, signed } from "./TextTable.ts"
 
 const sum = (values: ReadonlyArray<number>): number => values.reduce((total, value) => total + value, 0)
-export const money = (minor: number) =>
-  (minor / 100).toLocaleString("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 0 })
-export const percent = (x: number, digits = 1) => `${(x * 100).toFixed(digits)} %`
-const signed = (x: number) => `${x >= 0 ? "+" : ""}${(x * 100).toFixed(1)} %`
-export const count = (n: number) => n.toLocaleString("en-US")
-
-/** Cells padded to `widths`: the first left-aligned, the others right-aligned. */
-export const row = (cells: ReadonlyArray<string>, widths: ReadonlyArray<number>) =>
-  cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0))).join("  ")
 
 /** Mean (estimate − truth) / mean |estimate − truth| / truth inside the interval. */
 const quality = (tally: MoveTally): string => {
