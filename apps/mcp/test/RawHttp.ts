@@ -18,12 +18,20 @@ export const rawHttp = (input: {
   readonly path: string
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: string
+  /** The client's own address (any of 127.0.0.0/8 reaches the server): another remote address for the server. */
+  readonly localAddress?: string
 }) =>
   Effect.flatMap(McpTestServer.origin, (server) =>
     Effect.callback<RawHttpReply>((resume) => {
       const outgoing = httpRequest(
         new URL(server),
-        { method: input.method, path: input.path, agent: false, headers: input.headers ?? {} },
+        {
+          method: input.method,
+          path: input.path,
+          agent: false,
+          headers: input.headers ?? {},
+          ...(input.localAddress === undefined ? {} : { localAddress: input.localAddress })
+        },
         (incoming) => {
           const chunks: Array<Buffer> = []
           incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
