@@ -212,6 +212,67 @@ describe("OAuthServer", () => {
     }).pipe(Effect.provide(services))
   )
 
+  it.effect("a refused refresh (scope not granted, unknown scope, other resource, other client) spends nothing", () =>
+    Effect.gen(function* () {
+      const { server, request } = yield* setUp()
+      const { tokens } = yield* consentAndExchange(request)
+      const client = { clientId: request.client.id, clientSecret: undefined }
+      const refresh = (overrides: { scope?: string; resource?: string; clientId?: string }) =>
+        server.refresh({
+          client: { ...client, ...(overrides.clientId === undefined ? {} : { clientId: overrides.clientId }) },
+          refreshToken: tokens.refresh_token,
+          scope: overrides.scope,
+          resource: overrides.resource ?? resource
+        })
+      assert.strictEqual(yield* errorOf(refresh({ scope: "catalog:read" })), "invalid_scope")
+      assert.strictEqual(yield* errorOf(refresh({ scope: "admin" })), "invalid_scope")
+      assert.strictEqual(yield* errorOf(refresh({ resource: "https://evil.example/mcp" })), "invalid_target")
+      const other = yield* server.register({
+        name: "Other",
+        redirectUris: [redirectUri],
+        tokenEndpointAuthMethod: "none"
+      })
+      assert.strictEqual(yield* errorOf(refresh({ clientId: other.client.id })), "invalid_grant")
+      // The access token still works, and the correct retry rotates.
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(tokens.access_token)))
+      const rotated = yield* refresh({ scope: "runs:read" })
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(rotated.access_token)))
+    }).pipe(Effect.provide(services))
+  )
+
+  it.effect("a failed code redemption (wrong verifier, other client, other redirect) spends nothing", () =>
+    Effect.gen(function* () {
+      const { server, request } = yield* setUp()
+      const { code } = yield* server.consent({ request, userId: userA, workspaceId: wsA, scopes: ["runs:read"] })
+      const other = yield* server.register({
+        name: "Other",
+        redirectUris: [redirectUri],
+        tokenEndpointAuthMethod: "none"
+      })
+      const exchange = (overrides: { clientId?: string; codeVerifier?: string; redirectUri?: string }) =>
+        server.exchangeCode({
+          client: { clientId: overrides.clientId ?? request.client.id, clientSecret: undefined },
+          code,
+          redirectUri: overrides.redirectUri ?? redirectUri,
+          codeVerifier: overrides.codeVerifier ?? verifier,
+          resource
+        })
+      // Whoever saw the code tries it first: refused, and the code is still the client's.
+      assert.strictEqual(yield* errorOf(exchange({ codeVerifier: "w".repeat(43) })), "invalid_grant")
+      assert.strictEqual(yield* errorOf(exchange({ clientId: other.client.id })), "invalid_grant")
+      assert.strictEqual(yield* errorOf(exchange({ redirectUri: "http://127.0.0.1:1/other" })), "invalid_grant")
+      const tokens = yield* exchange({})
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(tokens.access_token)))
+      // Once redeemed, a try without the verifier is refused and ends nothing: only a real replay
+      // (this client, the right verifier: the code and its verifier leaked) revokes the grant.
+      assert.strictEqual(yield* errorOf(exchange({ codeVerifier: "w".repeat(43) })), "invalid_grant")
+      assert.strictEqual(yield* errorOf(exchange({ clientId: other.client.id })), "invalid_grant")
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(tokens.access_token)))
+      assert.strictEqual(yield* errorOf(exchange({})), "invalid_grant")
+      assert.isTrue(Option.isNone(yield* server.grantOfAccessToken(tokens.access_token)))
+    }).pipe(Effect.provide(services))
+  )
+
   it.effect("revocation: an access token alone, a refresh token with its grant; unknown tokens are no error", () =>
     Effect.gen(function* () {
       const { server, request } = yield* setUp()
