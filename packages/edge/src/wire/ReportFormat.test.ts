@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { CurrencyCode } from "@margin/core/Money"
 import type { ReportRow } from "@margin/core/ReportExportService"
 import * as fc from "fast-check"
 import { csvLine } from "./ReportFormat.ts"
@@ -8,7 +9,7 @@ const row = (overrides: Partial<ReportRow>): ReportRow => ({
   runId: "run_1",
   itemId: "itm_1",
   sku: "SKU-1",
-  currency: "EUR",
+  currency: CurrencyCode.make("EUR"),
   currentPrice: 1000,
   recommendedPrice: 1100,
   currentMargin: 0.2,
