@@ -11,7 +11,7 @@ import type { RepositoryError } from "./Errors.ts"
 import { GrantId, OAuthClientId, type UserId, type WorkspaceId } from "./Ids.ts"
 import { type OAuthClient, redirectUriAllowed, type TokenEndpointAuthMethod } from "./OAuthClient.ts"
 import { OAuthRefused } from "./OAuthErrors.ts"
-import { grantLive, type OAuthGrant } from "./OAuthGrant.ts"
+import { grantLive, maxLiveGrantsPerUser, type OAuthGrant } from "./OAuthGrant.ts"
 import { redirectUriAcceptable } from "./OAuthRedirectUri.ts"
 import { narrowScopes, scopeParameter } from "./OAuthScopes.ts"
 import { accessTokenLifetimeMs, accessTokenState, decideRefresh, refreshTokenLifetimeMs } from "./OAuthToken.ts"
@@ -358,6 +358,11 @@ export class OAuthServer extends Context.Service<
             resource: input.request.resource,
             createdAt: now,
             revokedAt: null
+          })
+          // At most maxLiveGrantsPerUser live grants a user: the oldest beyond it end (list is newest first).
+          const live = (yield* grants.list({ userId: input.userId })).filter((held) => grantLive(held, now))
+          yield* Effect.forEach(live.slice(maxLiveGrantsPerUser), (old) => grants.revoke(old.id, now), {
+            discard: true
           })
           const code = yield* secrets.issue(secretPrefixes.code)
           yield* codes.insert(code.hash, {

@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkspaceId } from "../src/Ids.ts"
 import * as MemoryAdapters from "../src/memory/MemoryAdapters.ts"
+import { maxLiveGrantsPerUser } from "../src/OAuthGrant.ts"
 import { type AuthorizationRequest, OAuthServer } from "../src/OAuthServer.ts"
 import type { Plan } from "../src/Plan.ts"
 import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
@@ -307,6 +308,37 @@ describe("OAuthServer", () => {
       assert.strictEqual(yield* errorOf(none), "invalid_scope")
       const wider = server.consent({ request, userId: userA, workspaceId: wsA, scopes: ["runs:trigger"] })
       assert.strictEqual(yield* errorOf(wider), "invalid_scope")
+    }).pipe(Effect.provide(services))
+  )
+
+  it.effect("registering clients does not multiply a user's budgets: beyond 10 live grants the oldest end", () =>
+    Effect.gen(function* () {
+      const { server, request } = yield* setUp()
+      const first = yield* consentAndExchange(request)
+      const later: Array<string> = []
+      for (let n = 0; n < maxLiveGrantsPerUser; n++) {
+        yield* TestClock.adjust("1 second")
+        const { client } = yield* server.register({
+          name: `Agent ${n}`,
+          redirectUris: [redirectUri],
+          tokenEndpointAuthMethod: "none"
+        })
+        const { grant } = yield* server.consent({
+          request: { ...request, client },
+          userId: userA,
+          workspaceId: wsA,
+          scopes: ["runs:read"]
+        })
+        later.push(grant.id)
+      }
+      const live = (yield* server.listGrants({ userId: userA })).filter((grant) => grant.revokedAt === null)
+      assert.strictEqual(live.length, maxLiveGrantsPerUser)
+      assert.sameMembers(
+        live.map((grant) => grant.id),
+        later
+      )
+      // The oldest grant ended, with its tokens.
+      assert.isTrue(Option.isNone(yield* server.grantOfAccessToken(first.tokens.access_token)))
     }).pipe(Effect.provide(services))
   )
 
