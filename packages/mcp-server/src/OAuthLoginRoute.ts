@@ -24,6 +24,10 @@ const notOffered = htmlPage(
 
 const formExpired = htmlPage(403, "This form has expired", `<p role="alert">Go back to the agent and start again.</p>`)
 
+/** A form or link refused before it is read (a repeated parameter, a character not allowed): a page, logged. */
+const refused = (description: string) =>
+  Effect.as(Effect.logInfo("OAuth sign-in refused", description), errorPage(description))
+
 /** One answer for a link that was used, has expired or is not ours: the user can only ask again. */
 const spentLink = errorPage("This sign-in link was already used or has expired: ask the agent for a new one.")
 
@@ -83,10 +87,7 @@ export const layer = HttpRouter.addAll(
         const origin = originOf(settings, request)
         if (origin === undefined) return errorPage(untrustedHost)
         const params = oauthParams(new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => "")))
-        if (Result.isFailure(params)) {
-          yield* Effect.logInfo("OAuth sign-in refused", params.failure.description)
-          return errorPage(params.failure.description)
-        }
+        if (Result.isFailure(params)) return yield* refused(params.failure.description)
         const now = yield* Clock.currentTimeMillis
         if (!csrfMatches(login, request, origin, now, params.success("csrf"))) return formExpired
         const returnTo = safeReturnTo(params.success("return_to"))
@@ -114,7 +115,7 @@ export const layer = HttpRouter.addAll(
         const origin = originOf(settings, request)
         if (origin === undefined) return errorPage(untrustedHost)
         const params = oauthParams(new URL(request.url, "http://localhost").searchParams)
-        if (Result.isFailure(params)) return errorPage(params.failure.description)
+        if (Result.isFailure(params)) return yield* refused(params.failure.description)
         const now = yield* Clock.currentTimeMillis
         const token = params.success("token")
         const link = token === undefined ? undefined : linkOf(login, token, now)
@@ -145,7 +146,7 @@ export const layer = HttpRouter.addAll(
         const origin = originOf(settings, request)
         if (origin === undefined) return errorPage(untrustedHost)
         const params = oauthParams(new URLSearchParams(yield* Effect.orElseSucceed(request.text, () => "")))
-        if (Result.isFailure(params)) return errorPage(params.failure.description)
+        if (Result.isFailure(params)) return yield* refused(params.failure.description)
         const now = yield* Clock.currentTimeMillis
         if (!csrfMatches(login, request, origin, now, params.success("csrf"))) return formExpired
         const token = params.success("token")
