@@ -7,7 +7,16 @@ import { pkce } from "@margin/runtime/testing/OAuthConsent"
 import { Clock, Effect } from "effect"
 import { followLink, signInLink } from "./ConsentByHttp.ts"
 import { httpBrowser } from "./HttpBrowser.ts"
-import { consentCode, jsonField, postForm, redeem, redirectUri, registerClient, stringField } from "./OAuthFlow.ts"
+import {
+  authorizePath,
+  consentCode,
+  jsonField,
+  postForm,
+  redeem,
+  redirectUri,
+  registerClient,
+  stringField
+} from "./OAuthFlow.ts"
 import { awayFromWindowEdge } from "./RateWindow.ts"
 import { initialize, post, request } from "./RawMcp.ts"
 
@@ -124,18 +133,8 @@ layer(McpTestServer.layer())("the OAuth authorization server of /mcp", (it) => {
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner()
       const clientId = yield* registerClient
-      const authorizationUrl = new URL(
-        `/oauth/authorize?${new URLSearchParams({
-          response_type: "code",
-          client_id: clientId,
-          redirect_uri: redirectUri,
-          code_challenge: pkce.challenge,
-          code_challenge_method: "S256",
-          scope: "runs:read",
-          resource: `${yield* McpTestServer.origin}/mcp`
-        })}`,
-        yield* McpTestServer.origin
-      )
+      const origin = yield* McpTestServer.origin
+      const authorizationUrl = new URL(authorizePath(clientId, `${origin}/mcp`), origin)
       const { send, link } = yield* signInLink(authorizationUrl, owner.user.email)
       // Opening the link (a mail scanner does) spends nothing: it asks to continue.
       assert.strictEqual((yield* send(link)).status, 200)

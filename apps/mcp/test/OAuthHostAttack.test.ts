@@ -2,9 +2,8 @@ import { assert, layer } from "@effect/vitest"
 import { MemoryOutbox } from "@margin/core/memory/MemoryMailer"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
-import { pkce } from "@margin/runtime/testing/OAuthConsent"
 import { Effect, Schedule } from "effect"
-import { redirectUri, registerClient } from "./OAuthFlow.ts"
+import { authorizePath, registerClient } from "./OAuthFlow.ts"
 import { cookiesOf, headerOf, hiddenField, type RawHttpReply, rawHttp } from "./RawHttp.ts"
 
 const publicUrl = "https://margin.example.com"
@@ -16,17 +15,6 @@ const foreignHosts = (port: string) => [
   `a", error="insufficient_scope", x="`,
   "localhost.evil.example"
 ]
-
-const authorizePath = (clientId: string, resource: string) =>
-  `/oauth/authorize?${new URLSearchParams({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: pkce.challenge,
-    code_challenge_method: "S256",
-    scope: "runs:read",
-    resource
-  })}`
 
 /** The sign-in form as a browser got it from `host`: its cookies and fields, for posting it again under any Host. */
 const signInForm = (host: string, path: string) =>

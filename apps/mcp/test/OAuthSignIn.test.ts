@@ -1,26 +1,13 @@
 import { assert, layer } from "@effect/vitest"
 import { aWorkspaceWithOwner, member } from "@margin/edge/testing/World"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
-import { pkce } from "@margin/runtime/testing/OAuthConsent"
 import { Effect } from "effect"
 import { mailCount, mailedLink } from "./ConsentByHttp.ts"
-import { redirectUri, registerClient } from "./OAuthFlow.ts"
+import { authorizePath, redirectUri, registerClient } from "./OAuthFlow.ts"
 import { awayFromWindowEdge } from "./RateWindow.ts"
 import { cookiesOf, headerOf, type RawHttpReply, rawHttp } from "./RawHttp.ts"
 
 const form = "application/x-www-form-urlencoded"
-
-const authorizePath = (clientId: string, resource: string) =>
-  `/oauth/authorize?${new URLSearchParams({
-    response_type: "code",
-    client_id: clientId,
-    redirect_uri: redirectUri,
-    code_challenge: pkce.challenge,
-    code_challenge_method: "S256",
-    scope: "runs:read",
-    state: "s1",
-    resource
-  })}`
 
 const get = (path: string, cookie = "", localAddress?: string) =>
   rawHttp({
@@ -58,15 +45,21 @@ const visit = (path: string, localAddress?: string) =>
 
 const linkPath = (link: URL) => `${link.pathname}${link.search}`
 
+/** A sign-in link mailed to `email`, asked for from a browser of its own. */
+const linkFor = (path: string, email: string) =>
+  Effect.gen(function* () {
+    const browser = yield* visit(path)
+    const before = yield* mailCount(email)
+    const fields = new URLSearchParams(browser.fields)
+    fields.set("email", email)
+    assert.strictEqual((yield* post("/oauth/login", fields, browser.cookie)).status, 200)
+    return { link: yield* mailedLink(email, before), browser }
+  })
+
 /** A browser signed in as `email` by the e-mail link, confirmed: its cookie, and the consent page it then gets. */
 const signedIn = (path: string, email: string) =>
   Effect.gen(function* () {
-    const first = yield* visit(path)
-    const before = yield* mailCount(email)
-    const fields = new URLSearchParams(first.fields)
-    fields.set("email", email)
-    assert.strictEqual((yield* post("/oauth/login", fields, first.cookie)).status, 200)
-    const link = yield* mailedLink(email, before)
+    const { link, browser: first } = yield* linkFor(path, email)
     const page = yield* get(linkPath(link), first.cookie)
     assert.strictEqual(page.status, 200, page.text)
     const confirmed = yield* post("/oauth/login/link", hiddenFields(page.text), first.cookie)
@@ -75,17 +68,6 @@ const signedIn = (path: string, email: string) =>
     const consent = yield* get(path, cookie)
     assert.include(consent.text, `Signed in as <strong>${email}</strong>`)
     return { cookie, consent }
-  })
-
-/** A sign-in link mailed to `email`, asked for from a browser of its own. */
-const linkFor = (path: string, email: string) =>
-  Effect.gen(function* () {
-    const browser = yield* visit(path)
-    const before = yield* mailCount(email)
-    const fields = new URLSearchParams(browser.fields)
-    fields.set("email", email)
-    yield* post("/oauth/login", fields, browser.cookie)
-    return { link: yield* mailedLink(email, before), browser }
   })
 
 const consentFields = (consent: RawHttpReply, overrides: Readonly<Record<string, string>>) => {

@@ -1,9 +1,9 @@
 import { tokenEndpointAuthMethods } from "@margin/core/OAuthClient"
 import { scopes } from "@margin/core/Scope"
 import { Effect } from "effect"
-import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter } from "effect/http"
 import { McpSettings } from "./McpSettings.ts"
-import { originOf, untrustedHostResponse } from "./ProtectedResource.ts"
+import { metadataResponse } from "./ProtectedResource.ts"
 
 /** The authorization server's endpoints, on the same origin as /mcp (the issuer is that origin). */
 export const oauthPaths = {
@@ -38,15 +38,6 @@ export const authorizationServerMetadataOf = (origin: string) => ({
 /** Served without authentication, cacheable like the protected-resource metadata. */
 export const layer = HttpRouter.addAll(
   Effect.map(McpSettings, (settings) => [
-    HttpRouter.route("GET", oauthPaths.metadata, (request: HttpServerRequest.HttpServerRequest) => {
-      const origin = originOf(settings, request)
-      return Effect.succeed(
-        origin === undefined
-          ? untrustedHostResponse()
-          : HttpServerResponse.jsonUnsafe(authorizationServerMetadataOf(origin), {
-              headers: { "cache-control": "public, max-age=3600", vary: "Origin" }
-            })
-      )
-    })
+    HttpRouter.route("GET", oauthPaths.metadata, metadataResponse(settings, authorizationServerMetadataOf))
   ])
 )

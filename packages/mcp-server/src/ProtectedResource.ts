@@ -34,12 +34,26 @@ export const untrustedHost =
   "This server names itself only by MCP_PUBLIC_URL, which is not set, or by a loopback Host " +
   "(localhost, 127.0.0.1, [::1]); the request's Host is neither: set MCP_PUBLIC_URL to the origin clients use."
 
-/** The JSON answer of a metadata or API request whose Host is not trusted. */
-export const untrustedHostResponse = () =>
-  HttpServerResponse.jsonUnsafe(
-    { code: "bad_request", message: untrustedHost },
-    { status: 400, headers: { "cache-control": "no-store" } }
-  )
+/**
+ * A metadata document (`documentOf` the trusted origin), cacheable for an hour; `Vary: Origin`
+ * because CORS headers depend on it. A request whose Host is not trusted gets a 400 naming
+ * MCP_PUBLIC_URL, never a document naming its Host.
+ */
+export const metadataResponse =
+  (settings: McpSettingsShape, documentOf: (origin: string) => object) =>
+  (request: HttpServerRequest.HttpServerRequest) => {
+    const origin = originOf(settings, request)
+    return Effect.succeed(
+      origin === undefined
+        ? HttpServerResponse.jsonUnsafe(
+            { code: "bad_request", message: untrustedHost },
+            { status: 400, headers: { "cache-control": "no-store" } }
+          )
+        : HttpServerResponse.jsonUnsafe(documentOf(origin), {
+            headers: { "cache-control": "public, max-age=3600", vary: "Origin" }
+          })
+    )
+  }
 
 /** The URL the 401's WWW-Authenticate header names (RFC 9728 section 5.1). */
 export const metadataUrl = (origin: string): string => `${origin}${metadataPath}${mcpPath}`
@@ -69,16 +83,7 @@ const notRouted = Effect.succeed(HttpServerResponse.empty({ status: 404 }))
  */
 export const layer = HttpRouter.addAll(
   Effect.map(McpSettings, (settings) => {
-    const serve = (request: HttpServerRequest.HttpServerRequest) => {
-      const origin = originOf(settings, request)
-      return Effect.succeed(
-        origin === undefined
-          ? untrustedHostResponse()
-          : HttpServerResponse.jsonUnsafe(metadataOf(origin), {
-              headers: { "cache-control": "public, max-age=3600", vary: "Origin" }
-            })
-      )
-    }
+    const serve = metadataResponse(settings, metadataOf)
     const paths: ReadonlyArray<HttpRouter.PathInput> = [`${metadataPath}${mcpPath}`, metadataPath]
     return paths.flatMap((path) => [HttpRouter.route("GET", path, serve), HttpRouter.route("OPTIONS", path, notRouted)])
   })

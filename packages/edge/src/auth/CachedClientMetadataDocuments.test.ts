@@ -29,6 +29,14 @@ const counting = (maxAgeSeconds: number) =>
     })
   }))
 
+/** `effect` run while the test clock passes the source's 10 ms: its exit. */
+const settled = <A, E>(effect: Effect.Effect<A, E>) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.forkChild(effect)
+    yield* TestClock.adjust("10 millis")
+    return yield* Fiber.await(fiber)
+  })
+
 const reasonOf = (effect: Effect.Effect<unknown, ClientMetadataUnavailable>) =>
   Effect.map(Effect.flip(effect), (failure) => failure.reason)
 
@@ -55,12 +63,7 @@ describe("CachedClientMetadataDocuments", () => {
     Effect.gen(function* () {
       const { fetches, inner } = yield* counting(300)
       const documents = yield* cached(inner)
-      const read = (url: string) =>
-        Effect.gen(function* () {
-          const fiber = yield* Effect.forkChild(documents.fetch(url))
-          yield* TestClock.adjust("10 millis")
-          return yield* Fiber.await(fiber)
-        })
+      const read = (url: string) => settled(documents.fetch(url))
       for (let n = 0; n < 5; n++) yield* read("https://agent.example/client.json")
       assert.strictEqual(yield* Ref.get(fetches), 1)
       yield* TestClock.adjust("301 seconds")
@@ -73,12 +76,7 @@ describe("CachedClientMetadataDocuments", () => {
     Effect.gen(function* () {
       const { fetches, inner } = yield* counting(0)
       const documents = yield* cached(inner)
-      const read = (url: string) =>
-        Effect.gen(function* () {
-          const fiber = yield* Effect.forkChild(Effect.result(documents.fetch(url)))
-          yield* TestClock.adjust("10 millis")
-          return yield* Fiber.join(fiber)
-        })
+      const read = (url: string) => settled(documents.fetch(url))
       const one = "https://agent.example/client.json"
       for (let n = 0; n < documentFetchBudget.perDocumentPerMinute; n++) {
         assert.strictEqual((yield* read(one))._tag, "Success")
