@@ -133,6 +133,10 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         // This process ending a session itself (McpSessions): as the caller that opened it.
         const owner = yield* SessionTermination
         if (owner !== undefined) return yield* Effect.provideService(httpEffect, Caller, owner)
+        // Every answer of /mcp, refusals included, is read as what it says (also without the REST guard).
+        yield* HttpEffect.appendPreResponseHandler((_, answered) =>
+          Effect.succeed(HttpServerResponse.setHeader(answered, "x-content-type-options", "nosniff"))
+        )
         const request = yield* HttpServerRequest.HttpServerRequest
         const origin = request.headers.origin
         if (origin !== undefined && !isAllowedOrigin(settings, origin, request.headers.host)) {

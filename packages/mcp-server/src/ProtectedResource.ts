@@ -47,10 +47,10 @@ export const metadataResponse =
       origin === undefined
         ? HttpServerResponse.jsonUnsafe(
             { code: "bad_request", message: untrustedHost },
-            { status: 400, headers: { "cache-control": "no-store" } }
+            { status: 400, headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" } }
           )
         : HttpServerResponse.jsonUnsafe(documentOf(origin), {
-            headers: { "cache-control": "public, max-age=3600", vary: "Origin" }
+            headers: { "cache-control": "public, max-age=3600", vary: "Origin", "x-content-type-options": "nosniff" }
           })
     )
   }
