@@ -203,3 +203,21 @@ layer(McpTestServer.layer({ rateLimit: 3 }), { excludeTestServices: true })("the
     })
   )
 })
+
+layer(McpTestServer.layer(), { excludeTestServices: true })("the sign-in budget per e-mail in one process", (it) => {
+  it.effect("at most 5 links a minute for one e-mail address, however many addresses ask", () =>
+    Effect.gen(function* () {
+      yield* awayFromWindowEdge
+      const origin = yield* McpTestServer.origin
+      const path = authorizePath(yield* registerClient, `${origin}/mcp`)
+      const statuses: Array<number> = []
+      for (const host of [1, 2, 3, 4, 5, 6, 7]) {
+        const browser = yield* visit(path, `127.0.0.4${host}`)
+        const fields = new URLSearchParams(browser.fields)
+        fields.set("email", "Target@Example.com")
+        statuses.push((yield* post("/oauth/login", fields, browser.cookie, `127.0.0.4${host}`)).status)
+      }
+      assert.deepStrictEqual(statuses, [200, 200, 200, 200, 200, 429, 429])
+    })
+  )
+})

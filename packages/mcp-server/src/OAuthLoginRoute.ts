@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import type { RepositoryError } from "@margin/core/Errors"
 import type { UserId } from "@margin/core/Ids"
+import { makeRateWindows } from "@margin/core/memory/RateWindows"
 import { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
 import { Mailer } from "@margin/core/ports/Mailer"
 import { RateBudget } from "@margin/core/ports/RateBudget"
@@ -38,6 +39,12 @@ const spentLink = errorPage("This sign-in link was already used or has expired: 
 export const signInMailKey = (userId: UserId, now: number): string =>
   `oauth-login-${userId}-${now}-${randomBytes(6).toString("hex")}`
 
+/**
+ * Sign-in requests per e-mail address a minute in this process, beside the shared budgets: a
+ * mailbox gets at most this many links a minute from one process however many addresses ask.
+ */
+export const signInsPerEmailPerMinute = 5
+
 /** The budget keys of a sign-in request: its remote address, and the address asked for (hashed, as typed: lower-cased). */
 const budgetKeys = (request: HttpServerRequest.HttpServerRequest, email: string) => [
   `oauth-login:${Option.getOrElse(request.remoteAddress, () => "unknown")}`,
@@ -65,6 +72,7 @@ export const layer = HttpRouter.addAll(
     const mailer = yield* Effect.serviceOption(Mailer)
     // Mails are sent in the routes' scope, beside the answer.
     const scope = yield* Effect.scope
+    const perEmail = makeRateWindows(signInsPerEmailPerMinute)
 
     const deliver = (email: string, href: string, userId: UserId, now: number) =>
       Effect.gen(function* () {
@@ -98,6 +106,8 @@ export const layer = HttpRouter.addAll(
           const decision = yield* budget.consume(key, now)
           if (decision._tag === "Limited") return tooManySignInsPage(decision.retryAfterSeconds)
         }
+        const local = perEmail.consume(email.toLowerCase(), now)
+        if (local._tag === "Limited") return tooManySignInsPage(local.retryAfterSeconds)
         const user = yield* users.findByEmail(email)
         if (Option.isSome(user) && user.value.deletedAt === null) {
           const link = new URL(`${origin}${loginPaths.link}`)
