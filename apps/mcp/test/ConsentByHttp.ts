@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import { MemoryOutbox } from "@margin/core/memory/MemoryMailer"
-import { Effect } from "effect"
-import { formPost, httpBrowser } from "./HttpBrowser.ts"
+import { Effect, Schedule } from "effect"
+import { formPost, httpBrowser, type PageReply } from "./HttpBrowser.ts"
 
 /** One `<input>` of a page: its attributes, entities decoded. */
 interface Field {
@@ -33,7 +33,7 @@ const fieldsOf = (html: string): ReadonlyArray<Field> =>
   })
 
 /** What a browser would submit of a form: hidden fields, and the ticked radios and checkboxes. */
-const submitted = (html: string, extra: Readonly<Record<string, string>>): URLSearchParams => {
+export const submitted = (html: string, extra: Readonly<Record<string, string>>): URLSearchParams => {
   const form = new URLSearchParams()
   for (const field of fieldsOf(html)) {
     if (field.disabled) continue
@@ -56,13 +56,51 @@ export const signInLink = (authorizationUrl: URL, email: string) =>
     const signIn = yield* send(authorizationUrl)
     assert.strictEqual(signIn.status, 200, signIn.html)
     assert.include(signIn.html, "Sign in to Margin")
+    const before = yield* mailCount(email)
     const sent = yield* send(new URL("/oauth/login", authorizationUrl), formPost(submitted(signIn.html, { email })))
     assert.strictEqual(sent.status, 200, sent.html)
-    const outbox = yield* (yield* MemoryOutbox).sent
-    const mail = outbox.filter((message) => message.to === email).at(-1)
-    const link = mail === undefined ? undefined : /https?:\/\/\S+/.exec(mail.text)?.[0]
-    if (link === undefined) return assert.fail(`no sign-in link mailed to ${email}`)
-    return { send, link: new URL(link) }
+    return { send, link: yield* mailedLink(email, before) }
+  })
+
+/** How many mails `email` has had so far: `mailedLink` waits for a newer one. */
+export const mailCount = (email: string) =>
+  Effect.map(
+    Effect.flatMap(MemoryOutbox, (outbox) => outbox.sent),
+    (sent) => sent.filter((message) => message.to === email).length
+  )
+
+/**
+ * The link of the newest sign-in mail to `email` after the first `before` ones. The mail is sent
+ * beside the page's answer, not before it: waited for, up to a second.
+ */
+export const mailedLink = (email: string, before: number) =>
+  Effect.flatMap(MemoryOutbox, (outbox) => outbox.sent).pipe(
+    Effect.flatMap((sent) => {
+      const mail = sent
+        .filter((message) => message.to === email)
+        .slice(before)
+        .at(-1)
+      const link = mail === undefined ? undefined : /https?:\/\/\S+/.exec(mail.text)?.[0]
+      return link === undefined ? Effect.fail(`no sign-in link mailed to ${email}`) : Effect.succeed(new URL(link))
+    }),
+    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 50 }),
+    Effect.catch((message) => Effect.sync(() => assert.fail(message)))
+  )
+
+/**
+ * A sign-in link opened and confirmed, as a browser would: the "Continue as ..." page, then its
+ * form posted. Answers the redirect (303 back to the authorization request, with the session cookie).
+ */
+export const followLink = (
+  send: (url: URL, init?: RequestInit) => Effect.Effect<PageReply>,
+  link: URL,
+  email: string
+) =>
+  Effect.gen(function* () {
+    const page = yield* send(link)
+    assert.strictEqual(page.status, 200, page.html)
+    assert.include(page.html, `Continue as ${email}`)
+    return yield* send(new URL("/oauth/login/link", link), formPost(submitted(page.html, {})))
   })
 
 /**
@@ -75,7 +113,7 @@ export const consentByHttp = (authorizationUrl: URL, email: string, decision: "a
   Effect.gen(function* () {
     const { send, link } = yield* signInLink(authorizationUrl, email)
     const postForm = (url: URL, form: URLSearchParams) => send(url, formPost(form))
-    const followed = yield* send(link)
+    const followed = yield* followLink(send, link, email)
     assert.strictEqual(followed.status, 303, followed.html)
     const consent = yield* send(followed.location ?? assert.fail("the link redirected nowhere"))
     assert.strictEqual(consent.status, 200, consent.html)

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { assert, describe, layer } from "@effect/vitest"
-import { MemoryOutbox } from "@margin/core/memory/MemoryMailer"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { Effect } from "effect"
 import { chromium } from "playwright-core"
+import { mailCount, mailedLink } from "./ConsentByHttp.ts"
 import { connected, finishAuthorization, MemoryOAuthProvider, requestAuthorization } from "./SdkOAuthProvider.ts"
 
 /** Debian's chromium (`apt-get install chromium`), driven by playwright-core. */
@@ -76,13 +76,14 @@ describe.skipIf(!runs)("OAuth sign-in and consent in Chromium", () => {
             "Sign in to Margin"
           )
           yield* Effect.promise(() => page.getByLabel("E-mail address").fill(owner.user.email))
+          const before = yield* mailCount(owner.user.email)
           yield* Effect.promise(() => page.getByRole("button", { name: "Send me a sign-in link" }).click())
           yield* Effect.promise(() => page.getByRole("status").waitFor())
-          const mail = (yield* (yield* MemoryOutbox).sent).filter((message) => message.to === owner.user.email).at(-1)
-          const link = mail === undefined ? undefined : /https?:\/\/\S+/.exec(mail.text)?.[0]
-          if (link === undefined) return assert.fail("no sign-in link in the outbox")
+          const link = yield* mailedLink(owner.user.email, before)
 
-          yield* Effect.promise(() => page.goto(link))
+          // The link asks first (login CSRF, mail scanners): the user confirms with the button.
+          yield* Effect.promise(() => page.goto(link.href))
+          yield* Effect.promise(() => page.getByRole("button", { name: `Continue as ${owner.user.email}` }).click())
           const heading = yield* Effect.promise(() => page.getByRole("heading", { level: 1 }).textContent())
           assert.include(heading ?? "", "SDK test agent")
           // Narrow the scopes: leave only list access to runs.

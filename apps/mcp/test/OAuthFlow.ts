@@ -10,6 +10,19 @@ import { type RawReply, request } from "./RawMcp.ts"
 export const verifier = OAuthConsent.pkce.verifier
 export const redirectUri = "http://127.0.0.1:33418/callback"
 
+/** The path of an authorization request of `clientId` for `resource` (scope runs:read, PKCE S256). */
+export const authorizePath = (clientId: string, resource: string) =>
+  `/oauth/authorize?${new URLSearchParams({
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: OAuthConsent.pkce.challenge,
+    code_challenge_method: "S256",
+    scope: "runs:read",
+    state: "s1",
+    resource
+  })}`
+
 /** POST of an `application/x-www-form-urlencoded` body. */
 export const postForm = (path: string, form: Readonly<Record<string, string>>, headers: Record<string, string> = {}) =>
   request("POST", path, {

@@ -66,3 +66,13 @@ export const decideRedemption = (
             : !redemption.pkceVerified
               ? "pkce_mismatch"
               : "redeemable"
+
+/**
+ * Whether a replay of `code` (already redeemed) proves that the code leaked together with its
+ * verifier: the replaying request would itself have been redeemable (the code's client, redirect
+ * URI and resource, the right PKCE verifier). Only such a replay revokes the grant; one from
+ * whoever merely saw the code (a log, a referrer) is refused and ends nothing, or anyone who saw a
+ * code could end the grant the real exchange opened.
+ */
+export const replayIsProven = (code: AuthorizationCode, redemption: CodeRedemption, now: number): boolean =>
+  decideRedemption({ ...code, usedAt: null }, redemption, now) === "redeemable"

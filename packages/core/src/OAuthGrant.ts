@@ -22,3 +22,11 @@ export const OAuthGrant = Schema.Struct({
 export type OAuthGrant = typeof OAuthGrant.Type
 
 export const grantLive = (grant: OAuthGrant, now: number): boolean => grant.revokedAt === null || grant.revokedAt > now
+
+/**
+ * Live grants one user may hold, over every client and workspace. Registration is open, and each
+ * grant is a rate budget of its own: without a bound, registering clients and consenting to each
+ * would multiply one person's budget. A consent beyond it ends that user's oldest live grants
+ * (clients that re-register at each start leave such grants behind).
+ */
+export const maxLiveGrantsPerUser = 10

@@ -1,10 +1,17 @@
 import { Clock, Context, Effect, Layer, Option, Result } from "effect"
-import { codeLifetimeMs, decideRedemption } from "./AuthorizationCode.ts"
+import {
+  type AuthorizationCode,
+  type CodeRedemption,
+  type CodeRefusal,
+  codeLifetimeMs,
+  decideRedemption,
+  replayIsProven
+} from "./AuthorizationCode.ts"
 import type { RepositoryError } from "./Errors.ts"
 import { GrantId, OAuthClientId, type UserId, type WorkspaceId } from "./Ids.ts"
 import { type OAuthClient, redirectUriAllowed, type TokenEndpointAuthMethod } from "./OAuthClient.ts"
 import { OAuthRefused } from "./OAuthErrors.ts"
-import { grantLive, type OAuthGrant } from "./OAuthGrant.ts"
+import { grantLive, maxLiveGrantsPerUser, type OAuthGrant } from "./OAuthGrant.ts"
 import { redirectUriAcceptable } from "./OAuthRedirectUri.ts"
 import { narrowScopes, scopeParameter } from "./OAuthScopes.ts"
 import { accessTokenLifetimeMs, accessTokenState, decideRefresh, refreshTokenLifetimeMs } from "./OAuthToken.ts"
@@ -218,6 +225,31 @@ export class OAuthServer extends Context.Service<
         return response
       })
 
+      /**
+       * A redemption refused. A replay revokes the grant only when proven (`replayIsProven`: the
+       * replaying request had the client, redirect URI, resource and verifier right), since whoever
+       * replays a code and its verifier holds a code that was already exchanged (OAuth 2.1 4.1.3).
+       */
+      const refusedRedemption = Effect.fnUntraced(function* (
+        decision: CodeRefusal,
+        code: AuthorizationCode,
+        redemption: CodeRedemption,
+        now: number
+      ) {
+        switch (decision) {
+          case "replayed":
+            if (replayIsProven(code, redemption, now)) {
+              yield* grants.revoke(code.grantId, now)
+              return yield* refused("invalid_grant", "The authorization code was already used; its grant is revoked.")
+            }
+            return yield* refused("invalid_grant", "The authorization code was already used.")
+          case "resource_mismatch":
+            return yield* refused("invalid_target", "resource differs from the authorization request's.")
+          default:
+            return yield* refused("invalid_grant", codeRefusalDescriptions[decision])
+        }
+      })
+
       const liveGrant = Effect.fnUntraced(function* (id: GrantId, now: number) {
         const grant = yield* grants.get(id)
         if (Option.isNone(grant) || !grantLive(grant.value, now)) {
@@ -327,6 +359,11 @@ export class OAuthServer extends Context.Service<
             createdAt: now,
             revokedAt: null
           })
+          // At most maxLiveGrantsPerUser live grants a user: the oldest beyond it end (list is newest first).
+          const live = (yield* grants.list({ userId: input.userId })).filter((held) => grantLive(held, now))
+          yield* Effect.forEach(live.slice(maxLiveGrantsPerUser), (old) => grants.revoke(old.id, now), {
+            discard: true
+          })
           const code = yield* secrets.issue(secretPrefixes.code)
           yield* codes.insert(code.hash, {
             grantId: grant.id,
@@ -345,46 +382,56 @@ export class OAuthServer extends Context.Service<
         exchangeCode: Effect.fn("OAuthServer.exchangeCode")(function* (input) {
           const client = yield* authenticateClient(input.client)
           const now = yield* Clock.currentTimeMillis
-          const found = yield* codes.consume(secrets.hash(input.code), now)
-          if (Option.isNone(found)) return yield* refused("invalid_grant", "Unknown authorization code.")
-          const code = found.value
-          const decision = decideRedemption(
-            code,
-            {
-              clientId: client.id,
-              redirectUri: input.redirectUri,
-              resource: input.resource,
-              pkceVerified:
-                input.codeVerifier !== undefined && pkceMatches(code.codeChallenge, input.codeVerifier, secrets.s256)
-            },
-            now
-          )
-          switch (decision) {
-            case "redeemable":
-              return yield* issueTokens(yield* liveGrant(code.grantId, now), now)
-            case "replayed":
-              // Whoever replays a code holds one already exchanged: end everything issued from it.
-              yield* grants.revoke(code.grantId, now)
-              return yield* refused("invalid_grant", "The authorization code was already used; its grant is revoked.")
-            case "resource_mismatch":
-              return yield* refused("invalid_target", "resource differs from the authorization request's.")
-            default:
-              return yield* refused("invalid_grant", codeRefusalDescriptions[decision])
+          const hash = secrets.hash(input.code)
+          const stored = yield* codes.find(hash)
+          if (Option.isNone(stored)) return yield* refused("invalid_grant", "Unknown authorization code.")
+          const redemption = {
+            clientId: client.id,
+            redirectUri: input.redirectUri,
+            resource: input.resource,
+            pkceVerified:
+              input.codeVerifier !== undefined &&
+              pkceMatches(stored.value.codeChallenge, input.codeVerifier, secrets.s256)
           }
+          // Checked before the code is spent: a failed redemption (wrong verifier, another client)
+          // leaves it to the client that holds the verifier.
+          const checked = decideRedemption(stored.value, redemption, now)
+          if (checked !== "redeemable") return yield* refusedRedemption(checked, stored.value, redemption, now)
+          // Spent atomically: of concurrent redemptions exactly one finds it unused.
+          const found = yield* codes.consume(hash, now)
+          if (Option.isNone(found)) return yield* refused("invalid_grant", "Unknown authorization code.")
+          const decision = decideRedemption(found.value, redemption, now)
+          if (decision !== "redeemable") return yield* refusedRedemption(decision, found.value, redemption, now)
+          return yield* issueTokens(yield* liveGrant(found.value.grantId, now), now)
         }),
 
         refresh: Effect.fn("OAuthServer.refresh")(function* (input) {
           const client = yield* authenticateClient(input.client)
           const now = yield* Clock.currentTimeMillis
-          const found = yield* grants.useToken(secrets.hash(input.refreshToken), now)
-          if (Option.isNone(found)) return yield* refused("invalid_grant", "Unknown refresh token.")
-          const grant = yield* grants.get(found.value.grantId)
+          const hash = secrets.hash(input.refreshToken)
+          const stored = yield* grants.findToken(hash)
+          if (Option.isNone(stored)) return yield* refused("invalid_grant", "Unknown refresh token.")
+          const grant = yield* grants.get(stored.value.grantId)
           if (Option.isNone(grant) || grant.value.clientId !== client.id) {
             return yield* refused("invalid_grant", "Unknown refresh token.")
           }
+          // The request's own mistakes are refused before the token is spent, so that the correct
+          // retry still works; a token already used goes on to reuse detection whatever else it asks.
+          if (decideRefresh(stored.value, grant.value, now) === "rotate") {
+            if (input.resource !== undefined && input.resource !== grant.value.resource) {
+              return yield* refused("invalid_target", "resource differs from the grant's.")
+            }
+            // Tokens carry their grant's scopes: a refresh may restate them, not widen or change them.
+            const restated = narrowScopes(input.scope, grant.value.scopes)
+            if (Result.isFailure(restated)) {
+              return yield* refused("invalid_scope", `Not granted: ${restated.failure.scope}`)
+            }
+          }
+          const found = yield* grants.useToken(hash, now)
+          if (Option.isNone(found)) return yield* refused("invalid_grant", "Unknown refresh token.")
           switch (decideRefresh(found.value, grant.value, now)) {
             case "rotate":
-              break
+              return yield* issueTokens(grant.value, now)
             case "reused":
               // Two parties hold this refresh token: end the grant, the legitimate client signs in again.
               yield* grants.revoke(grant.value.id, now)
@@ -394,15 +441,6 @@ export class OAuthServer extends Context.Service<
             case "revoked":
               return yield* refused("invalid_grant", "The refresh token or its grant was revoked.")
           }
-          if (input.resource !== undefined && input.resource !== grant.value.resource) {
-            return yield* refused("invalid_target", "resource differs from the grant's.")
-          }
-          // Tokens carry their grant's scopes: a refresh may restate them, not widen or change them.
-          const restated = narrowScopes(input.scope, grant.value.scopes)
-          if (Result.isFailure(restated)) {
-            return yield* refused("invalid_scope", `Not granted: ${restated.failure.scope}`)
-          }
-          return yield* issueTokens(grant.value, now)
         }),
 
         revoke: Effect.fn("OAuthServer.revoke")(function* (input) {

@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { WorkspaceId } from "../src/Ids.ts"
 import * as MemoryAdapters from "../src/memory/MemoryAdapters.ts"
+import { maxLiveGrantsPerUser } from "../src/OAuthGrant.ts"
 import { type AuthorizationRequest, OAuthServer } from "../src/OAuthServer.ts"
 import type { Plan } from "../src/Plan.ts"
 import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
@@ -212,6 +213,67 @@ describe("OAuthServer", () => {
     }).pipe(Effect.provide(services))
   )
 
+  it.effect("a refused refresh (scope not granted, unknown scope, other resource, other client) spends nothing", () =>
+    Effect.gen(function* () {
+      const { server, request } = yield* setUp()
+      const { tokens } = yield* consentAndExchange(request)
+      const client = { clientId: request.client.id, clientSecret: undefined }
+      const refresh = (overrides: { scope?: string; resource?: string; clientId?: string }) =>
+        server.refresh({
+          client: { ...client, ...(overrides.clientId === undefined ? {} : { clientId: overrides.clientId }) },
+          refreshToken: tokens.refresh_token,
+          scope: overrides.scope,
+          resource: overrides.resource ?? resource
+        })
+      assert.strictEqual(yield* errorOf(refresh({ scope: "catalog:read" })), "invalid_scope")
+      assert.strictEqual(yield* errorOf(refresh({ scope: "admin" })), "invalid_scope")
+      assert.strictEqual(yield* errorOf(refresh({ resource: "https://evil.example/mcp" })), "invalid_target")
+      const other = yield* server.register({
+        name: "Other",
+        redirectUris: [redirectUri],
+        tokenEndpointAuthMethod: "none"
+      })
+      assert.strictEqual(yield* errorOf(refresh({ clientId: other.client.id })), "invalid_grant")
+      // The access token still works, and the correct retry rotates.
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(tokens.access_token)))
+      const rotated = yield* refresh({ scope: "runs:read" })
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(rotated.access_token)))
+    }).pipe(Effect.provide(services))
+  )
+
+  it.effect("a failed code redemption (wrong verifier, other client, other redirect) spends nothing", () =>
+    Effect.gen(function* () {
+      const { server, request } = yield* setUp()
+      const { code } = yield* server.consent({ request, userId: userA, workspaceId: wsA, scopes: ["runs:read"] })
+      const other = yield* server.register({
+        name: "Other",
+        redirectUris: [redirectUri],
+        tokenEndpointAuthMethod: "none"
+      })
+      const exchange = (overrides: { clientId?: string; codeVerifier?: string; redirectUri?: string }) =>
+        server.exchangeCode({
+          client: { clientId: overrides.clientId ?? request.client.id, clientSecret: undefined },
+          code,
+          redirectUri: overrides.redirectUri ?? redirectUri,
+          codeVerifier: overrides.codeVerifier ?? verifier,
+          resource
+        })
+      // Whoever saw the code tries it first: refused, and the code is still the client's.
+      assert.strictEqual(yield* errorOf(exchange({ codeVerifier: "w".repeat(43) })), "invalid_grant")
+      assert.strictEqual(yield* errorOf(exchange({ clientId: other.client.id })), "invalid_grant")
+      assert.strictEqual(yield* errorOf(exchange({ redirectUri: "http://127.0.0.1:1/other" })), "invalid_grant")
+      const tokens = yield* exchange({})
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(tokens.access_token)))
+      // Once redeemed, a try without the verifier is refused and ends nothing: only a real replay
+      // (this client, the right verifier: the code and its verifier leaked) revokes the grant.
+      assert.strictEqual(yield* errorOf(exchange({ codeVerifier: "w".repeat(43) })), "invalid_grant")
+      assert.strictEqual(yield* errorOf(exchange({ clientId: other.client.id })), "invalid_grant")
+      assert.isTrue(Option.isSome(yield* server.grantOfAccessToken(tokens.access_token)))
+      assert.strictEqual(yield* errorOf(exchange({})), "invalid_grant")
+      assert.isTrue(Option.isNone(yield* server.grantOfAccessToken(tokens.access_token)))
+    }).pipe(Effect.provide(services))
+  )
+
   it.effect("revocation: an access token alone, a refresh token with its grant; unknown tokens are no error", () =>
     Effect.gen(function* () {
       const { server, request } = yield* setUp()
@@ -246,6 +308,37 @@ describe("OAuthServer", () => {
       assert.strictEqual(yield* errorOf(none), "invalid_scope")
       const wider = server.consent({ request, userId: userA, workspaceId: wsA, scopes: ["runs:trigger"] })
       assert.strictEqual(yield* errorOf(wider), "invalid_scope")
+    }).pipe(Effect.provide(services))
+  )
+
+  it.effect("registering clients does not multiply a user's budgets: beyond 10 live grants the oldest end", () =>
+    Effect.gen(function* () {
+      const { server, request } = yield* setUp()
+      const first = yield* consentAndExchange(request)
+      const later: Array<string> = []
+      for (let n = 0; n < maxLiveGrantsPerUser; n++) {
+        yield* TestClock.adjust("1 second")
+        const { client } = yield* server.register({
+          name: `Agent ${n}`,
+          redirectUris: [redirectUri],
+          tokenEndpointAuthMethod: "none"
+        })
+        const { grant } = yield* server.consent({
+          request: { ...request, client },
+          userId: userA,
+          workspaceId: wsA,
+          scopes: ["runs:read"]
+        })
+        later.push(grant.id)
+      }
+      const live = (yield* server.listGrants({ userId: userA })).filter((grant) => grant.revokedAt === null)
+      assert.strictEqual(live.length, maxLiveGrantsPerUser)
+      assert.sameMembers(
+        live.map((grant) => grant.id),
+        later
+      )
+      // The oldest grant ended, with its tokens.
+      assert.isTrue(Option.isNone(yield* server.grantOfAccessToken(first.tokens.access_token)))
     }).pipe(Effect.provide(services))
   )
 

@@ -45,6 +45,18 @@ export const authorizationCodeRepositoryContract = <E>(
       })
     )
 
+    it.effect("find answers the code as stored and marks nothing", () =>
+      Effect.gen(function* () {
+        const codes = yield* AuthorizationCodeRepository
+        const { code, codeHash } = yield* seedCode()
+        assert.deepStrictEqual(yield* codes.find(codeHash), Option.some(code))
+        assert.deepStrictEqual(yield* codes.find(codeHash), Option.some(code))
+        assert.deepStrictEqual(yield* codes.consume(codeHash, fixtureNow + 1_000), Option.some(code))
+        assert.deepStrictEqual(yield* codes.find(codeHash), Option.some({ ...code, usedAt: fixtureNow + 1_000 }))
+        assert.isTrue(Option.isNone(yield* codes.find("e".repeat(64))))
+      })
+    )
+
     it.effect("of concurrent redemptions exactly one sees the code unused", () =>
       Effect.gen(function* () {
         const codes = yield* AuthorizationCodeRepository

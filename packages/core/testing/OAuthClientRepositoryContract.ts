@@ -3,11 +3,19 @@ import { Effect, type Layer, Option } from "effect"
 import { OAuthClientId } from "../src/Ids.ts"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
 import { OAuthClientRepository } from "../src/ports/OAuthClientRepository.ts"
+import { OAuthGrantRepository } from "../src/ports/OAuthGrantRepository.ts"
+import type { UserRepository } from "../src/ports/UserRepository.ts"
+import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
 import { fixtureNow, minuteMs } from "./Fixtures.ts"
-import { anOAuthClient, hashOf } from "./OAuthFixtures.ts"
+import { anOAuthClient, hashOf, seedGrant, seedOAuthClient } from "./OAuthFixtures.ts"
 import { freshId } from "./Seed.ts"
 
-export type OAuthClientContractServices = OAuthClientRepository | IdGenerator
+export type OAuthClientContractServices =
+  | OAuthClientRepository
+  | OAuthGrantRepository
+  | UserRepository
+  | WorkspaceRepository
+  | IdGenerator
 
 /** The OAuthClientRepository port's contract: every adapter must pass it. */
 export const oauthClientRepositoryContract = <E>(name: string, services: Layer.Layer<OAuthClientContractServices, E>) =>
@@ -49,6 +57,24 @@ export const oauthClientRepositoryContract = <E>(name: string, services: Layer.L
           yield* clients.get(first.id),
           Option.some({ client: { ...second, createdAt: fixtureNow }, secretHash: null })
         )
+      })
+    )
+
+    it.effect("deleteUnused deletes the clients older than the cutoff that no grant names, and only those", () =>
+      Effect.gen(function* () {
+        const clients = yield* OAuthClientRepository
+        const cutoff = fixtureNow + 1
+        const unused = yield* seedOAuthClient({ createdAt: fixtureNow - minuteMs })
+        const young = yield* seedOAuthClient({ createdAt: cutoff })
+        const granted = yield* seedGrant()
+        const revoked = yield* seedGrant()
+        yield* OAuthGrantRepository.use((grants) => grants.revoke(revoked.id, fixtureNow))
+        assert.isAtLeast(yield* clients.deleteUnused(cutoff), 1)
+        assert.isTrue(Option.isNone(yield* clients.get(unused.id)))
+        assert.isTrue(Option.isSome(yield* clients.get(young.id)))
+        assert.isTrue(Option.isSome(yield* clients.get(granted.clientId)))
+        assert.isTrue(Option.isSome(yield* clients.get(revoked.clientId)))
+        assert.strictEqual(yield* clients.deleteUnused(cutoff), 0)
       })
     )
   })

@@ -2,9 +2,16 @@ import { assert, describe, it } from "@effect/vitest"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import { AuthorizationCodeRepository } from "@margin/core/ports/AuthorizationCodeRepository"
 import { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
+import { OAuthClientRepository } from "@margin/core/ports/OAuthClientRepository"
 import { OAuthGrantRepository } from "@margin/core/ports/OAuthGrantRepository"
 import { hourMs, minuteMs } from "@margin/core/testing/Fixtures"
-import { anAuthorizationCode, anOAuthToken, hashOf, seedGrant } from "@margin/core/testing/OAuthFixtures"
+import {
+  anAuthorizationCode,
+  anOAuthToken,
+  hashOf,
+  seedGrant,
+  seedOAuthClient
+} from "@margin/core/testing/OAuthFixtures"
 import { Clock, ConfigProvider, Duration, Effect, Exit, Layer, Logger, Option, References, Scope } from "effect"
 import * as OAuthCleanupWorker from "./OAuthCleanupWorker.ts"
 import { eventually } from "./testing/Eventually.ts"
@@ -20,48 +27,58 @@ const capture = Logger.make<unknown, void>(({ message, fiber }) => {
 const logging = Layer.merge(Logger.layer([capture]), Layer.succeed(References.MinimumLogLevel, "Info"))
 
 describe("OAuthCleanupWorker", () => {
-  it.live("deletes expired codes, dead tokens and expired links at start, keeps live ones, logs the counts", () =>
-    Effect.gen(function* () {
-      const codes = yield* AuthorizationCodeRepository
-      const grants = yield* OAuthGrantRepository
-      const links = yield* LoginLinkRepository
-      const now = yield* Clock.currentTimeMillis
-      const grant = yield* seedGrant()
-      const code = (expiresAt: number) =>
-        anAuthorizationCode({ grantId: grant.id, clientId: grant.clientId, createdAt: now - hourMs, expiresAt })
-      yield* codes.insert(hashOf(grant.id, "e"), code(now - minuteMs))
-      yield* codes.insert(hashOf(grant.id, "l"), code(now + hourMs))
-      const token = (expiresAt: number) => anOAuthToken({ grantId: grant.id, createdAt: now - hourMs, expiresAt })
-      yield* grants.insertToken(hashOf(grant.id, "x"), token(now - minuteMs))
-      yield* grants.insertToken(hashOf(grant.id, "t"), token(now + hourMs))
-      yield* links.use(hashOf(grant.id, "k"), now - minuteMs, now - hourMs)
-      yield* links.use(hashOf(grant.id, "n"), now + hourMs, now - minuteMs)
+  it.live(
+    "deletes expired codes, dead tokens, expired links and unused old clients at start, keeps live ones, logs the counts",
+    () =>
+      Effect.gen(function* () {
+        const codes = yield* AuthorizationCodeRepository
+        const grants = yield* OAuthGrantRepository
+        const links = yield* LoginLinkRepository
+        const now = yield* Clock.currentTimeMillis
+        const grant = yield* seedGrant()
+        const code = (expiresAt: number) =>
+          anAuthorizationCode({ grantId: grant.id, clientId: grant.clientId, createdAt: now - hourMs, expiresAt })
+        yield* codes.insert(hashOf(grant.id, "e"), code(now - minuteMs))
+        yield* codes.insert(hashOf(grant.id, "l"), code(now + hourMs))
+        const token = (expiresAt: number) => anOAuthToken({ grantId: grant.id, createdAt: now - hourMs, expiresAt })
+        yield* grants.insertToken(hashOf(grant.id, "x"), token(now - minuteMs))
+        yield* grants.insertToken(hashOf(grant.id, "t"), token(now + hourMs))
+        yield* links.use(hashOf(grant.id, "k"), now - minuteMs, now - hourMs)
+        yield* links.use(hashOf(grant.id, "n"), now + hourMs, now - minuteMs)
+        // Registered two days ago and never consented to: expired. Registered now: kept for its day.
+        const abandoned = yield* seedOAuthClient({ createdAt: now - 48 * hourMs })
+        const fresh = yield* seedOAuthClient({ createdAt: now - minuteMs })
 
-      const scope = yield* Scope.make()
-      yield* Layer.buildWithScope(
-        OAuthCleanupWorker.layerWith({ interval: Duration.minutes(10) }).pipe(Layer.provide(logging)),
-        scope
-      )
-      yield* eventually(
-        Effect.map(grants.findToken(hashOf(grant.id, "x")), Option.isNone),
-        "the expired token deleted by the first round"
-      )
-      yield* eventually(
-        Effect.sync(() => lines.some((line) => line.message === "expired OAuth rows deleted")),
-        "the round's log line"
-      )
-      yield* Scope.close(scope, Exit.void)
+        const scope = yield* Scope.make()
+        yield* Layer.buildWithScope(
+          OAuthCleanupWorker.layerWith({ interval: Duration.minutes(10) }).pipe(Layer.provide(logging)),
+          scope
+        )
+        yield* eventually(
+          Effect.map(grants.findToken(hashOf(grant.id, "x")), Option.isNone),
+          "the expired token deleted by the first round"
+        )
+        yield* eventually(
+          Effect.sync(() => lines.some((line) => line.message === "expired OAuth rows deleted")),
+          "the round's log line"
+        )
+        yield* Scope.close(scope, Exit.void)
 
-      const logged = lines.find((line) => line.message === "expired OAuth rows deleted")
-      assert.deepInclude(logged?.annotations, { job: "oauth-cleanup", codes: 1, tokens: 1, links: 1 })
-      assert.isTrue(Option.isNone(yield* codes.consume(hashOf(grant.id, "e"), now)))
-      assert.isTrue(Option.isSome(yield* codes.consume(hashOf(grant.id, "l"), now)))
-      assert.isTrue(Option.isSome(yield* grants.findToken(hashOf(grant.id, "t"))))
-      // The expired link's record is gone (a new use is first again); the current one is kept.
-      assert.isTrue(yield* links.use(hashOf(grant.id, "k"), now - minuteMs, now))
-      assert.isFalse(yield* links.use(hashOf(grant.id, "n"), now + hourMs, now))
-      assert.isTrue(lines.some((line) => line.message === "oauth-cleanup worker stopped"))
-    }).pipe(Effect.provide(MemoryAdapters.layer))
+        const logged = lines.find((line) => line.message === "expired OAuth rows deleted")
+        assert.deepInclude(logged?.annotations, { job: "oauth-cleanup", codes: 1, tokens: 1, links: 1, clients: 1 })
+        const clients = yield* OAuthClientRepository
+        assert.isTrue(Option.isNone(yield* clients.get(abandoned.id)))
+        assert.isTrue(Option.isSome(yield* clients.get(fresh.id)))
+        // The grant's client was registered "now" by its fixture; a granted client is kept whatever its age.
+        assert.isTrue(Option.isSome(yield* clients.get(grant.clientId)))
+        assert.isTrue(Option.isNone(yield* codes.consume(hashOf(grant.id, "e"), now)))
+        assert.isTrue(Option.isSome(yield* codes.consume(hashOf(grant.id, "l"), now)))
+        assert.isTrue(Option.isSome(yield* grants.findToken(hashOf(grant.id, "t"))))
+        // The expired link's record is gone (a new use is first again); the current one is kept.
+        assert.isTrue(yield* links.use(hashOf(grant.id, "k"), now - minuteMs, now))
+        assert.isFalse(yield* links.use(hashOf(grant.id, "n"), now + hourMs, now))
+        assert.isTrue(lines.some((line) => line.message === "oauth-cleanup worker stopped"))
+      }).pipe(Effect.provide(MemoryAdapters.layer))
   )
 })
 

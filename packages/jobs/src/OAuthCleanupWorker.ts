@@ -21,7 +21,12 @@ export const oauthCleanupConfig: Config.Config<OAuthCleanupOptions> = Config.all
 const round = cleanUpOAuthRows().pipe(
   Effect.flatMap((counts) =>
     Effect.logInfo("expired OAuth rows deleted").pipe(
-      Effect.annotateLogs({ codes: counts.codes, tokens: counts.tokens, links: counts.links })
+      Effect.annotateLogs({
+        codes: counts.codes,
+        tokens: counts.tokens,
+        links: counts.links,
+        clients: counts.clients
+      })
     )
   ),
   Effect.catchCause((cause) =>

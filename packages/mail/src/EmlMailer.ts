@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto"
 import { mkdir, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Mailer, MailNotSent } from "@margin/core/ports/Mailer"
@@ -9,7 +10,8 @@ import { toMailOptions } from "./MailOptions.ts"
 /**
  * Mail written as RFC 5322 `.eml` files into `directory` (created, private to the user), one file
  * per message named after its key: nothing leaves the machine until an operator sends them. A
- * message written again replaces its file. Each file is written whole, then renamed into place.
+ * message written again replaces its file. Each file is written whole, then renamed into place
+ * (from a partial file of its own, so that concurrent sends of one key never collide).
  */
 export const layer = (directory: string, from: string): Layer.Layer<Mailer> =>
   Layer.succeed(
@@ -22,8 +24,10 @@ export const layer = (directory: string, from: string): Layer.Layer<Mailer> =>
             const bytes = await new MailComposer(toMailOptions(message, from)).compile().build()
             await mkdir(directory, { recursive: true, mode: 0o700 })
             const path = join(directory, `${message.key}.eml`)
-            await writeFile(`${path}.partial`, bytes, { mode: 0o600 })
-            await rename(`${path}.partial`, path)
+            // A partial file of its own: two sends of one key at once each rename a whole file, the last wins.
+            const partial = `${path}.${randomBytes(6).toString("hex")}.partial`
+            await writeFile(partial, bytes, { mode: 0o600 })
+            await rename(partial, path)
           },
           catch: (cause) => new MailNotSent({ to: message.to, reason: reasonOf(cause) })
         }).pipe(Effect.withSpan("EmlMailer.send"))

@@ -1,9 +1,9 @@
 import { tokenEndpointAuthMethods } from "@margin/core/OAuthClient"
 import { scopes } from "@margin/core/Scope"
 import { Effect } from "effect"
-import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter } from "effect/http"
 import { McpSettings } from "./McpSettings.ts"
-import { originOf } from "./ProtectedResource.ts"
+import { metadataResponse } from "./ProtectedResource.ts"
 
 /** The authorization server's endpoints, on the same origin as /mcp (the issuer is that origin). */
 export const oauthPaths = {
@@ -30,18 +30,14 @@ export const authorizationServerMetadataOf = (origin: string) => ({
   scopes_supported: scopes,
   // A client may use the https URL of its metadata document as its client_id (no registration).
   client_id_metadata_document_supported: true,
+  // The authorization response carries `iss` (RFC 9207): clients can tell which server answered.
+  authorization_response_iss_parameter_supported: true,
   service_documentation: `${origin}/api/v1/openapi.json`
 })
 
 /** Served without authentication, cacheable like the protected-resource metadata. */
 export const layer = HttpRouter.addAll(
   Effect.map(McpSettings, (settings) => [
-    HttpRouter.route("GET", oauthPaths.metadata, (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.succeed(
-        HttpServerResponse.jsonUnsafe(authorizationServerMetadataOf(originOf(settings, request)), {
-          headers: { "cache-control": "public, max-age=3600", vary: "Origin" }
-        })
-      )
-    )
+    HttpRouter.route("GET", oauthPaths.metadata, metadataResponse(settings, authorizationServerMetadataOf))
   ])
 )

@@ -24,6 +24,11 @@ const json = (status: number, body: object, headers: Record<string, string> = {}
 
 const sessionHeader = "mcp-session-id"
 
+const resourceOf = (origin: string | undefined) => (origin === undefined ? undefined : `${origin}${mcpPath}`)
+
+/** An RFC 9110 quoted-string: a value cannot close its quotes and add parameters of its own. */
+const quoted = (value: string): string => `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`
+
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
 /** A session that ended (idle, replaced by newer ones, DELETE) or is another token's: the client starts a new one. */
@@ -82,11 +87,14 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
     const refusal = (failure: AdmissionRefusal, request: HttpServerRequest.HttpServerRequest) => {
       const { status, headers, body } = refusalResponse(failure)
       if (failure._tag !== "Unauthorized") return json(status, body, headers)
-      // RFC 6750 section 3: no error code when no credential was sent at all.
-      const challenge = [
-        `Bearer resource_metadata="${metadataUrl(originOf(settings, request))}"`,
+      // RFC 6750 section 3: no error code when no credential was sent at all. The metadata's URL
+      // only from a trusted origin (configuration or a loopback Host), never from any other Host.
+      const origin = originOf(settings, request)
+      const parameters = [
+        ...(origin === undefined ? [] : [`resource_metadata=${quoted(metadataUrl(origin))}`]),
         ...(failure.reason === "missing" ? [] : [`error="invalid_token"`])
-      ].join(", ")
+      ]
+      const challenge = parameters.length === 0 ? "Bearer" : `Bearer ${parameters.join(", ")}`
       return json(status, body, { ...headers, "www-authenticate": challenge })
     }
 
@@ -125,6 +133,10 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         // This process ending a session itself (McpSessions): as the caller that opened it.
         const owner = yield* SessionTermination
         if (owner !== undefined) return yield* Effect.provideService(httpEffect, Caller, owner)
+        // Every answer of /mcp, refusals included, is read as what it says (also without the REST guard).
+        yield* HttpEffect.appendPreResponseHandler((_, answered) =>
+          Effect.succeed(HttpServerResponse.setHeader(answered, "x-content-type-options", "nosniff"))
+        )
         const request = yield* HttpServerRequest.HttpServerRequest
         const origin = request.headers.origin
         if (origin !== undefined && !isAllowedOrigin(settings, origin, request.headers.host)) {
@@ -141,7 +153,8 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         const admitted = yield* Effect.result(
           admit(
             { authorization: request.headers.authorization, workspaceHeader: request.headers["x-workspace-id"] },
-            `${originOf(settings, request)}${mcpPath}`
+            // Without a trusted origin no access token can name this resource: only API tokens pass.
+            resourceOf(originOf(settings, request))
           )
         )
         if (Result.isFailure(admitted)) return refusal(admitted.failure, request)

@@ -68,6 +68,7 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "POST", path: oauthPaths.authorize },
   { method: "POST", path: OAuthLoginRoute.loginPaths.request },
   { method: "GET", path: OAuthLoginRoute.loginPaths.link },
+  { method: "POST", path: OAuthLoginRoute.loginPaths.link },
   { method: "GET", path: OidcLoginRoute.oidcPaths.start },
   { method: "GET", path: OidcLoginRoute.oidcPaths.callback }
 ]

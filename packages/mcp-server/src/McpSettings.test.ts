@@ -1,6 +1,6 @@
 import { assert, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
-import { McpSettings } from "./McpSettings.ts"
+import { ConfigProvider, Effect, Layer, Logger } from "effect"
+import { defaultSessionLimits, McpSettings, publicUrlAdvice } from "./McpSettings.ts"
 
 const settingsFrom = (env: Record<string, string>) =>
   Effect.provide(
@@ -42,5 +42,24 @@ it.effect("sessions: 10 per token, 1000 in all, 30 idle minutes, 16 KiB initiali
       MCP_INITIALIZE_MAX_BYTES: "4096"
     })
     assert.deepStrictEqual(set.sessions, { perToken: 3, total: 50, idleTimeoutMs: 300_000, initializeMaxBytes: 4096 })
+  })
+)
+
+it.effect("listening beyond loopback without MCP_PUBLIC_URL is said at start, naming the setting", () =>
+  Effect.gen(function* () {
+    const said: Array<string> = []
+    const capture = Logger.make<unknown, void>(({ message }) => {
+      said.push(Array.isArray(message) ? message.map(String).join(" ") : String(message))
+    })
+    const advise = (host: string, publicUrl: string | null) =>
+      publicUrlAdvice(host, { allowedOrigins: [], publicUrl, sessions: defaultSessionLimits }).pipe(
+        Effect.provide(Logger.layer([capture]))
+      )
+    yield* advise("127.0.0.1", null)
+    yield* advise("0.0.0.0", "https://margin.example.com")
+    assert.deepStrictEqual(said, [])
+    yield* advise("0.0.0.0", null)
+    assert.strictEqual(said.length, 1)
+    assert.include(said[0], "MCP_PUBLIC_URL")
   })
 )

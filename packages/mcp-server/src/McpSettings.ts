@@ -91,3 +91,16 @@ export class McpSettings extends Context.Service<McpSettings, McpSettingsShape>(
     Effect.map(mcpSettingsConfig, McpSettings.of)
   )
 }
+
+/**
+ * Said once at start when the server listens beyond loopback without MCP_PUBLIC_URL: the OAuth
+ * server, the metadata and the sign-in links then answer only requests whose Host is a loopback
+ * name (ProtectedResource.originOf), so clients reaching it by another name, or through a proxy,
+ * are refused until MCP_PUBLIC_URL names the origin they use.
+ */
+export const publicUrlAdvice = (listenHost: string, settings: McpSettingsShape): Effect.Effect<void> =>
+  settings.publicUrl === null && !["127.0.0.1", "localhost", "::1", "[::1]"].includes(listenHost)
+    ? Effect.logWarning(
+        `MCP_PUBLIC_URL is not set and the server listens on ${listenHost}: OAuth, the MCP metadata and sign-in links answer only requests to localhost, 127.0.0.1 or [::1]; set MCP_PUBLIC_URL to the origin clients use (behind a proxy, its public https origin)`
+      )
+    : Effect.void

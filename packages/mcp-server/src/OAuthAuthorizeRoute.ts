@@ -14,7 +14,7 @@ import { csrfMatches, csrfOf, signedInUser } from "./OAuthBrowserSession.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
 import { consentPage, errorPage, htmlPage, loginPage, unavailablePage } from "./OAuthPages.ts"
 import { type OAuthParams, oauthParams } from "./OAuthParams.ts"
-import { mcpPath, originOf } from "./ProtectedResource.ts"
+import { mcpPath, originOf, untrustedHost } from "./ProtectedResource.ts"
 
 /** The authorization request's own parameters, carried through the consent form unchanged. */
 const requestParameterNames = [
@@ -58,7 +58,7 @@ export const layer = HttpRouter.addAll(
     const workspaces = yield* WorkspaceRepository
 
     /** The request checked: a page to show (client unknown), or the client's answer to redirect to, or the request. */
-    const checked = Effect.fnUntraced(function* (request: HttpServerRequest.HttpServerRequest, params: OAuthParams) {
+    const checked = Effect.fnUntraced(function* (origin: string, params: OAuthParams) {
       const client = yield* Effect.result(server.authorizationClient(params("client_id") ?? "", params("redirect_uri")))
       if (Result.isFailure(client)) {
         return Result.fail(
@@ -69,7 +69,6 @@ export const layer = HttpRouter.addAll(
           )
         )
       }
-      const origin = originOf(settings, request)
       const redirectUri = params("redirect_uri") ?? ""
       const refusedToClient = (refused: OAuthRefused) =>
         redirectTo(redirectUri, {
@@ -91,11 +90,13 @@ export const layer = HttpRouter.addAll(
         })
       )
       if (Result.isFailure(authorization)) return Result.fail(refusedToClient(authorization.failure))
-      return Result.succeed({ authorization: authorization.success, origin, refusedToClient })
+      return Result.succeed({ authorization: authorization.success, refusedToClient })
     })
 
     const consentView = Effect.fnUntraced(function* (
       request: HttpServerRequest.HttpServerRequest,
+      origin: string,
+      now: number,
       params: OAuthParams,
       authorization: AuthorizationRequest,
       userId: Parameters<typeof memberships.listForUser>[0]
@@ -107,7 +108,7 @@ export const layer = HttpRouter.addAll(
           Option.map(workspace, (found) => ({ workspace: found, membership }))
         )
       )
-      const csrf = csrfOf(request)
+      const csrf = csrfOf(login, request, origin, now)
       const carried: Record<string, string> = {}
       for (const name of requestParameterNames) {
         const value = params(name)
@@ -130,13 +131,16 @@ export const layer = HttpRouter.addAll(
 
     const show = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
+        const origin = originOf(settings, request)
+        if (origin === undefined) return errorPage(untrustedHost)
         const params = oauthParams(new URL(request.url, "http://localhost").searchParams)
-        if (Result.isFailure(params)) return errorPage(params.failure.description)
-        const outcome = yield* checked(request, params.success)
+        if (Result.isFailure(params)) return yield* refusedPage(params.failure.description)
+        const outcome = yield* checked(origin, params.success)
         if (Result.isFailure(outcome)) return outcome.failure
-        const userId = signedInUser(login, request, yield* Clock.currentTimeMillis)
+        const now = yield* Clock.currentTimeMillis
+        const userId = signedInUser(login, request, origin, now)
         if (userId !== undefined)
-          return yield* consentView(request, params.success, outcome.success.authorization, userId)
+          return yield* consentView(request, origin, now, params.success, outcome.success.authorization, userId)
         if (!login.emailLink && login.oidc === undefined) {
           return htmlPage(
             503,
@@ -144,7 +148,7 @@ export const layer = HttpRouter.addAll(
             '<p role="alert">This server has no sign-in for AI agents\' consent: configure OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET (or OAUTH_DEV_LOGIN=true in development).</p>'
           )
         }
-        const csrf = csrfOf(request)
+        const csrf = csrfOf(login, request, origin, now)
         return loginPage({
           csrf: csrf.token,
           returnTo: request.url,
@@ -156,21 +160,24 @@ export const layer = HttpRouter.addAll(
 
     const decide = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
+        const origin = originOf(settings, request)
+        if (origin === undefined) return errorPage(untrustedHost)
         const text = yield* Effect.orElseSucceed(request.text, () => "")
         const search = new URLSearchParams(text)
         const params = oauthParams(search, ["grant_scope"])
-        if (Result.isFailure(params)) return errorPage(params.failure.description)
-        if (!csrfMatches(request, params.success("csrf"))) {
+        if (Result.isFailure(params)) return yield* refusedPage(params.failure.description)
+        const now = yield* Clock.currentTimeMillis
+        // The token is the signed-in session's own: a planted cookie or another session's token fails.
+        if (!csrfMatches(login, request, origin, now, params.success("csrf"))) {
           return htmlPage(403, "This form has expired", `<p role="alert">Go back to the agent and start again.</p>`)
         }
-        const now = yield* Clock.currentTimeMillis
-        const userId = signedInUser(login, request, now)
+        const userId = signedInUser(login, request, origin, now)
         if (userId === undefined) {
           return htmlPage(401, "You are signed out", `<p role="alert">Go back to the agent and start again.</p>`)
         }
-        const outcome = yield* checked(request, params.success)
+        const outcome = yield* checked(origin, params.success)
         if (Result.isFailure(outcome)) return outcome.failure
-        const { authorization, origin, refusedToClient } = outcome.success
+        const { authorization, refusedToClient } = outcome.success
         const state = params.success("state")
         if (params.success("decision") !== "allow") {
           return redirectTo(authorization.redirectUri, {
@@ -197,6 +204,10 @@ export const layer = HttpRouter.addAll(
         }
         return redirectTo(authorization.redirectUri, { code: consented.success.code, state, iss: origin })
       })
+
+    /** A request refused before it is read (a repeated parameter, a character not allowed): a page, logged. */
+    const refusedPage = (description: string) =>
+      Effect.as(Effect.logInfo("OAuth authorization request refused", description), errorPage(description))
 
     // A failing database is a 503 page, not a 500.
     const orUnavailable = <E extends { readonly _tag: string }>(

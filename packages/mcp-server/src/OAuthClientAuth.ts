@@ -1,5 +1,6 @@
 import { OAuthRefused } from "@margin/core/OAuthErrors"
 import type { ClientCredentials } from "@margin/core/OAuthServer"
+import { unsafeCharacterIn } from "@margin/core/OAuthText"
 import { Result } from "effect"
 import type { OAuthParams } from "./OAuthParams.ts"
 
@@ -39,6 +40,15 @@ export const clientCredentialsOf = (
   }
   const clientId = formDecoded(decoded.slice(0, colon))
   const clientSecret = formDecoded(decoded.slice(colon + 1))
+  const unsafe = unsafeCharacterIn(clientId) ?? unsafeCharacterIn(clientSecret)
+  if (unsafe !== undefined) {
+    return Result.fail(
+      new OAuthRefused({
+        error: "invalid_request",
+        description: `The Basic credentials hold a character that is not allowed (${unsafe}).`
+      })
+    )
+  }
   const formId = params("client_id")
   if (formId !== undefined && formId !== clientId) {
     return Result.fail(

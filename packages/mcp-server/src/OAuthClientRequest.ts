@@ -5,7 +5,7 @@ import { Effect, Result } from "effect"
 import type { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { clientCredentialsOf } from "./OAuthClientAuth.ts"
 import { type OAuthParams, oauthParams } from "./OAuthParams.ts"
-import { oauthFailure, oauthJson } from "./OAuthResponses.ts"
+import { loggedFailure, oauthFailure, oauthJson } from "./OAuthResponses.ts"
 
 /** A form body's parameters; an unreadable body is the client's error. */
 export const formOf = (request: HttpServerRequest.HttpServerRequest) =>
@@ -23,13 +23,16 @@ export const clientRequest = <A extends object>(
   handle: (params: OAuthParams, client: ClientCredentials) => Effect.Effect<A, OAuthRefused | RepositoryError>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
   Effect.flatMap(Effect.result(formOf(request)), (form) => {
-    if (Result.isFailure(form)) return Effect.succeed(oauthFailure(form.failure))
+    if (Result.isFailure(form)) return loggedFailure(form.failure)
     const client = clientCredentialsOf(request.headers.authorization, form.success)
-    if (Result.isFailure(client)) return Effect.succeed(oauthFailure(client.failure))
+    if (Result.isFailure(client)) return loggedFailure(client.failure)
     return handle(form.success, client.success.credentials).pipe(
-      Effect.match({
-        onFailure: (failure) => oauthFailure(failure, client.success.usedBasic),
-        onSuccess: (body) => oauthJson(200, body)
+      Effect.matchEffect({
+        onFailure: (failure) =>
+          failure._tag === "RepositoryError"
+            ? loggedFailure(failure)
+            : Effect.succeed(oauthFailure(failure, client.success.usedBasic)),
+        onSuccess: (body) => Effect.succeed(oauthJson(200, body))
       })
     )
   })

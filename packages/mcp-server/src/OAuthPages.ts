@@ -1,4 +1,5 @@
 import type { Membership } from "@margin/core/Membership"
+import { displayable } from "@margin/core/OAuthText"
 import { planLimits } from "@margin/core/Plan"
 import type { Scope } from "@margin/core/Scope"
 import type { Workspace } from "@margin/core/Workspace"
@@ -7,6 +8,13 @@ import { HttpServerResponse } from "effect/http"
 
 /** Text for HTML content and attribute values. */
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+
+/**
+ * A claim someone else made (a client's name), as a page shows it: without controls and bidi
+ * overrides (`displayable`), escaped, and isolated in `<bdi>` so that even right-to-left text in it
+ * cannot reorder the sentence around it.
+ */
+const claimed = (text: string): string => `<bdi>${escapeHtml(displayable(text))}</bdi>`
 
 /**
  * No script, no style, no frame, no external load: the pages are plain forms. A form may post
@@ -21,15 +29,29 @@ const contentSecurityPolicy = (formTargets: ReadonlyArray<string>) =>
     "base-uri 'none'"
   ].join("; ")
 
-/** A cookie of the sign-in pages: HttpOnly, for /oauth only, `sameSite` as given. */
+/**
+ * A cookie of the sign-in pages: HttpOnly, `sameSite` as given; over http for /oauth only, over
+ * https Secure and for / (what a `__Host-` name requires).
+ */
 export type PageCookie = readonly [name: string, value: string, options: NonNullable<Cookies.Cookie["options"]>]
 
 export const pageCookie = (
   name: string,
   value: string,
   maxAgeSeconds: number,
-  sameSite: "lax" | "strict"
-): PageCookie => [name, value, { httpOnly: true, path: "/oauth", sameSite, maxAge: `${maxAgeSeconds} seconds` }]
+  sameSite: "lax" | "strict",
+  secure = false
+): PageCookie => [
+  name,
+  value,
+  {
+    httpOnly: true,
+    path: secure ? "/" : "/oauth",
+    sameSite,
+    maxAge: `${maxAgeSeconds} seconds`,
+    ...(secure ? { secure: true } : {})
+  }
+]
 
 /** A whole page, never cached, never framed. */
 export const htmlPage = (
@@ -103,6 +125,44 @@ ${hidden("return_to", input.returnTo)}
     { cookies: input.cookies }
   )
 
+/**
+ * A sign-in link opened: nothing happens until the user confirms with a form post (a mail scanner
+ * fetching the link spends nothing; a link someone else asked for cannot switch the browser to
+ * their account unnoticed: login CSRF).
+ */
+export const continuePage = (input: {
+  readonly email: string
+  readonly signedInAs: string | undefined
+  readonly token: string
+  readonly returnTo: string
+  readonly csrf: string
+  readonly cookies: ReadonlyArray<PageCookie>
+}) =>
+  htmlPage(
+    200,
+    `Continue as ${input.email}?`,
+    `${
+      input.signedInAs === undefined
+        ? ""
+        : `<p role="alert">This browser is signed in as <strong>${escapeHtml(input.signedInAs)}</strong>. Continuing signs it in as <strong>${escapeHtml(input.email)}</strong> instead.</p>\n`
+    }<p>This sign-in link is for <strong>${escapeHtml(input.email)}</strong>. If you did not ask for it, close this page.</p>
+<form method="post" action="/oauth/login/link">
+${hidden("csrf", input.csrf)}
+${hidden("token", input.token)}
+${hidden("return_to", input.returnTo)}
+<p><button type="submit">Continue as ${escapeHtml(input.email)}</button></p>
+</form>`,
+    { cookies: input.cookies }
+  )
+
+/** Too many sign-in requests from this address or for this e-mail: the same for known and unknown addresses. */
+export const tooManySignInsPage = (retryAfterSeconds: number) =>
+  htmlPage(
+    429,
+    "Too many sign-in requests",
+    `<p role="alert">Wait ${retryAfterSeconds} seconds before asking for another sign-in link.</p>`
+  ).pipe(HttpServerResponse.setHeader("retry-after", String(retryAfterSeconds)))
+
 export const linkSentPage = () =>
   htmlPage(
     200,
@@ -168,7 +228,7 @@ export const consentPage = (view: ConsentView) => {
       ? `<p>Client id: <code>${escapeHtml(view.clientId)}</code> (registered itself; the name is its own claim).</p>`
       : `<p>Described by <a href="${escapeHtml(view.metadataUrl)}">${escapeHtml(view.metadataUrl)}</a>.</p>`
   const body = `<p>Signed in as <strong>${escapeHtml(view.userEmail)}</strong>.</p>
-<p><strong>${escapeHtml(view.clientName)}</strong> asks to act for you in one workspace.</p>
+<p><strong>${claimed(view.clientName)}</strong> asks to act for you in one workspace.</p>
 ${identity}
 <p>After you decide, your browser goes to <code>${escapeHtml(view.redirectUri)}</code>.</p>
 <form method="post" action="/oauth/authorize">
@@ -190,7 +250,7 @@ ${scopeChoices}
 <p><button type="submit" name="decision" value="allow"${eligible.length === 0 ? " disabled" : ""}>Allow</button>
 <button type="submit" name="decision" value="deny" formnovalidate>Deny</button></p>
 </form>`
-  return htmlPage(200, `Connect ${view.clientName} to Margin?`, body, {
+  return htmlPage(200, `Connect ${displayable(view.clientName)} to Margin?`, body, {
     formTargets: view.formTargets,
     cookies: view.cookies
   })

@@ -1,4 +1,5 @@
 import { OAuthRefused } from "@margin/core/OAuthErrors"
+import { unsafeCharacterIn } from "@margin/core/OAuthText"
 import { Result } from "effect"
 
 /** The parameters of an OAuth request, one value each: a value never sent and an empty one are both absent. */
@@ -6,7 +7,9 @@ export type OAuthParams = (name: string) => string | undefined
 
 /**
  * Reads a query or form body (RFC 6749 section 3.1: parameters without a value are omitted ones,
- * and none may be sent twice: a repeated one refuses the request rather than picking one).
+ * and none may be sent twice: a repeated one refuses the request rather than picking one). A
+ * name or value holding a control, separator or bidi character (`unsafeCharacterIn`: NUL, CR, LF,
+ * U+2028, U+202E...) refuses the request too: no such value reaches a page, a header or the database.
  */
 export const oauthParams = (
   search: URLSearchParams,
@@ -15,6 +18,15 @@ export const oauthParams = (
 ): Result.Result<OAuthParams, OAuthRefused> => {
   const seen = new Set<string>()
   for (const [name, value] of search) {
+    const unsafe = unsafeCharacterIn(name) ?? unsafeCharacterIn(value)
+    if (unsafe !== undefined) {
+      return Result.fail(
+        new OAuthRefused({
+          error: "invalid_request",
+          description: `${unsafeCharacterIn(name) === undefined ? name : "A parameter"} holds a character that is not allowed (${unsafe}).`
+        })
+      )
+    }
     if (value === "" || repeatable.includes(name)) continue
     if (seen.has(name)) {
       return Result.fail(new OAuthRefused({ error: "invalid_request", description: `${name} is sent more than once.` }))

@@ -1,20 +1,27 @@
 import { TokenEndpointAuthMethod } from "@margin/core/OAuthClient"
 import { OAuthRefused } from "@margin/core/OAuthErrors"
 import { OAuthServer } from "@margin/core/OAuthServer"
+import { unsafeCharacterIn } from "@margin/core/OAuthText"
 import { RateBudget } from "@margin/core/ports/RateBudget"
 import { failureResponse, RateLimited } from "@margin/edge/wire"
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest } from "effect/http"
 import { oauthPaths } from "./AuthorizationServerMetadata.ts"
-import { oauthFailure, oauthJson } from "./OAuthResponses.ts"
+import { loggedFailure, oauthFailure, oauthJson } from "./OAuthResponses.ts"
 
-/** What a client may register (RFC 7591 section 2), bounded: a registration is stored for good. */
+/** No control, separator or bidi character (`unsafeCharacterIn`): a name a page shows, a URI a header carries. */
+const isPlainText = Schema.makeFilter((text: string) => {
+  const unsafe = unsafeCharacterIn(text)
+  return unsafe === undefined ? true : `holds a character that is not allowed (${unsafe})`
+})
+
+/** What a client may register (RFC 7591 section 2), bounded: a registration is kept until it expires unused. */
 const RegistrationRequest = Schema.Struct({
-  redirect_uris: Schema.Array(Schema.String.check(Schema.isMaxLength(2_000))).check(
+  redirect_uris: Schema.Array(Schema.String.check(Schema.isMaxLength(2_000), isPlainText)).check(
     Schema.isMinLength(1),
     Schema.isMaxLength(10)
   ),
-  client_name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200))),
+  client_name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200), isPlainText)),
   token_endpoint_auth_method: Schema.optionalKey(TokenEndpointAuthMethod),
   grant_types: Schema.optionalKey(Schema.Array(Schema.Literals(["authorization_code", "refresh_token"]))),
   response_types: Schema.optionalKey(Schema.Array(Schema.Literal("code")))
@@ -44,7 +51,7 @@ export const layer = HttpRouter.addAll(
           const text = yield* Effect.orElseSucceed(request.text, () => "")
           const registration = yield* Effect.result(decodeRegistration(text))
           if (registration._tag === "Failure") {
-            return oauthFailure(
+            return yield* loggedFailure(
               new OAuthRefused({
                 error: "invalid_client_metadata",
                 description: `The registration is not valid: ${registration.failure.message}`
@@ -59,7 +66,11 @@ export const layer = HttpRouter.addAll(
               tokenEndpointAuthMethod: input.token_endpoint_auth_method ?? "none"
             })
           )
-          if (registered._tag === "Failure") return oauthFailure(registered.failure)
+          if (registered._tag === "Failure") {
+            return registered.failure._tag === "RepositoryError"
+              ? yield* loggedFailure(registered.failure)
+              : oauthFailure(registered.failure)
+          }
           const { client, secret } = registered.success
           return oauthJson(201, {
             client_id: client.id,

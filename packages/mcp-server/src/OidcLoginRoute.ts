@@ -4,10 +4,10 @@ import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createRemoteJWKSet, jwtVerify } from "jose"
 import { McpSettings } from "./McpSettings.ts"
-import { linkLifetimeMs, loginCookieFor, safeReturnTo } from "./OAuthBrowserSession.ts"
+import { cookieName, linkLifetimeMs, safeReturnTo, sessionPageCookie, signInCookie } from "./OAuthBrowserSession.ts"
 import { OAuthLoginSettings, type OidcSettings } from "./OAuthLoginSettings.ts"
-import { errorPage, pageCookie } from "./OAuthPages.ts"
-import { originOf } from "./ProtectedResource.ts"
+import { errorPage } from "./OAuthPages.ts"
+import { originOf, untrustedHost } from "./ProtectedResource.ts"
 import { signValue, verifyValue } from "./SignedValue.ts"
 
 export const oidcPaths = { start: "/oauth/login/oidc", callback: "/oauth/login/oidc/callback" } as const
@@ -70,11 +70,12 @@ export const layer = HttpRouter.addAll(
       )
     )
     const jwks = yield* Effect.cached(Effect.map(discovery, (found) => createRemoteJWKSet(new URL(found.jwks_uri))))
-    const callbackOf = (request: HttpServerRequest.HttpServerRequest) =>
-      `${originOf(settings, request)}${oidcPaths.callback}`
+    const callbackOf = (origin: string) => `${origin}${oidcPaths.callback}`
 
     const start = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
+        const origin = originOf(settings, request)
+        if (origin === undefined) return errorPage(untrustedHost)
         const returnTo = safeReturnTo(
           new URL(request.url, "http://localhost").searchParams.get("return_to") ?? undefined
         )
@@ -85,7 +86,7 @@ export const layer = HttpRouter.addAll(
         for (const [name, value] of Object.entries({
           response_type: "code",
           client_id: oidc.clientId,
-          redirect_uri: callbackOf(request),
+          redirect_uri: callbackOf(origin),
           scope: "openid email",
           state: pending.state,
           nonce: pending.nonce,
@@ -97,15 +98,17 @@ export const layer = HttpRouter.addAll(
         const now = yield* Clock.currentTimeMillis
         const cookie = signValue(key, "oidc", JSON.stringify(pending), now + linkLifetimeMs)
         return HttpServerResponse.redirect(target, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
-          HttpServerResponse.setCookiesUnsafe([pageCookie(pendingCookie, cookie, linkLifetimeMs / 1000, "lax")])
+          HttpServerResponse.setCookiesUnsafe([sessionPageCookie(pendingCookie, cookie, linkLifetimeMs / 1000, origin)])
         )
       })
 
     const callback = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
+        const origin = originOf(settings, request)
+        if (origin === undefined) return errorPage(untrustedHost)
         const now = yield* Clock.currentTimeMillis
         const search = new URL(request.url, "http://localhost").searchParams
-        const cookie = request.cookies[pendingCookie]
+        const cookie = request.cookies[cookieName(pendingCookie, origin)]
         const pending = Option.getOrUndefined(
           decodePending(cookie === undefined ? "" : (verifyValue(key, "oidc", cookie, now) ?? ""))
         )
@@ -125,7 +128,7 @@ export const layer = HttpRouter.addAll(
             body: new URLSearchParams({
               grant_type: "authorization_code",
               code,
-              redirect_uri: callbackOf(request),
+              redirect_uri: callbackOf(origin),
               code_verifier: pending.verifier
             }).toString()
           }),
@@ -148,7 +151,7 @@ export const layer = HttpRouter.addAll(
         return HttpServerResponse.redirect(pending.returnTo, {
           status: 303,
           headers: { "cache-control": "no-store" }
-        }).pipe(HttpServerResponse.setCookiesUnsafe([loginCookieFor(login, user.value.id, now)]))
+        }).pipe(HttpServerResponse.setCookiesUnsafe([signInCookie(login, user.value.id, origin, now)]))
       })
 
     const shown = <E extends { readonly _tag: string }>(

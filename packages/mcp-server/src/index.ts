@@ -10,6 +10,7 @@ export {
   McpSettings,
   type McpSettingsShape,
   mcpSettingsConfig,
+  publicUrlAdvice,
   type SessionLimits
 } from "./McpSettings.ts"
 export * as McpStdio from "./McpStdio.ts"

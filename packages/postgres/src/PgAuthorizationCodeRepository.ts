@@ -59,6 +59,10 @@ export const layer: Layer.Layer<AuthorizationCodeRepository, never, SqlClient.Sq
           Effect.asVoid,
           asRepository("AuthorizationCodeRepository.insert")
         ),
+      find: (codeHash) =>
+        Effect.flatMap(sql`SELECT ${columns} FROM oauth_authorization_codes WHERE code_hash = ${codeHash}`, one).pipe(
+          asRepository("AuthorizationCodeRepository.find")
+        ),
       consume: (codeHash, at) =>
         markOnce(
           Effect.flatMap(

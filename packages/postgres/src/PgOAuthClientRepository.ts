@@ -5,7 +5,7 @@ import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf } from "./PgRows.ts"
+import { columnsOf, countOf, firstOf } from "./PgRows.ts"
 
 export const OAuthClientRow = Schema.Struct({
   id: OAuthClientId,
@@ -62,7 +62,17 @@ export const layer: Layer.Layer<OAuthClientRepository, never, SqlClient.SqlClien
             metadata_url = EXCLUDED.metadata_url,
             token_endpoint_auth_method = EXCLUDED.token_endpoint_auth_method,
             secret_hash = EXCLUDED.secret_hash`.pipe(Effect.asVoid, asRepository("OAuthClientRepository.save"))
-      }
+      },
+      deleteUnused: (createdBefore) =>
+        sql`WITH deleted AS (
+            DELETE FROM oauth_clients AS c
+            WHERE c.created_at < ${toTimestamptz(createdBefore)}
+              AND NOT EXISTS (SELECT 1 FROM oauth_grants AS g WHERE g.client_id = c.id)
+            RETURNING 1
+          ) SELECT count(*) AS count FROM deleted`.pipe(
+          Effect.flatMap(countOf),
+          asRepository("OAuthClientRepository.deleteUnused")
+        )
     })
   })
 )

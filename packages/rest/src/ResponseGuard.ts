@@ -25,10 +25,20 @@ const messages: Record<number, string> = {
 
 const transport: Partial<Record<number, string>> = transportCodes
 
+/** Every answer is read only as what its Content-Type says (JSON, CSV, HTML): browsers sniff nothing. */
+const nosniff = "nosniff"
+
 const codeOf = (status: number): string => transport[status] ?? (status >= 500 ? "internal_error" : "bad_request")
 
 const isJson = (response: HttpServerResponse.HttpServerResponse): boolean =>
   (response.headers["content-type"] ?? "").toLowerCase().startsWith("application/json")
+
+/**
+ * A page a route rendered itself (the OAuth sign-in and consent pages' refusals): its explanation,
+ * CSP and no-store are the answer, kept as they are. The router's own answers are never HTML.
+ */
+const isPage = (response: HttpServerResponse.HttpServerResponse): boolean =>
+  (response.headers["content-type"] ?? "").toLowerCase().startsWith("text/html")
 
 /**
  * An error answer with the envelope, keeping the headers it had (Allow, Retry-After...). A 413
@@ -38,7 +48,14 @@ const isJson = (response: HttpServerResponse.HttpServerResponse): boolean =>
 const envelope = (status: number, message: string, headers: Record<string, string>) =>
   HttpServerResponse.jsonUnsafe(
     { code: codeOf(status), message },
-    { status, headers: status === 413 ? { ...headers, connection: "close" } : headers }
+    {
+      status,
+      headers: {
+        ...headers,
+        "x-content-type-options": nosniff,
+        ...(status === 413 ? { connection: "close" } : {})
+      }
+    }
   )
 
 /** The challenge of a 401 that did not set its own (the MCP endpoint and /metrics do). */
@@ -62,7 +79,7 @@ const namesNothing = (path: string): boolean => path.includes("%00")
 /**
  * The outermost layer of every request: refuses oversized bodies, turns whatever the router
  * or a defect produced (empty 404, text 415, empty 413 / 500) into the `{ code, message }`
- * envelope, tells 405 from 404, gives the request its id (`x-request-id` header, `request_id` in
+ * envelope (a route's own HTML page is kept), sets `X-Content-Type-Options: nosniff`, tells 405 from 404, gives the request its id (`x-request-id` header, `request_id` in
  * every error body, every log line), counts it in the HTTP metrics by route template and writes
  * the request's one structured log line.
  * Defects are logged here with their cause and answered without it.
@@ -77,7 +94,7 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
     answered: HttpServerResponse.HttpServerResponse
   ): HttpServerResponse.HttpServerResponse => {
     let response = answered
-    if (response.status >= 400 && !isJson(response)) {
+    if (response.status >= 400 && !isJson(response) && !isPage(response)) {
       const allowed = response.status === 404 ? options.routes.allowedMethods(path) : []
       // The router also refuses paths a route's pattern matches (an id over its length limit, a
       // malformed escape): when the request's own method is among the allowed, no such resource.
@@ -95,6 +112,9 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
     // A 503 (the database or a dependency away) tells clients when to come back.
     if (response.status === 503 && response.headers["retry-after"] === undefined) {
       response = HttpServerResponse.setHeader(response, "retry-after", unavailableRetryAfterSeconds)
+    }
+    if (response.headers["x-content-type-options"] === undefined) {
+      response = HttpServerResponse.setHeader(response, "x-content-type-options", nosniff)
     }
     return response
   }

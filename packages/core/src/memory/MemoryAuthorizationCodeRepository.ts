@@ -1,6 +1,6 @@
 import { Effect, Layer, Option } from "effect"
 import { AuthorizationCodeRepository } from "../ports/AuthorizationCodeRepository.ts"
-import { changeRowBefore, deleteRowsWhere, insertNew } from "./internal/MemoryRows.ts"
+import { changeRowBefore, deleteRowsWhere, getRow, insertNew } from "./internal/MemoryRows.ts"
 import { authorizationCodesTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
@@ -11,6 +11,7 @@ export const layer: Layer.Layer<AuthorizationCodeRepository, never, MemoryDataba
     return AuthorizationCodeRepository.of({
       insert: (codeHash, code) =>
         insertNew(db, authorizationCodesTable, codeHash, code, "AuthorizationCodeRepository.insert"),
+      find: (codeHash) => getRow(db, authorizationCodesTable, codeHash),
       consume: (codeHash, at) =>
         changeRowBefore(db, authorizationCodesTable, codeHash, (code) =>
           code.usedAt === null ? Option.some({ ...code, usedAt: at }) : Option.none()

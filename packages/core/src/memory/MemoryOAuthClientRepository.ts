@@ -1,7 +1,7 @@
 import { Effect, HashMap, Layer, Option } from "effect"
 import { OAuthClientRepository } from "../ports/OAuthClientRepository.ts"
 import { getRow } from "./internal/MemoryRows.ts"
-import { oauthClientsTable } from "./internal/MemoryTables.ts"
+import { oauthClientsTable, oauthGrantsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
 export const layer: Layer.Layer<OAuthClientRepository, never, MemoryDatabase> = Layer.effect(
@@ -21,6 +21,16 @@ export const layer: Layer.Layer<OAuthClientRepository, never, MemoryDatabase> = 
             tables,
             HashMap.set(rows, client.id, { client: { ...client, createdAt }, secretHash })
           )
+        }),
+      deleteUnused: (createdBefore) =>
+        db.modify((tables) => {
+          const granted = new Set(Array.from(HashMap.values(oauthGrantsTable.rows(tables)), (grant) => grant.clientId))
+          const rows = oauthClientsTable.rows(tables)
+          const kept = HashMap.filter(
+            rows,
+            (stored) => stored.client.createdAt >= createdBefore || granted.has(stored.client.id)
+          )
+          return [HashMap.size(rows) - HashMap.size(kept), oauthClientsTable.withRows(tables, kept)]
         })
     })
   })

@@ -7,6 +7,8 @@ export class AuthorizationCodeRepository extends Context.Service<
   AuthorizationCodeRepository,
   {
     readonly insert: (codeHash: string, code: AuthorizationCode) => Effect.Effect<void, RepositoryError>
+    /** The code as stored, without marking it: a redemption is checked before it spends the code. */
+    readonly find: (codeHash: string) => Effect.Effect<Option.Option<AuthorizationCode>, RepositoryError>
     /**
      * Marks the code used at `at` and answers it as it was before, in one atomic step: of two
      * concurrent redemptions exactly one sees `usedAt: null`. A second call keeps the first instant.

@@ -6,6 +6,8 @@ export interface ClientMetadataDocument {
   readonly clientName: unknown
   readonly redirectUris: unknown
   readonly tokenEndpointAuthMethod: unknown
+  /** How long the document may be kept (its Cache-Control max-age, in seconds); 0 or absent: not kept. */
+  readonly maxAgeSeconds?: number | undefined
 }
 
 /** The document could not be had: refused address, too large, too slow, a redirect, not JSON. */

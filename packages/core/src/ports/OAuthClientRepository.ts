@@ -19,5 +19,10 @@ export class OAuthClientRepository extends Context.Service<
      * may have changed. The first `createdAt` stays.
      */
     readonly save: (client: OAuthClient, secretHash: string | null) => Effect.Effect<void, RepositoryError>
+    /**
+     * Deletes the clients first seen before `createdBefore` that never completed a consent (no
+     * grant, live or revoked, names them): registrations nobody used. Answers how many went.
+     */
+    readonly deleteUnused: (createdBefore: number) => Effect.Effect<number, RepositoryError>
   }
 >()("margin/core/OAuthClientRepository") {}

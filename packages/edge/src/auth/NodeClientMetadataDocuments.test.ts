@@ -1,12 +1,16 @@
 import { createServer, type Server } from "node:http"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { cached } from "./CachedClientMetadataDocuments.ts"
 import { make, maxDocumentBytes } from "./NodeClientMetadataDocuments.ts"
 
 const portOf = (server: Server): number => {
   const address = server.address()
   return typeof address === "object" && address !== null ? address.port : 0
 }
+
+/** How many times the document server served `/client.json`. */
+const served = { count: 0 }
 
 /** A document server on this machine's loopback: `/client.json`, `/big.json`, `/moved.json`. */
 const documentServer = Effect.acquireRelease(
@@ -16,7 +20,8 @@ const documentServer = Effect.acquireRelease(
         const server = createServer((request, response) => {
           const base = `http://127.0.0.1:${portOf(server)}`
           if (request.url === "/client.json") {
-            response.writeHead(200, { "content-type": "application/json" })
+            served.count++
+            response.writeHead(200, { "content-type": "application/json", "cache-control": "public, max-age=300" })
             response.end(
               JSON.stringify({
                 client_id: `${base}/client.json`,
@@ -75,8 +80,26 @@ describe("NodeClientMetadataDocuments", () => {
       const document = yield* local.fetch(`${base}/client.json`)
       assert.strictEqual(document.clientId, `${base}/client.json`)
       assert.deepStrictEqual(document.redirectUris, ["http://127.0.0.1:9/cb"])
+      assert.strictEqual(document.maxAgeSeconds, 300)
       assert.match(yield* reasonOf(local.fetch(`${base}/big.json`)), /larger than/)
       assert.match(yield* reasonOf(local.fetch(`${base}/moved.json`)), /302/)
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("behind the cache: 100 parallel authorization requests' reads make one outbound fetch", () =>
+    Effect.gen(function* () {
+      const { base } = yield* documentServer
+      const documents = yield* cached(make({ allowLoopback: true }))
+      const before = served.count
+      const read = yield* Effect.forEach(
+        Array.from({ length: 100 }, () => `${base}/client.json`),
+        (url) => documents.fetch(url),
+        { concurrency: "unbounded" }
+      )
+      assert.strictEqual(read.length, 100)
+      // max-age=300: later reads within it are served from the cache too.
+      yield* documents.fetch(`${base}/client.json`)
+      assert.strictEqual(served.count - before, 1)
     }).pipe(Effect.scoped)
   )
 })

@@ -9,6 +9,7 @@ import {
 } from "@margin/core/ports/ClientMetadataDocuments"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { addressAllowed } from "./AddressPolicy.ts"
+import { cached, maxAgeOf } from "./CachedClientMetadataDocuments.ts"
 
 /** A client's metadata is a few hundred bytes; the spec suggests 5 KB at most. */
 export const maxDocumentBytes = 5 * 1024
@@ -46,13 +47,14 @@ const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknow
 const unavailable = (url: string, reason: string) => new ClientMetadataUnavailable({ url, reason })
 
 /** The fields of a parsed document, untyped: the authorization server validates them. */
-const documentOf = (json: unknown): ClientMetadataDocument | undefined =>
+const documentOf = (json: unknown, maxAgeSeconds: number): ClientMetadataDocument | undefined =>
   typeof json === "object" && json !== null && !Array.isArray(json)
     ? {
         clientId: Reflect.get(json, "client_id"),
         clientName: Reflect.get(json, "client_name"),
         redirectUris: Reflect.get(json, "redirect_uris"),
-        tokenEndpointAuthMethod: Reflect.get(json, "token_endpoint_auth_method")
+        tokenEndpointAuthMethod: Reflect.get(json, "token_endpoint_auth_method"),
+        maxAgeSeconds
       }
     : undefined
 
@@ -109,7 +111,10 @@ export const make = (options: { readonly allowLoopback: boolean }) =>
           response.on("end", () => {
             if (size > maxDocumentBytes) return
             const text = Buffer.concat(chunks).toString("utf8")
-            const document = documentOf(Option.getOrUndefined(parseJson(text)))
+            const document = documentOf(
+              Option.getOrUndefined(parseJson(text)),
+              maxAgeOf(response.headers["cache-control"])
+            )
             settle(
               document === undefined ? Effect.fail(unavailable(url, "not a JSON object")) : Effect.succeed(document)
             )
@@ -123,10 +128,13 @@ export const make = (options: { readonly allowLoopback: boolean }) =>
       })
   })
 
-/** OAUTH_CIMD_ALLOW_LOOPBACK (default false): development only, to serve documents from this machine. */
+/**
+ * OAUTH_CIMD_ALLOW_LOOPBACK (default false): development only, to serve documents from this
+ * machine. Behind the cache and fetch budget of `CachedClientMetadataDocuments`.
+ */
 export const layer = Layer.effect(
   ClientMetadataDocuments,
-  Effect.map(Config.Boolean("OAUTH_CIMD_ALLOW_LOOPBACK").pipe(Config.withDefault(false)), (allowLoopback) =>
-    make({ allowLoopback })
+  Effect.flatMap(Config.Boolean("OAUTH_CIMD_ALLOW_LOOPBACK").pipe(Config.withDefault(false)), (allowLoopback) =>
+    cached(make({ allowLoopback }))
   )
 )

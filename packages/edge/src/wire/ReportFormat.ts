@@ -38,15 +38,24 @@ export const csvColumns = [
   "elasticity_source"
 ] as const
 
-const needsQuotes = /[",\r\n]/
+// A field holding the separator of a `;` locale or of a tab-separated paste is quoted too: unquoted,
+// `X;=cmd|...` would be split there and its second cell read as a formula.
+const needsQuotes = /[",;\t\r\n]/
 // A spreadsheet would run text that starts like a formula: such text is prefixed with a quote.
 const formulaStart = /^[=+\-@\t\r]/
 
 const numberCell = (value: number | null): string => (value === null ? "" : String(value))
 
+/**
+ * Where a reader with another separator (`;`, tab), a line break or a quote starts a cell inside
+ * the field: there our quoting does not protect (a quote opens a quoted field only at a cell's
+ * start), so a formula start after one of them gets the same leading quote.
+ */
+const innerFormulaStart = /([;\t\r\n"])([=+\-@])/g
+
 const textCell = (value: string | null): string => {
   if (value === null) return ""
-  const safe = formulaStart.test(value) ? `'${value}` : value
+  const safe = (formulaStart.test(value) ? `'${value}` : value).replace(innerFormulaStart, "$1'$2")
   return needsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe
 }
 

@@ -4,7 +4,14 @@ import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { answerOutsideTheApp, limitConnections, serveLean, timeoutOptions } from "@margin/edge/serving"
 import { HealthRoutes, MetricsRoute, Readiness, RequestTelemetry } from "@margin/edge/telemetry"
 import { WorkerBackgroundRuns } from "@margin/jobs"
-import { McpRoutes, McpSettings, mcpSettingsConfig, OAuthLoginSettings, ProtectedResource } from "@margin/mcp-server"
+import {
+  McpRoutes,
+  McpSettings,
+  mcpSettingsConfig,
+  OAuthLoginSettings,
+  ProtectedResource,
+  publicUrlAdvice
+} from "@margin/mcp-server"
 import { Config, Effect, Layer } from "effect"
 import { mcpServerConfig } from "../config/McpServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
@@ -24,6 +31,7 @@ const server = Layer.unwrap(
     const address = { host: config.host, port: config.port, portSetting: "MCP_PORT" }
     // Said before the database is opened, rather than after the migrations.
     yield* ensurePortFree(address)
+    yield* publicUrlAdvice(config.host, mcp)
     // Requests start on the services routes read while answering (as in RestProcess: ServeLean).
     return serveLean(
       Layer.mergeAll(

@@ -10,7 +10,8 @@ import {
   type McpSettingsShape,
   mcpSettingsConfig,
   OAuthLoginSettings,
-  type OAuthLoginSettingsShape
+  type OAuthLoginSettingsShape,
+  publicUrlAdvice
 } from "@margin/mcp-server"
 import { DatabaseConfig } from "@margin/postgres"
 import { createNodeServer, HttpApp } from "@margin/rest"
@@ -96,6 +97,7 @@ const serverWith = <E>(options: ServerOptions<E>) =>
       const address = { host: config.host, port: config.port, portSetting: "PORT" }
       // Said before the database is opened, rather than after the migrations.
       yield* ensurePortFree(address)
+      yield* publicUrlAdvice(config.host, mcp)
       // Started now, beside the database's start; awaited once the infrastructure is built (it needs
       // the database) and before the serving layers, to which it is provided.
       const before =
