@@ -14,8 +14,8 @@ export const formatPercent = (ratio: number): string => {
 export const floorReason = (floorIsMinPrice: boolean, minMargin: number): string =>
   floorIsMinPrice ? "the minimum price" : `the ${formatPercent(minMargin)} minimum margin`
 
-/** Which limit or aim shaped the price a recommendation heads for. */
-export type GoalKind = "target" | "optimum" | "floor" | "ceiling"
+/** Which limit or aim shaped the price a recommendation heads for ("hold": the current price, no sales to go on). */
+export type GoalKind = "target" | "optimum" | "hold" | "floor" | "ceiling"
 
 /** Everything a recommendation's sentence mentions. */
 export interface PriceDecision {
@@ -43,6 +43,8 @@ export interface PriceDecision {
   readonly estimate: ElasticityEstimate
   readonly impact: number
   readonly costKnown: boolean
+  /** units_sold_30d: with none, no change of monthly profit is claimed. */
+  readonly unitsSold: number
 }
 
 const why = (d: PriceDecision): string => {
@@ -78,6 +80,8 @@ const goalName = (d: PriceDecision): string => {
       return `the ${formatPercent(d.targetMargin)} target margin`
     case "optimum":
       return "the profit-maximising price"
+    case "hold":
+      return "the current price"
     case "floor":
       return `the floor, ${floorReason(d.floorIsMinPrice, d.minMargin)}`
     case "ceiling":
@@ -93,15 +97,15 @@ const ceilingText = (d: PriceDecision): string =>
 
 const margin = (ratio: number | null): string => (ratio === null ? "unknown" : formatPercent(ratio))
 
+const aimRule = (rule: RuleCode): boolean =>
+  rule === "below_target_margin" ||
+  rule === "above_target_margin" ||
+  rule === "below_profit_optimum" ||
+  rule === "above_profit_optimum"
+
 // A target-margin or profit move the limits cut short says which limit it stopped at.
 const limitNote = (d: PriceDecision): string => {
-  if (
-    d.rule !== "below_target_margin" &&
-    d.rule !== "above_target_margin" &&
-    d.rule !== "below_profit_optimum" &&
-    d.rule !== "above_profit_optimum"
-  )
-    return ""
+  if (!aimRule(d.rule)) return ""
   if (d.goalKind === "floor")
     return `, held at the floor of ${formatMoney(d.floor, d.currency)} set by ${floorReason(d.floorIsMinPrice, d.minMargin)}`
   if (d.goalKind === "ceiling") return `, capped at the ${ceilingText(d)}`
@@ -145,6 +149,8 @@ const elasticityText = (estimate: ElasticityEstimate): string => {
 // The second sentence: the objective, and for a restoration that loses money, that the limit comes first.
 const objectiveText = (d: PriceDecision): string => {
   if (d.objective === "target_margin") return " Objective: the target margin, not the highest expected profit."
+  if (d.unitsSold === 0)
+    return " Objective: the highest expected profit, but without sales there is none to estimate: the price holds unless a limit moves it."
   if (d.restoration && d.impact < 0)
     return ` Objective: the highest expected profit, but the limit comes first and costs ${formatMoney(-d.impact, d.currency)} a month.`
   if (!d.restoration && d.goalKind === "target" && d.costKnown)
@@ -160,8 +166,6 @@ export const explainRecommendation = (d: PriceDecision): string => {
       ? "margin unknown without a cost"
       : `projected margin ${formatPercent(d.projectedMargin)}`
   const verb = d.recommended > d.price ? "raise" : "lower"
-  const measure = d.costKnown ? "profit" : "revenue"
-  const sign = d.impact > 0 ? "+" : ""
   return [
     why(d),
     ": ",
@@ -173,14 +177,35 @@ export const explainRecommendation = (d: PriceDecision): string => {
     limitNote(d),
     " (",
     projected,
-    "); expected monthly ",
-    measure,
-    " change ",
-    sign,
-    formatMoney(d.impact, d.currency),
-    " at ",
-    elasticityText(d.estimate),
+    competitorNote(d),
+    "); ",
+    impactText(d),
     ".",
     objectiveText(d)
   ].join("")
+}
+
+/** Where the new price stands against the competitor's, whenever the item has one. */
+const competitorNote = (d: PriceDecision): string => {
+  const competitor = d.competitorPrice
+  if (competitor === null || competitor <= 0 || saysCompetitorLimit(d)) return ""
+  const against = formatMoney(competitor, d.currency)
+  if (d.recommended === competitor) return `, equal to the competitor's ${against}`
+  const gap = d.recommended / competitor - 1
+  return `, ${formatPercent(Math.abs(gap))} ${gap > 0 ? "above" : "below"} the competitor's ${against}`
+}
+
+/** The sentence already names the competitor's price: the competitor limit bound the move (ceilingText). */
+const saysCompetitorLimit = (d: PriceDecision): boolean =>
+  d.ceilingIsCompetitor &&
+  (d.rule === "above_competitor_limit" ||
+    d.rule === "ceiling_exceeds_step" ||
+    (d.goalKind === "ceiling" && aimRule(d.rule)))
+
+/** The expected monthly change and the elasticity it rests on; no claim at all for an item that sold nothing. */
+const impactText = (d: PriceDecision): string => {
+  const measure = d.costKnown ? "profit" : "revenue"
+  if (d.unitsSold === 0) return `no units sold in the last 30 days, so no change of monthly ${measure} is expected`
+  const sign = d.impact > 0 ? "+" : ""
+  return `expected monthly ${measure} change ${sign}${formatMoney(d.impact, d.currency)} at ${elasticityText(d.estimate)}`
 }
