@@ -113,7 +113,7 @@ const limitNote = (d: PriceDecision): string => {
 }
 
 /** -2.5 -> "-2.50" (two decimals, half away from zero; integer arithmetic, as formatPercent). */
-const decimals = (x: number): string => {
+export const decimals = (x: number): string => {
   const hundredths = Math.round(Math.abs(x) * 100)
   const cents = hundredths % 100
   return `${x < 0 && hundredths > 0 ? "-" : ""}${Math.floor(hundredths / 100)}.${cents < 10 ? "0" : ""}${cents}`

@@ -20,6 +20,7 @@ import { type CatalogItemId, RecommendationId, type RunId, type WorkspaceId } fr
 import * as Outcome from "./Outcome.ts"
 import type { PriceRecommendation } from "./PriceRecommendation.ts"
 import type { Recommendation, RecommendationStatus } from "./Recommendation.ts"
+import type { RecommendationBasis } from "./RecommendationBasis.ts"
 
 export type RecommendationCommand =
   | { readonly _tag: "Accept"; readonly actor: string }
@@ -58,12 +59,16 @@ export interface RecommendationOrigin {
   readonly sku: string
 }
 
-/** The machine's initial state: a `new` recommendation of the engine's price, nobody has decided on it. */
+/**
+ * The machine's initial state: a `new` recommendation of the engine's price, nobody has decided on it,
+ * with what it rested on (null where unknown).
+ */
 export const recommend = (
   id: string,
   origin: RecommendationOrigin,
   price: PriceRecommendation,
-  now: number
+  now: number,
+  basis: RecommendationBasis | null = null
 ): Recommendation => ({
   id: RecommendationId.make(id),
   ...origin,
@@ -76,6 +81,9 @@ export const recommend = (
   decidedAt: null,
   rejectReason: null,
   dismissedAt: null,
+  basis,
+  supersededBy: null,
+  supersededReason: null,
   version: 0,
   createdAt: now,
   updatedAt: now
