@@ -137,8 +137,8 @@ const scenarios = [
     "no empty promises: no claim for unsold items, no gain of zero or less, the competitor named",
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()
-      // Unsold, below its floor ⌈9.00 / 0.85⌉ = 10.59: restored to 10.99 with no profit claim (before: a
-      // step toward the target margin claiming "+0.00").
+      // Unsold, below its floor ⌈9.00 / 0.85⌉ = 10.59: a restoration, one step toward the target margin
+      // 13.85 (10.99), with no profit claim (before: the same step claiming "+0.00").
       yield* importItem(workspace, { sku: "UNSOLD-LOW", price: 1000, cost: 900, unitsSold30d: 0 })
       // Unsold within every limit: it holds.
       yield* importItem(workspace, { sku: "UNSOLD-OK", price: 1000, cost: 500, unitsSold30d: 0 })
@@ -149,7 +149,8 @@ const scenarios = [
       assert.deepStrictEqual([...bySku.keys()].sort(), ["RIVAL", "UNSOLD-LOW"])
 
       const unsold = bySku.get("UNSOLD-LOW") ?? {}
-      assert.strictEqual(unsold.rule, "below_floor")
+      assert.strictEqual(unsold.rule, "step_limited")
+      assert.include(String(unsold.explanation), "(the 35.0% target margin)")
       assert.strictEqual(amountMinor(unsold.recommended_price), 1099)
       assert.strictEqual(amountMinor(unsold.expected_monthly_impact), 0)
       assert.include(String(unsold.explanation), "no units sold in the last 30 days, so no change of monthly profit")
@@ -159,10 +160,10 @@ const scenarios = [
       assert.include(String(rival.explanation), "8.4% below the competitor's 12.00 USD")
       assert.strictEqual(amountMinor(rival.expected_monthly_impact), 4632)
 
-      const restorations = ["below_floor", "above_ceiling", "above_competitor_limit", "floor_exceeds_step"]
+      // Every move but the restoration is expected to gain.
       for (const recommendation of made) {
         assert.notInclude(String(recommendation.explanation), "+0.00")
-        if (!restorations.includes(String(recommendation.rule)))
+        if (recommendation.sku !== "UNSOLD-LOW")
           assert.isAbove(amountMinor(recommendation.expected_monthly_impact), 0, String(recommendation.sku))
       }
     })

@@ -14,8 +14,8 @@ export const formatPercent = (ratio: number): string => {
 export const floorReason = (floorIsMinPrice: boolean, minMargin: number): string =>
   floorIsMinPrice ? "the minimum price" : `the ${formatPercent(minMargin)} minimum margin`
 
-/** Which limit or aim shaped the price a recommendation heads for ("hold": the current price, no sales to go on). */
-export type GoalKind = "target" | "optimum" | "hold" | "floor" | "ceiling"
+/** Which limit or aim shaped the price a recommendation heads for. */
+export type GoalKind = "target" | "optimum" | "floor" | "ceiling"
 
 /** Everything a recommendation's sentence mentions. */
 export interface PriceDecision {
@@ -80,8 +80,6 @@ const goalName = (d: PriceDecision): string => {
       return `the ${formatPercent(d.targetMargin)} target margin`
     case "optimum":
       return "the profit-maximising price"
-    case "hold":
-      return "the current price"
     case "floor":
       return `the floor, ${floorReason(d.floorIsMinPrice, d.minMargin)}`
     case "ceiling":
@@ -150,7 +148,7 @@ const elasticityText = (estimate: ElasticityEstimate): string => {
 const objectiveText = (d: PriceDecision): string => {
   if (d.objective === "target_margin") return " Objective: the target margin, not the highest expected profit."
   if (d.unitsSold === 0)
-    return " Objective: the highest expected profit, but without sales there is none to estimate: the price holds unless a limit moves it."
+    return " Objective: the highest expected profit, but without sales there is none to estimate: the price moves only where a limit requires it, and then toward the target margin."
   if (d.restoration && d.impact < 0)
     return ` Objective: the highest expected profit, but the limit comes first and costs ${formatMoney(-d.impact, d.currency)} a month.`
   if (!d.restoration && d.goalKind === "target" && d.costKnown)

@@ -76,11 +76,8 @@ export interface CatalogAnalysis<Id extends string = string> {
 
 const clamp = (x: number, min: number, max: number): number => Math.min(Math.max(x, min), max)
 
-/**
- * What the goal aims at: the target margin, the profit optimum, or the current price ("hold": no cost,
- * or no sales to read a profit from), which only the hard limits can move.
- */
-type Aim = "target" | "optimum" | "hold"
+/** What the goal aims at: the target margin, the profit optimum, or (no cost) only the hard limits. */
+type Aim = "target" | "optimum"
 
 /** The first reason that applies, in the order RuleCode documents them. */
 const ruleOf = (
@@ -142,13 +139,9 @@ const recommend = (
   let wanted = target
   if (estimate !== null && cost !== null && cost > 0) {
     const e = estimate.elasticity
-    // No sales in the window: no move can be expected to pay, so the price holds unless a limit moves it.
-    if (input.unitsSold30d === 0) {
-      aim = "hold"
-      wanted = price
-    }
-    // Measured elastic demand has an interior optimum; inelastic or unmeasured demand is never cut.
-    else if (estimate.source !== "prior" && e < -1) {
+    // Measured elastic demand has an interior optimum; inelastic or unmeasured demand is never cut, and
+    // an item that sold nothing in its window has no profit to read: it is treated as unmeasured.
+    if (input.unitsSold30d > 0 && estimate.source !== "prior" && e < -1) {
       aim = "optimum"
       wanted = cautiousOptimum(cost, price, e, estimate.low, estimate.high)
     } else wanted = Math.max(target, price)
