@@ -18,7 +18,10 @@ export const recommendationStatuses = [
 export const RecommendationStatus = Schema.Literals(recommendationStatuses)
 export type RecommendationStatus = typeof RecommendationStatus.Type
 
-/** Statuses a newer run may supersede: nobody has decided on them yet. */
+/**
+ * Statuses a newer run may supersede: nobody has decided on a `new` one yet; an accepted one only when
+ * something it rested on changed, with a note (DecisionMemory.ts).
+ */
 export const openRecommendationStatuses: ReadonlyArray<RecommendationStatus> = ["new", "pending_approval"]
 
 export const Recommendation = Schema.Struct({

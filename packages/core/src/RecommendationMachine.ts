@@ -8,6 +8,8 @@
  *  \--dismiss--> dismissed          (dismiss is also allowed from pending_approval)
  * new / pending_approval --(a newer run recommends for the same item)--> superseded
  * ```
+ * A run takes the last edge from `pending_approval` only when something the accepted recommendation
+ * rested on changed, and then records on it what replaced it and why (DecisionMemory.ts).
  *
  * A command that has already taken effect on the recommendation is an `IdempotentRepeat`
  * whatever happened after it: an accept repeated after the approval, or after a dismissal
