@@ -5,6 +5,7 @@ import { pageOf } from "@margin/core/Page"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
 import type { Recommendation } from "@margin/core/Recommendation"
 import { RecommendationStatus } from "@margin/core/Recommendation"
+import type { RecommendationBasis } from "@margin/core/RecommendationBasis"
 import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertSkippingConflicts } from "./PgBatchInsert.ts"
@@ -14,6 +15,16 @@ import { afterCursor } from "./PgPaging.ts"
 import { fastRecommendationRow, RecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
 import { chunkOf, columnsOf, firstOf, fromValues, readValues, rowsOf, transitionChanges } from "./PgRows.ts"
+
+/** The basis columns as the domain's basis; none recorded (rows older than migration 0014) is null. */
+const basisOf = (row: {
+  readonly basis_cost: number | null
+  readonly basis_competitor_price: number | null
+  readonly basis_policy: string | null
+}): RecommendationBasis | null =>
+  row.basis_policy === null
+    ? null
+    : { cost: row.basis_cost, competitorPrice: row.basis_competitor_price, policy: row.basis_policy }
 
 export const toDomain = (row: RecommendationRow): Recommendation => ({
   id: row.id,
@@ -41,10 +52,7 @@ export const toDomain = (row: RecommendationRow): Recommendation => ({
   decidedAt: row.decided_at,
   rejectReason: row.reject_reason,
   dismissedAt: row.dismissed_at,
-  basis:
-    row.basis_policy === null
-      ? null
-      : { cost: row.basis_cost, competitorPrice: row.basis_competitor_price, policy: row.basis_policy },
+  basis: basisOf(row),
   supersededBy: row.superseded_by,
   supersededReason: row.superseded_reason,
   version: row.version,
@@ -155,10 +163,7 @@ const decisionOf = (row: typeof DecisionRow.Type): PriorDecision => ({
   recommendedPrice: row.recommended_price,
   elasticity: row.elasticity,
   elasticityInterval: [row.elasticity_low, row.elasticity_high],
-  basis:
-    row.basis_policy === null
-      ? null
-      : { cost: row.basis_cost, competitorPrice: row.basis_competitor_price, policy: row.basis_policy }
+  basis: basisOf(row)
 })
 const decisionsOf = rowsOf(DecisionRow, decisionOf)
 const decidedOf = firstOf(Schema.Struct({ decided: Schema.Boolean }), (row) => row.decided)
