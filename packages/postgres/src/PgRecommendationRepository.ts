@@ -271,16 +271,21 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
           Effect.map(Option.getOrElse(() => false)),
           asRepository("RecommendationRepository.hasDecisions")
         ),
-      decisionsFor: (workspaceId, itemIds) =>
-        itemIds.length === 0
-          ? Effect.succeed([])
-          : sql`
-              SELECT DISTINCT ON (item_id) ${sql.literal(columnsOf(DecisionRow))} FROM recommendations
-              WHERE workspace_id = ${workspaceId} AND item_id = ANY(${itemIds}) AND status IN ${decided}
-              ORDER BY item_id, created_at DESC, id DESC`.pipe(
-              Effect.flatMap(decisionsOf),
-              asRepository("RecommendationRepository.decisionsFor")
-            ),
+      // One range scan of the partial index over the chunk's ids (chunks are ranges of ids), filtered here:
+      // probing the index once per id (item_id = ANY) cost 5-35 ms a chunk of 5,000, the range below 1 ms.
+      decisionsFor: (workspaceId, itemIds) => {
+        if (itemIds.length === 0) return Effect.succeed([])
+        const asked = new Set<string>(itemIds)
+        return sql`
+          WITH bounds AS (SELECT min(id) AS low, max(id) AS high FROM unnest(${itemIds}::text[] COLLATE "C") AS id)
+          SELECT DISTINCT ON (item_id) ${sql.literal(columnsOf(DecisionRow))} FROM recommendations, bounds
+          WHERE workspace_id = ${workspaceId} AND item_id BETWEEN bounds.low AND bounds.high AND status IN ${decided}
+          ORDER BY item_id, created_at DESC, id DESC`.pipe(
+          Effect.flatMap(decisionsOf),
+          Effect.map((found) => found.filter((decision) => asked.has(decision.itemId))),
+          asRepository("RecommendationRepository.decisionsFor")
+        )
+      },
       supersedeAccepted: (workspaceId, notes, newerRunId, now) =>
         notes.length === 0
           ? Effect.succeed(0)
