@@ -71,10 +71,11 @@ interface AnalysedChunk {
 
 /**
  * Executes a claimed run (docs/pricing.md): start it, stream the catalog in
- * chunks through the pure engine and, per chunk and in one transaction, supersede the open
- * recommendations of the items that get a new one, insert the new ones, raise the alerts and
- * remember the costs that moved; record the progress after each chunk. Then succeed, or fail
- * with the reason.
+ * chunks through the pure engine, which remembers the merchant's decisions on the chunk's items
+ * (DecisionMemory), and, per chunk and in one transaction, supersede the accepted recommendations
+ * it replaces (with a note) and the open ones of the items that get a new one, insert the new ones,
+ * raise the alerts and remember the costs that moved; record the progress after each chunk. Then
+ * succeed, or fail with the reason.
  *
  * Safe to execute again after a crash: `start` on a running run is a repeat, `insertMany` skips
  * (run, item) pairs already written and `raiseMany` skips alerts still open, so nothing is stored
