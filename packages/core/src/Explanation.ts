@@ -148,7 +148,7 @@ const elasticityText = (estimate: ElasticityEstimate): string => {
 const objectiveText = (d: PriceDecision): string => {
   if (d.objective === "target_margin") return " Objective: the target margin, not the highest expected profit."
   if (d.unitsSold === 0)
-    return " Objective: the highest expected profit, but without sales there is none to estimate: the price moves only where a limit requires it, and then toward the target margin."
+    return ` Objective: the highest expected profit, but without sales there is none to estimate: the price moves only where a limit requires it${d.costKnown ? ", and then toward the target margin" : ""}.`
   if (d.restoration && d.impact < 0)
     return ` Objective: the highest expected profit, but the limit comes first and costs ${formatMoney(-d.impact, d.currency)} a month.`
   if (!d.restoration && d.goalKind === "target" && d.costKnown)
