@@ -25,7 +25,7 @@ export const recommendationColumnList =
   "projected_margin, rule, explanation, elasticity, elasticity_low, elasticity_high, elasticity_source, " +
   "elasticity_sample_size, " +
   "expected_monthly_impact, status, accepted_at, accepted_by, approved_at, decided_by, decided_at, " +
-  "reject_reason, dismissed_at, version, created_at, updated_at"
+  "reject_reason, dismissed_at, superseded_by, superseded_reason, version, created_at, updated_at"
 
 export const tokenColumnList =
   "id, workspace_id, issued_by, name, scopes, created_at, expires_at, revoked_at, last_used_at"
@@ -65,6 +65,8 @@ export const recommendationJson = (row: Row) => {
     decided_at: iso(row.decided_at),
     reject_reason: row.reject_reason,
     dismissed_at: iso(row.dismissed_at),
+    superseded_by: row.superseded_by,
+    superseded_reason: row.superseded_reason,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at)
   }

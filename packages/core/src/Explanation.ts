@@ -43,6 +43,8 @@ export interface PriceDecision {
   readonly estimate: ElasticityEstimate
   readonly impact: number
   readonly costKnown: boolean
+  /** units_sold_30d: with none, no change of monthly profit is claimed. */
+  readonly unitsSold: number
 }
 
 const why = (d: PriceDecision): string => {
@@ -93,15 +95,15 @@ const ceilingText = (d: PriceDecision): string =>
 
 const margin = (ratio: number | null): string => (ratio === null ? "unknown" : formatPercent(ratio))
 
+const aimRule = (rule: RuleCode): boolean =>
+  rule === "below_target_margin" ||
+  rule === "above_target_margin" ||
+  rule === "below_profit_optimum" ||
+  rule === "above_profit_optimum"
+
 // A target-margin or profit move the limits cut short says which limit it stopped at.
 const limitNote = (d: PriceDecision): string => {
-  if (
-    d.rule !== "below_target_margin" &&
-    d.rule !== "above_target_margin" &&
-    d.rule !== "below_profit_optimum" &&
-    d.rule !== "above_profit_optimum"
-  )
-    return ""
+  if (!aimRule(d.rule)) return ""
   if (d.goalKind === "floor")
     return `, held at the floor of ${formatMoney(d.floor, d.currency)} set by ${floorReason(d.floorIsMinPrice, d.minMargin)}`
   if (d.goalKind === "ceiling") return `, capped at the ${ceilingText(d)}`
@@ -109,7 +111,7 @@ const limitNote = (d: PriceDecision): string => {
 }
 
 /** -2.5 -> "-2.50" (two decimals, half away from zero; integer arithmetic, as formatPercent). */
-const decimals = (x: number): string => {
+export const decimals = (x: number): string => {
   const hundredths = Math.round(Math.abs(x) * 100)
   const cents = hundredths % 100
   return `${x < 0 && hundredths > 0 ? "-" : ""}${Math.floor(hundredths / 100)}.${cents < 10 ? "0" : ""}${cents}`
@@ -145,6 +147,8 @@ const elasticityText = (estimate: ElasticityEstimate): string => {
 // The second sentence: the objective, and for a restoration that loses money, that the limit comes first.
 const objectiveText = (d: PriceDecision): string => {
   if (d.objective === "target_margin") return " Objective: the target margin, not the highest expected profit."
+  if (d.unitsSold === 0)
+    return ` Objective: the highest expected profit, but without sales there is none to estimate: the price moves only where a limit requires it${d.costKnown ? ", and then toward the target margin" : ""}.`
   if (d.restoration && d.impact < 0)
     return ` Objective: the highest expected profit, but the limit comes first and costs ${formatMoney(-d.impact, d.currency)} a month.`
   if (!d.restoration && d.goalKind === "target" && d.costKnown)
@@ -160,8 +164,6 @@ export const explainRecommendation = (d: PriceDecision): string => {
       ? "margin unknown without a cost"
       : `projected margin ${formatPercent(d.projectedMargin)}`
   const verb = d.recommended > d.price ? "raise" : "lower"
-  const measure = d.costKnown ? "profit" : "revenue"
-  const sign = d.impact > 0 ? "+" : ""
   return [
     why(d),
     ": ",
@@ -173,14 +175,35 @@ export const explainRecommendation = (d: PriceDecision): string => {
     limitNote(d),
     " (",
     projected,
-    "); expected monthly ",
-    measure,
-    " change ",
-    sign,
-    formatMoney(d.impact, d.currency),
-    " at ",
-    elasticityText(d.estimate),
+    competitorNote(d),
+    "); ",
+    impactText(d),
     ".",
     objectiveText(d)
   ].join("")
+}
+
+/** Where the new price stands against the competitor's, whenever the item has one. */
+const competitorNote = (d: PriceDecision): string => {
+  const competitor = d.competitorPrice
+  if (competitor === null || competitor <= 0 || saysCompetitorLimit(d)) return ""
+  const against = formatMoney(competitor, d.currency)
+  if (d.recommended === competitor) return `, equal to the competitor's ${against}`
+  const gap = d.recommended / competitor - 1
+  return `, ${formatPercent(Math.abs(gap))} ${gap > 0 ? "above" : "below"} the competitor's ${against}`
+}
+
+/** The sentence already names the competitor's price: the competitor limit bound the move (ceilingText). */
+const saysCompetitorLimit = (d: PriceDecision): boolean =>
+  d.ceilingIsCompetitor &&
+  (d.rule === "above_competitor_limit" ||
+    d.rule === "ceiling_exceeds_step" ||
+    (d.goalKind === "ceiling" && aimRule(d.rule)))
+
+/** The expected monthly change and the elasticity it rests on; no claim at all for an item that sold nothing. */
+const impactText = (d: PriceDecision): string => {
+  const measure = d.costKnown ? "profit" : "revenue"
+  if (d.unitsSold === 0) return `no units sold in the last 30 days, so no change of monthly ${measure} is expected`
+  const sign = d.impact > 0 ? "+" : ""
+  return `expected monthly ${measure} change ${sign}${formatMoney(d.impact, d.currency)} at ${elasticityText(d.estimate)}`
 }

@@ -139,8 +139,9 @@ const recommend = (
   let wanted = target
   if (estimate !== null && cost !== null && cost > 0) {
     const e = estimate.elasticity
-    // Measured elastic demand has an interior optimum; inelastic or unmeasured demand is never cut.
-    if (estimate.source !== "prior" && e < -1) {
+    // Measured elastic demand has an interior optimum; inelastic or unmeasured demand is never cut, and
+    // an item that sold nothing in its window has no profit to read: it is treated as unmeasured.
+    if (input.unitsSold30d > 0 && estimate.source !== "prior" && e < -1) {
       aim = "optimum"
       wanted = cautiousOptimum(cost, price, e, estimate.low, estimate.high)
     } else wanted = Math.max(target, price)
@@ -207,7 +208,8 @@ const recommend = (
       goalKind,
       estimate: used,
       impact,
-      costKnown: cost !== null
+      costKnown: cost !== null,
+      unitsSold: units
     }),
     elasticity: used.elasticity,
     elasticityInterval: [used.low, used.high],

@@ -48,7 +48,11 @@ export const PricingPolicy = Schema.Struct({
 )
 export type PricingPolicy = typeof PricingPolicy.Type
 
-/** What a new workspace starts with. */
+/**
+ * What a new workspace starts with. The competitor limit, 10 % above an item's competitor price, only
+ * acts on items imported with a `competitor_price`: the demand curve does not see the competitor, so
+ * without it the engine would raise prices far above the competitor on a model blind to it.
+ */
 export const defaultPricingPolicy: PricingPolicy = {
   targetMargin: 0.35,
   minMargin: 0.15,
@@ -57,5 +61,5 @@ export const defaultPricingPolicy: PricingPolicy = {
   threshold: 0.01,
   objective: "profit",
   defaultElasticity: -1.5,
-  maxPremiumOverCompetitor: null
+  maxPremiumOverCompetitor: 0.1
 }

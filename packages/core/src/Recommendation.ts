@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "./Ids.ts"
 import { CurrencyCode } from "./Money.ts"
 import { ElasticitySource, RuleCode } from "./Pricing.ts"
+import { RecommendationBasis } from "./RecommendationBasis.ts"
 import { Timestamp } from "./Timestamp.ts"
 
 export const recommendationStatuses = [
@@ -17,7 +18,10 @@ export const recommendationStatuses = [
 export const RecommendationStatus = Schema.Literals(recommendationStatuses)
 export type RecommendationStatus = typeof RecommendationStatus.Type
 
-/** Statuses a newer run may supersede: nobody has decided on them yet. */
+/**
+ * Statuses a newer run may supersede: nobody has decided on a `new` one yet; an accepted one only when
+ * something it rested on changed, with a note (DecisionMemory.ts).
+ */
 export const openRecommendationStatuses: ReadonlyArray<RecommendationStatus> = ["new", "pending_approval"]
 
 export const Recommendation = Schema.Struct({
@@ -49,6 +53,11 @@ export const Recommendation = Schema.Struct({
   decidedAt: Schema.NullOr(Timestamp),
   rejectReason: Schema.NullOr(Schema.String),
   dismissedAt: Schema.NullOr(Timestamp),
+  /** The cost, competitor price and policy it rested on; null on recommendations older than this record. */
+  basis: Schema.NullOr(RecommendationBasis),
+  /** An accepted recommendation a newer run superseded: the recommendation that replaced it, and why. */
+  supersededBy: Schema.NullOr(RecommendationId),
+  supersededReason: Schema.NullOr(Schema.String),
   /** Bumped by every saved transition: the compare-and-swap guard of the repositories. */
   version: Schema.Number,
   createdAt: Timestamp,

@@ -8,6 +8,8 @@
  *  \--dismiss--> dismissed          (dismiss is also allowed from pending_approval)
  * new / pending_approval --(a newer run recommends for the same item)--> superseded
  * ```
+ * A run takes the last edge from `pending_approval` only when something the accepted recommendation
+ * rested on changed, and then records on it what replaced it and why (DecisionMemory.ts).
  *
  * A command that has already taken effect on the recommendation is an `IdempotentRepeat`
  * whatever happened after it: an accept repeated after the approval, or after a dismissal
@@ -20,6 +22,7 @@ import { type CatalogItemId, RecommendationId, type RunId, type WorkspaceId } fr
 import * as Outcome from "./Outcome.ts"
 import type { PriceRecommendation } from "./PriceRecommendation.ts"
 import type { Recommendation, RecommendationStatus } from "./Recommendation.ts"
+import type { RecommendationBasis } from "./RecommendationBasis.ts"
 
 export type RecommendationCommand =
   | { readonly _tag: "Accept"; readonly actor: string }
@@ -58,12 +61,16 @@ export interface RecommendationOrigin {
   readonly sku: string
 }
 
-/** The machine's initial state: a `new` recommendation of the engine's price, nobody has decided on it. */
+/**
+ * The machine's initial state: a `new` recommendation of the engine's price, nobody has decided on it,
+ * with what it rested on (null where unknown).
+ */
 export const recommend = (
   id: string,
   origin: RecommendationOrigin,
   price: PriceRecommendation,
-  now: number
+  now: number,
+  basis: RecommendationBasis | null = null
 ): Recommendation => ({
   id: RecommendationId.make(id),
   ...origin,
@@ -76,6 +83,9 @@ export const recommend = (
   decidedAt: null,
   rejectReason: null,
   dismissedAt: null,
+  basis,
+  supersededBy: null,
+  supersededReason: null,
   version: 0,
   createdAt: now,
   updatedAt: now

@@ -2,6 +2,7 @@ import { Cause, Clock, Context, Effect, Layer, Option, Stream } from "effect"
 import type { Alert } from "./Alert.ts"
 import * as AlertMachine from "./AlertMachine.ts"
 import { AuditTrail } from "./AuditTrail.ts"
+import { type PriorDecision, recall } from "./DecisionMemory.ts"
 import { type ElasticityPools, poolsFromFits, priorPools, type TaggedFit, taggedFits } from "./ElasticityPools.ts"
 import { RepositoryError, ResourceNotFound, type TransitionConflict } from "./Errors.ts"
 import type { CatalogItemId } from "./Ids.ts"
@@ -10,11 +11,12 @@ import type { PricingPolicy } from "./PricingPolicy.ts"
 import { AlertRepository } from "./ports/AlertRepository.ts"
 import { CatalogRepository, type RunItem } from "./ports/CatalogRepository.ts"
 import { IdGenerator } from "./ports/IdGenerator.ts"
-import { RecommendationRepository } from "./ports/RecommendationRepository.ts"
+import { RecommendationRepository, type SupersedeNote } from "./ports/RecommendationRepository.ts"
 import { type RunProgress, RunRepository } from "./ports/RunRepository.ts"
 import { Transactor } from "./ports/Transactor.ts"
 import { WorkspaceRepository } from "./ports/WorkspaceRepository.ts"
 import type { Recommendation } from "./Recommendation.ts"
+import { policyKey } from "./RecommendationBasis.ts"
 import * as RecommendationMachine from "./RecommendationMachine.ts"
 import type { Run } from "./Run.ts"
 import * as Machine from "./RunMachine.ts"
@@ -59,6 +61,8 @@ export const pricingInput = (item: RunItem): PricingInput<CatalogItemId> => ({
 interface AnalysedChunk {
   readonly items: number
   readonly recommendations: ReadonlyArray<Recommendation>
+  /** Accepted recommendations the new ones supersede, with why. */
+  readonly supersedes: ReadonlyArray<SupersedeNote>
   readonly alerts: ReadonlyArray<Alert>
   /** The items whose cost moved from their snapshot: only those need a new one. */
   readonly snapshots: ReadonlyArray<{ readonly id: CatalogItemId; readonly cost: number | null }>
@@ -67,10 +71,11 @@ interface AnalysedChunk {
 
 /**
  * Executes a claimed run (docs/pricing.md): start it, stream the catalog in
- * chunks through the pure engine and, per chunk and in one transaction, supersede the open
- * recommendations of the items that get a new one, insert the new ones, raise the alerts and
- * remember the costs that moved; record the progress after each chunk. Then succeed, or fail
- * with the reason.
+ * chunks through the pure engine, which remembers the merchant's decisions on the chunk's items
+ * (DecisionMemory), and, per chunk and in one transaction, supersede the accepted recommendations
+ * it replaces (with a note) and the open ones of the items that get a new one, insert the new ones,
+ * raise the alerts and remember the costs that moved; record the progress after each chunk. Then
+ * succeed, or fail with the reason.
  *
  * Safe to execute again after a crash: `start` on a running run is a repeat, `insertMany` skips
  * (run, item) pairs already written and `raiseMany` skips alerts still open, so nothing is stored
@@ -124,29 +129,64 @@ export class RunExecutor extends Context.Service<
             )
           ).pipe(Effect.map((settled) => (settled._tag === "Transitioned" ? settled.after : settled.current)))
 
-        /** The pure engine over one chunk, and the rows it makes; no I/O but fresh ids. */
-        const analyseChunk = (run: Run, policy: PricingPolicy, pools: ElasticityPools, chunk: ReadonlyArray<RunItem>) =>
+        /**
+         * The pure engine over one chunk, remembering the merchant's decisions on its items (read only
+         * when the workspace has any), and the rows it makes; no I/O but the decisions and fresh ids.
+         */
+        const analyseChunk = (
+          run: Run,
+          policy: PricingPolicy,
+          pools: ElasticityPools,
+          remembers: boolean,
+          chunk: ReadonlyArray<RunItem>
+        ) =>
           Effect.gen(function* () {
             const now = yield* Clock.currentTimeMillis
-            const recommendations: Array<Recommendation> = []
+            const decisions = new Map<string, PriorDecision>()
+            if (remembers) {
+              const found = yield* recommendations.decisionsFor(
+                run.workspaceId,
+                chunk.map((item) => item.id)
+              )
+              for (const decision of found) decisions.set(decision.itemId, decision)
+            }
+            const key = policyKey(policy)
+            const made: Array<Recommendation> = []
+            const supersedes: Array<SupersedeNote> = []
             const alerts: Array<Alert> = []
             const snapshots: Array<{ readonly id: CatalogItemId; readonly cost: number | null }> = []
             let alertsFound = 0
             for (const item of chunk) {
               const analysis = analyseItem(pricingInput(item), policy, pools)
               const origin = { workspaceId: run.workspaceId, runId: run.id, itemId: item.id }
-              if (analysis.recommendation !== null) {
+              const recalled = recall(decisions.get(item.id) ?? null, item, key, analysis.recommendation)
+              if (recalled.recommendation !== null) {
                 const id = yield* ids.next("recommendation")
-                recommendations.push(
-                  RecommendationMachine.recommend(id, { ...origin, sku: item.sku }, analysis.recommendation, now)
+                const basis = { cost: item.cost, competitorPrice: item.competitorPrice, policy: key }
+                const recommendation = RecommendationMachine.recommend(
+                  id,
+                  { ...origin, sku: item.sku },
+                  recalled.recommendation,
+                  now,
+                  basis
                 )
+                made.push(recommendation)
+                if (recalled.supersedes !== null)
+                  supersedes.push({ ...recalled.supersedes, supersededBy: recommendation.id })
               }
               for (const finding of analysis.alerts)
                 alerts.push(AlertMachine.raise(yield* ids.next("alert"), origin, finding, now))
               alertsFound += analysis.alerts.length
               if (item.cost !== item.analysedCost) snapshots.push({ id: item.id, cost: item.cost })
             }
-            return { items: chunk.length, recommendations, alerts, snapshots, alertsFound } satisfies AnalysedChunk
+            return {
+              items: chunk.length,
+              recommendations: made,
+              supersedes,
+              alerts,
+              snapshots,
+              alertsFound
+            } satisfies AnalysedChunk
           })
 
         /**
@@ -160,6 +200,8 @@ export class RunExecutor extends Context.Service<
           Effect.flatMap(Clock.currentTimeMillis, (now) =>
             transactor.transaction(
               Effect.gen(function* () {
+                if (chunk.supersedes.length > 0)
+                  yield* recommendations.supersedeAccepted(run.workspaceId, chunk.supersedes, run.id, now)
                 if (chunk.recommendations.length > 0) {
                   if (supersede) {
                     const items = chunk.recommendations.map((recommendation) => recommendation.itemId)
@@ -214,12 +256,13 @@ export class RunExecutor extends Context.Service<
             const policy = workspace.value.pricingPolicy
             const pools = yield* poolsOf(run, policy)
             const supersede = yield* recommendations.hasOpen(run.workspaceId, run.id)
+            const remembers = yield* recommendations.hasDecisions(run.workspaceId)
             // Stages on their own fibers: the next chunks are read while one is analysed and the ones
             // before it are written, `writers` transactions at a time on as many connections (the
             // database's share of a run is the larger one). Progress follows in chunk order.
             return yield* catalog.streamRunItems(run.workspaceId, run.subsetTags, config.chunkSize).pipe(
               Stream.buffer({ capacity: config.readAhead }),
-              Stream.mapEffect((chunk) => analyseChunk(run, policy, pools, chunk)),
+              Stream.mapEffect((chunk) => analyseChunk(run, policy, pools, remembers, chunk)),
               Stream.buffer({ capacity: config.writers }),
               Stream.mapEffect((chunk) => writeChunk(run, supersede, chunk), { concurrency: config.writers }),
               Stream.runFoldEffect(

@@ -159,6 +159,40 @@ describe("Pricing properties", () => {
     )
   })
 
+  it("claims no profit for an item that sold nothing: under profit it only moves to restore a limit", () => {
+    fc.assert(
+      fc.property(inputs, policies, (input, policy) => {
+        const unsold = { ...input, unitsSold30d: 0 }
+        const analysis = analyseItem(unsold, policy)
+        const recommendation = analysis.recommendation
+        if (recommendation === null) return
+        assert.notInclude(["below_profit_optimum", "above_profit_optimum"], recommendation.rule)
+        assert.notInclude(recommendation.explanation, "profit-maximising")
+        assert.notInclude(recommendation.explanation, "change +")
+        assert.include(recommendation.explanation, "no units sold in the last 30 days")
+        if (policy.objective === "profit" && unsold.cost !== null && unsold.cost > 0) {
+          const restoration =
+            analysis.alerts.some((alert) => alert.kind === "below_floor") ||
+            (unsold.maxPrice !== null && unsold.price > unsold.maxPrice) ||
+            unsold.price > Math.floor(competitorCeiling(unsold, policy) + 1e-9)
+          assert.isTrue(restoration, recommendation.explanation)
+        }
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
+  it("names the competitor's price in every explanation of an item that has one", () => {
+    fc.assert(
+      fc.property(inputs, policies, fc.integer({ min: 1, max: 2_000_000 }), (input, policy, competitor) => {
+        const recommendation = analyseItem({ ...input, competitorPrice: competitor }, policy).recommendation
+        if (recommendation === null) return
+        assert.include(recommendation.explanation, `the competitor's ${formatMoney(competitor, input.currency)}`)
+      }),
+      { numRuns: 2000 }
+    )
+  })
+
   it("gives no price when the floor is above the ceiling", () => {
     fc.assert(
       fc.property(inputs, policies, (input, policy) => {

@@ -15,7 +15,7 @@ describe("PricingPolicy", () => {
       threshold: 0.01,
       objective: "profit",
       defaultElasticity: -1.5,
-      maxPremiumOverCompetitor: null
+      maxPremiumOverCompetitor: 0.1
     })
   })
   it("accepts every rounding mode", () => {

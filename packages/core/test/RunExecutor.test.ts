@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect, HashMap, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Alerts } from "../src/AlertsService.ts"
-import { RunId } from "../src/Ids.ts"
+import { type RecommendationId, RunId } from "../src/Ids.ts"
 import { MemoryDatabase } from "../src/memory/MemoryDatabase.ts"
 import { analyseCatalog } from "../src/Pricing.ts"
 import { defaultPricingPolicy } from "../src/PricingPolicy.ts"
@@ -18,7 +18,6 @@ import {
   connectStore,
   seedItem,
   seedWorkspace,
-  sessionActor,
   systemActor,
   tokenActor,
   useCases,
@@ -107,33 +106,81 @@ describe("RunExecutor", () => {
     }).pipe(Effect.provide(useCases))
   )
 
-  it.effect("a newer run supersedes the open recommendations of the items it recommends for, not decided ones", () =>
+  it.effect(
+    "a newer run supersedes the new recommendations it replaces; an accepted one stays until what it rested on changes",
+    () =>
+      Effect.gen(function* () {
+        const { a, b } = yield* setup
+        const executor = yield* RunExecutor
+        const recommendations = yield* Recommendations
+        const first = yield* executor.execute(yield* trigger())
+        const firstRecs = (yield* recommendationsOf(first)).items
+        const forA = firstRecs.find((r) => r.itemId === a.id)
+        const forB = firstRecs.find((r) => r.itemId === b.id)
+        if (forA === undefined || forB === undefined) return assert.fail("the first run recommends for A and B")
+        yield* recommendations.accept(wsA, forA.id, tokenActor)
+        const alertsBefore = (yield* openAlerts).items.length
+        yield* TestClock.adjust(60_000)
+        const second = yield* executor.execute(yield* trigger())
+        assert.strictEqual(second.status, "succeeded")
+        const statusOf = (id: RecommendationId) => recommendations.get(wsA, id).pipe(Effect.map((r) => r.status))
+        assert.deepStrictEqual([yield* statusOf(forA.id), yield* statusOf(forB.id)], ["pending_approval", "superseded"])
+        const secondRecs = (yield* recommendationsOf(second)).items
+        assert.deepStrictEqual(
+          secondRecs.map((r) => [r.sku, r.status]),
+          [["B", "new"]]
+        )
+        // The same findings while the first alerts stand: nothing new is raised.
+        assert.strictEqual((yield* openAlerts).items.length, alertsBefore)
+
+        // A's cost moves: the third run replaces the accepted recommendation and says so on both.
+        yield* MemoryDatabase.use((db) =>
+          db.update((tables) => ({
+            ...tables,
+            catalogItems: HashMap.modify(tables.catalogItems, a.id, (item) => ({ ...item, cost: 750 }))
+          }))
+        )
+        yield* TestClock.adjust(60_000)
+        const third = yield* executor.execute(yield* trigger())
+        const thirdRecs = (yield* recommendationsOf(third)).items
+        const newA = thirdRecs.find((r) => r.itemId === a.id)
+        if (newA === undefined) return assert.fail("the third run recommends for A")
+        const what = "the cost went from 7.00 USD to 7.50 USD."
+        assert.isTrue(newA.explanation.endsWith(`Supersedes the accepted recommendation of 10.99 USD: ${what}`))
+        const oldA = yield* recommendations.get(wsA, forA.id)
+        assert.deepStrictEqual(
+          [oldA.status, oldA.supersededBy, oldA.supersededReason],
+          ["superseded", newA.id, `Superseded by a newer run's recommendation of 10.99 USD: ${what}`]
+        )
+        assert.deepStrictEqual(
+          [newA.basis, thirdRecs.find((r) => r.itemId === b.id)?.status],
+          [{ cost: 750, competitorPrice: null, policy: "0.35;0.15;0.1;99;0.01;profit;-1.5;0.1" }, "new"]
+        )
+      }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("an approved recommendation is not followed by a new one while its write-back is under way", () =>
     Effect.gen(function* () {
-      const { a, b } = yield* setup
+      const { a } = yield* setup
       const executor = yield* RunExecutor
       const recommendations = yield* Recommendations
       const first = yield* executor.execute(yield* trigger())
-      const firstRecs = (yield* recommendationsOf(first)).items
-      const forA = firstRecs.find((r) => r.itemId === a.id)
-      const forB = firstRecs.find((r) => r.itemId === b.id)
-      if (forA === undefined || forB === undefined) return assert.fail("the first run recommends for A and B")
+      const forA = (yield* recommendationsOf(first)).items.find((r) => r.itemId === a.id)
+      if (forA === undefined) return assert.fail("the first run recommends for A")
       yield* recommendations.accept(wsA, forA.id, tokenActor)
-      yield* recommendations.accept(wsA, forB.id, tokenActor)
-      yield* recommendations.approve(wsA, forB.id, sessionActor, "approver")
-      const alertsBefore = (yield* openAlerts).items.length
-      yield* TestClock.adjust(60_000)
-      const second = yield* executor.execute(yield* trigger())
-      assert.strictEqual(second.status, "succeeded")
-      assert.deepStrictEqual(
-        [(yield* recommendations.get(wsA, forA.id)).status, (yield* recommendations.get(wsA, forB.id)).status],
-        ["superseded", "approved"]
+      yield* MemoryDatabase.use((db) =>
+        db.update((tables) => ({
+          ...tables,
+          recommendations: HashMap.modify(tables.recommendations, forA.id, (r) => ({
+            ...r,
+            status: "approved" as const
+          })),
+          catalogItems: HashMap.modify(tables.catalogItems, a.id, (item) => ({ ...item, cost: 750 }))
+        }))
       )
-      assert.deepStrictEqual((yield* recommendationsOf(second)).items.map((r) => [r.sku, r.status]).sort(), [
-        ["A", "new"],
-        ["B", "new"]
-      ])
-      // The same findings while the first alerts stand: nothing new is raised.
-      assert.strictEqual((yield* openAlerts).items.length, alertsBefore)
+      const second = yield* executor.execute(yield* trigger())
+      assert.isUndefined((yield* recommendationsOf(second)).items.find((r) => r.itemId === a.id))
+      assert.strictEqual((yield* recommendations.get(wsA, forA.id)).status, "approved")
     }).pipe(Effect.provide(useCases))
   )
 

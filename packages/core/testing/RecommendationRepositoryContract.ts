@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option, Stream } from "effect"
 import type { CatalogItem } from "../src/CatalogItem.ts"
+import { priorDecisionOf } from "../src/DecisionMemory.ts"
 import { RecommendationId, type WorkspaceId } from "../src/Ids.ts"
 import * as Outcome from "../src/Outcome.ts"
 import { newestFirst } from "../src/Page.ts"
@@ -285,6 +286,98 @@ export const recommendationRepositoryContract = <E>(
         const elsewhere = yield* scene(0)
         assert.isFalse(yield* repository.hasOpen(elsewhere.workspace.id, newerRun.id), "per workspace")
         assert.strictEqual(decided.status, "approved")
+      })
+    )
+
+    it.effect("hasDecisions says whether a recommendation of the workspace was ever decided on", () =>
+      Effect.gen(function* () {
+        const repository = yield* RecommendationRepository
+        const { workspace, run, items } = yield* scene(3)
+        const [one, two, three] = items
+        yield* seedRecommendation(run, one)
+        yield* seedRecommendation(run, two, { status: "superseded" })
+        assert.isFalse(yield* repository.hasDecisions(workspace.id), "new and superseded are no decisions")
+        yield* seedRecommendation(run, three, { status: "dismissed" })
+        assert.isTrue(yield* repository.hasDecisions(workspace.id))
+        const elsewhere = yield* scene(0)
+        assert.isFalse(yield* repository.hasDecisions(elsewhere.workspace.id), "per workspace")
+      })
+    )
+
+    it.effect("decisionsFor answers each asked item's latest decided recommendation, with its basis", () =>
+      Effect.gen(function* () {
+        const repository = yield* RecommendationRepository
+        const { workspace, run, items } = yield* scene(4)
+        const [one, two, three, four] = items
+        const later = yield* seedRun(workspace.id)
+        const at = (minutes: number) => fixtureNow + minutes * minuteMs
+        const basis = { cost: 650, competitorPrice: 1050, policy: "0.35;0.15;0.1;99;0.01;profit;-1.5;0.1" }
+        // one: rejected, then applied later: the applied one is the latest decision.
+        yield* seedRecommendation(run, one, { status: "rejected", createdAt: at(1) })
+        const applied = yield* seedRecommendation(later, one, { status: "applied", createdAt: at(2) })
+        // two: dismissed, then a newer undecided one: the dismissal is still the latest decision.
+        const dismissed = yield* seedRecommendation(run, two, {
+          status: "dismissed",
+          createdAt: at(1),
+          basis,
+          elasticity: -2.1,
+          elasticityInterval: [-2.4, -1.8]
+        })
+        yield* seedRecommendation(later, two, { status: "new", createdAt: at(2) })
+        // three: only superseded; four: not asked for.
+        yield* seedRecommendation(run, three, { status: "superseded", createdAt: at(1) })
+        yield* seedRecommendation(run, four, { status: "pending_approval", createdAt: at(1) })
+        const elsewhere = yield* scene(1)
+        const [foreignItem] = elsewhere.items
+        yield* seedRecommendation(elsewhere.run, foreignItem, { status: "rejected" })
+        const found = yield* repository.decisionsFor(workspace.id, [one.id, two.id, three.id, foreignItem.id])
+        assert.deepStrictEqual(
+          [...found].sort((a, b) => (a.itemId < b.itemId ? -1 : 1)),
+          [priorDecisionOf(applied), priorDecisionOf(dismissed)].sort((a, b) => (a.itemId < b.itemId ? -1 : 1))
+        )
+        assert.deepStrictEqual(found.find((decision) => decision.itemId === two.id)?.basis, basis)
+        assert.deepStrictEqual(yield* repository.decisionsFor(workspace.id, []), [])
+      })
+    )
+
+    it.effect("supersedeAccepted supersedes accepted recommendations with what replaced them and why", () =>
+      Effect.gen(function* () {
+        const repository = yield* RecommendationRepository
+        const { workspace, run, items } = yield* scene(3)
+        const [one, two, three] = items
+        const newerRun = yield* seedRun(workspace.id)
+        const accepted = yield* seedRecommendation(run, one, { status: "pending_approval" })
+        const approved = yield* seedRecommendation(run, two, { status: "approved" })
+        const replacement = yield* seedRecommendation(newerRun, one)
+        const own = yield* seedRecommendation(newerRun, three, { status: "pending_approval" })
+        const elsewhere = yield* scene(1)
+        const [foreignItem] = elsewhere.items
+        const foreign = yield* seedRecommendation(elsewhere.run, foreignItem, { status: "pending_approval" })
+        const now = fixtureNow + 5 * minuteMs
+        const note = (target: Recommendation) => ({
+          id: target.id,
+          supersededBy: replacement.id,
+          reason: "Superseded by a newer run's recommendation of 11.99 USD: the cost went from 6.50 USD to 7.00 USD."
+        })
+        const count = yield* repository.supersedeAccepted(
+          workspace.id,
+          [note(accepted), note(approved), note(own), note(foreign)],
+          newerRun.id,
+          now
+        )
+        assert.strictEqual(count, 1)
+        const superseded = yield* expectSome(yield* repository.get(workspace.id, accepted.id), "superseded")
+        assert.deepStrictEqual(superseded, {
+          ...accepted,
+          status: "superseded",
+          supersededBy: replacement.id,
+          supersededReason: note(accepted).reason,
+          updatedAt: now,
+          version: accepted.version + 1
+        })
+        assert.deepStrictEqual(yield* statusesOf(workspace.id, [approved, own]), ["approved", "pending_approval"])
+        assert.deepStrictEqual(yield* statusesOf(elsewhere.workspace.id, [foreign]), ["pending_approval"])
+        assert.strictEqual(yield* repository.supersedeAccepted(workspace.id, [], newerRun.id, now), 0)
       })
     )
 

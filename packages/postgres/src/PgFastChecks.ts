@@ -24,6 +24,7 @@ export const stringOf = <S extends Schema.Top & { readonly Type: string }>(schem
 }
 
 export const isInteger = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value)
+export const isIntegerOrNull = (value: unknown): value is number | null => value === null || isInteger(value)
 export const isFiniteNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value)
 export const isFiniteOrNull = (value: unknown): value is number | null => value === null || isFiniteNumber(value)
 export const isTextOrNull = (value: unknown): value is string | null => value === null || typeof value === "string"

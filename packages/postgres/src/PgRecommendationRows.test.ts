@@ -68,7 +68,12 @@ const wellFormed = fc.record({
   created_at: instant,
   updated_at: instant,
   elasticity_low: double,
-  elasticity_high: double
+  elasticity_high: double,
+  basis_cost: nullable(integer),
+  basis_competitor_price: nullable(integer),
+  basis_policy: nullable(text),
+  superseded_by: nullable(id("rec")),
+  superseded_reason: nullable(text)
 })
 
 const columns = Object.keys(RecommendationRow.fields)
@@ -143,7 +148,12 @@ describe("PgRecommendationRows", () => {
       created_at: at,
       updated_at: at,
       elasticity_low: -1.5,
-      elasticity_high: -0.9
+      elasticity_high: -0.9,
+      basis_cost: 650,
+      basis_competitor_price: null,
+      basis_policy: "0.35;0.15;0.1;99;0.01;profit;-1.5;0.1",
+      superseded_by: null,
+      superseded_reason: null
     })
     assert.strictEqual(decoded?.accepted_at, 1_700_000_000_000)
     assert.strictEqual(decoded?.created_at, 1_700_000_000_000)

@@ -3,7 +3,7 @@ import { CurrencyCode } from "@margin/core/Money"
 import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
 import { RecommendationStatus } from "@margin/core/Recommendation"
 import { Schema } from "effect"
-import { Float, Instant, Int8, NullableFloat, NullableInstant } from "./PgColumns.ts"
+import { Float, Instant, Int8, NullableFloat, NullableInstant, NullableInt8 } from "./PgColumns.ts"
 import {
   instantOrNull,
   isFiniteNumber,
@@ -11,6 +11,7 @@ import {
   isInstant,
   isInstantOrNull,
   isInteger,
+  isIntegerOrNull,
   isRecord,
   isTextOrNull,
   literalOf,
@@ -47,7 +48,12 @@ export const RecommendationRow = Schema.Struct({
   created_at: Instant,
   updated_at: Instant,
   elasticity_low: Float,
-  elasticity_high: Float
+  elasticity_high: Float,
+  basis_cost: NullableInt8,
+  basis_competitor_price: NullableInt8,
+  basis_policy: Schema.NullOr(Schema.String),
+  superseded_by: Schema.NullOr(RecommendationId),
+  superseded_reason: Schema.NullOr(Schema.String)
 })
 export type RecommendationRow = typeof RecommendationRow.Type
 
@@ -97,7 +103,12 @@ export const fastRecommendationRow = (row: unknown): RecommendationRow | undefin
     created_at,
     updated_at,
     elasticity_low,
-    elasticity_high
+    elasticity_high,
+    basis_cost,
+    basis_competitor_price,
+    basis_policy,
+    superseded_by,
+    superseded_reason
   } = row
   if (
     !isRecommendationId(id) ||
@@ -128,7 +139,12 @@ export const fastRecommendationRow = (row: unknown): RecommendationRow | undefin
     !isInstant(created_at) ||
     !isInstant(updated_at) ||
     !isFiniteNumber(elasticity_low) ||
-    !isFiniteNumber(elasticity_high)
+    !isFiniteNumber(elasticity_high) ||
+    !isIntegerOrNull(basis_cost) ||
+    !isIntegerOrNull(basis_competitor_price) ||
+    !isTextOrNull(basis_policy) ||
+    !(superseded_by === null || isRecommendationId(superseded_by)) ||
+    !isTextOrNull(superseded_reason)
   ) {
     return undefined
   }
@@ -161,7 +177,12 @@ export const fastRecommendationRow = (row: unknown): RecommendationRow | undefin
     created_at: created_at.getTime(),
     updated_at: updated_at.getTime(),
     elasticity_low,
-    elasticity_high
+    elasticity_high,
+    basis_cost,
+    basis_competitor_price,
+    basis_policy,
+    superseded_by,
+    superseded_reason
   }
 }
 
@@ -203,5 +224,10 @@ export const recommendationRowOfValues = (values: ReadonlyArray<unknown>) => ({
   created_at: values[25],
   updated_at: values[26],
   elasticity_low: values[27],
-  elasticity_high: values[28]
+  elasticity_high: values[28],
+  basis_cost: values[29],
+  basis_competitor_price: values[30],
+  basis_policy: values[31],
+  superseded_by: values[32],
+  superseded_reason: values[33]
 })

@@ -79,6 +79,8 @@ const recommendation: RecommendationJson = {
   decided_at: null,
   reject_reason: null,
   dismissed_at: null,
+  superseded_by: null,
+  superseded_reason: null,
   created_at: "2026-11-22T07:35:53.088Z",
   updated_at: "2026-11-22T07:35:53.088Z"
 }

@@ -1,7 +1,12 @@
 import { Effect, HashMap, Layer, Option, Stream } from "effect"
+import { decidedStatuses, type PriorDecision, priorDecisionOf } from "../DecisionMemory.ts"
 import type { CatalogItemId, RunId, WorkspaceId } from "../Ids.ts"
 import type { Cursor } from "../Page.ts"
-import { type RecommendationFilter, RecommendationRepository } from "../ports/RecommendationRepository.ts"
+import {
+  type RecommendationFilter,
+  RecommendationRepository,
+  type SupersedeNote
+} from "../ports/RecommendationRepository.ts"
 import { openRecommendationStatuses, type Recommendation } from "../Recommendation.ts"
 import { decideAndSave, wholeRow } from "./internal/MemoryDecide.ts"
 import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
@@ -11,6 +16,10 @@ import { MemoryDatabase } from "./MemoryDatabase.ts"
 
 /** Rows per read while streaming a workspace's recommendations. */
 const streamChunkSize = 500
+
+/** Created later, or at the same instant with a greater id: the order of the lists, newest first. */
+const newer = (a: Recommendation, b: Recommendation): boolean =>
+  a.createdAt > b.createdAt || (a.createdAt === b.createdAt && a.id > b.id)
 
 const runItemKey = (recommendation: Recommendation): string => `${recommendation.runId}/${recommendation.itemId}`
 
@@ -80,6 +89,53 @@ export const layer: Layer.Layer<RecommendationRepository, never, MemoryDatabase>
         return [superseded.length, { ...tables, recommendations: rows }]
       })
 
+    const decided = (workspaceId: WorkspaceId) => (recommendation: Recommendation) =>
+      recommendation.workspaceId === workspaceId && decidedStatuses.includes(recommendation.status)
+
+    // The latest decided recommendation per item, as the index of the PostgreSQL adapter orders them.
+    const decisionsFor = (workspaceId: WorkspaceId, itemIds: ReadonlyArray<CatalogItemId>) =>
+      db.read((tables) => {
+        const items = new Set<string>(itemIds)
+        const latest = new Map<string, Recommendation>()
+        for (const recommendation of HashMap.values(tables.recommendations)) {
+          if (!items.has(recommendation.itemId) || !decided(workspaceId)(recommendation)) continue
+          const held = latest.get(recommendation.itemId)
+          if (held === undefined || newer(recommendation, held)) latest.set(recommendation.itemId, recommendation)
+        }
+        return Array.from(latest.values(), priorDecisionOf) satisfies ReadonlyArray<PriorDecision>
+      })
+
+    const supersedeAccepted = (
+      workspaceId: WorkspaceId,
+      notes: ReadonlyArray<SupersedeNote>,
+      newerRunId: RunId,
+      now: number
+    ) =>
+      db.modify((tables) => {
+        let rows = tables.recommendations
+        let superseded = 0
+        for (const note of notes) {
+          const current = HashMap.get(rows, note.id).pipe(Option.getOrUndefined)
+          if (
+            current === undefined ||
+            current.workspaceId !== workspaceId ||
+            current.runId === newerRunId ||
+            current.status !== "pending_approval"
+          )
+            continue
+          rows = HashMap.set(rows, note.id, {
+            ...current,
+            status: "superseded" as const,
+            supersededBy: note.supersededBy,
+            supersededReason: note.reason,
+            updatedAt: now,
+            version: current.version + 1
+          })
+          superseded++
+        }
+        return [superseded, { ...tables, recommendations: rows }]
+      })
+
     return RecommendationRepository.of({
       get: (workspaceId, id) =>
         getRow(db, recommendationsTable, id).pipe(
@@ -100,6 +156,10 @@ export const layer: Layer.Layer<RecommendationRepository, never, MemoryDatabase>
             ).length > 0
         ),
       supersedeOpen,
+      hasDecisions: (workspaceId) =>
+        db.read((tables) => rowsWhere(tables.recommendations, decided(workspaceId)).length > 0),
+      decisionsFor,
+      supersedeAccepted,
       // Page by page with the list's own cursor, so an export never holds the whole workspace.
       stream: (workspaceId) =>
         Stream.paginate<Cursor | null, Recommendation, never, never>(null, (after) =>

@@ -1,4 +1,5 @@
 import { Context, type Effect, type Option, type Stream } from "effect"
+import type { PriorDecision } from "../DecisionMemory.ts"
 import type { RepositoryError } from "../Errors.ts"
 import type { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "../Ids.ts"
 import type { Outcome } from "../Outcome.ts"
@@ -8,6 +9,13 @@ import type { Recommendation, RecommendationStatus } from "../Recommendation.ts"
 export interface RecommendationFilter {
   readonly status: RecommendationStatus | null
   readonly runId: RunId | null
+}
+
+/** An accepted recommendation a newer run supersedes: the one replacing it, and why (both shown on it). */
+export interface SupersedeNote {
+  readonly id: RecommendationId
+  readonly supersededBy: RecommendationId
+  readonly reason: string
 }
 
 export class RecommendationRepository extends Context.Service<
@@ -42,6 +50,30 @@ export class RecommendationRepository extends Context.Service<
     readonly supersedeOpen: (
       workspaceId: WorkspaceId,
       itemIds: ReadonlyArray<CatalogItemId>,
+      newerRunId: RunId,
+      now: number
+    ) => Effect.Effect<number, RepositoryError>
+    /**
+     * Whether any recommendation of the workspace was ever decided on (a status of `decidedStatuses`):
+     * when none was, a run has no decisions to read, chunk by chunk.
+     */
+    readonly hasDecisions: (workspaceId: WorkspaceId) => Effect.Effect<boolean, RepositoryError>
+    /**
+     * Per item among `itemIds`, its latest recommendation (by creation, then id) whose status is one of
+     * `decidedStatuses`; items without one are absent. In no particular order.
+     */
+    readonly decisionsFor: (
+      workspaceId: WorkspaceId,
+      itemIds: ReadonlyArray<CatalogItemId>
+    ) => Effect.Effect<ReadonlyArray<PriorDecision>, RepositoryError>
+    /**
+     * A newer run supersedes accepted recommendations, each with what replaces it and why; a note whose
+     * recommendation is no longer `pending_approval` (approved, rejected or dismissed meanwhile) is
+     * skipped. Returns how many were superseded.
+     */
+    readonly supersedeAccepted: (
+      workspaceId: WorkspaceId,
+      notes: ReadonlyArray<SupersedeNote>,
       newerRunId: RunId,
       now: number
     ) => Effect.Effect<number, RepositoryError>

@@ -37,6 +37,10 @@ export const RecommendationJson = Schema.Struct({
   decided_at: Schema.NullOr(IsoTimestamp),
   reject_reason: Schema.NullOr(Schema.String),
   dismissed_at: Schema.NullOr(IsoTimestamp),
+  /** An accepted recommendation a newer run superseded: the recommendation that replaced it. */
+  superseded_by: Schema.NullOr(Schema.String),
+  /** Why it was superseded: what changed since it was accepted. */
+  superseded_reason: Schema.NullOr(Schema.String),
   created_at: IsoTimestamp,
   updated_at: IsoTimestamp
 }).annotate({ identifier: "Recommendation" })
@@ -67,6 +71,8 @@ export const recommendationJson = (recommendation: Recommendation): Recommendati
   decided_at: isoOrNull(recommendation.decidedAt),
   reject_reason: recommendation.rejectReason,
   dismissed_at: isoOrNull(recommendation.dismissedAt),
+  superseded_by: recommendation.supersededBy,
+  superseded_reason: recommendation.supersededReason,
   created_at: toIso(recommendation.createdAt),
   updated_at: toIso(recommendation.updatedAt)
 })
