@@ -356,7 +356,7 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner()
       for (const path of ["/api/v1/runs/", "/api/v1/recommendations/", "/api/v1/alerts/", "/api/v1//RUNS//"]) {
-        for (const method of ["GET", "POST", "DELETE"]) {
+        for (const method of ["GET", "POST", "DELETE"] as const) {
           expectError(yield* call(method, path, { token: owner.token }), 404, "not_found")
         }
         // Before authentication, as for any route that does not exist.

@@ -270,9 +270,8 @@ export class Api extends HttpApi.make("margin")
       description:
         "Pricing and margin recommendations per workspace. Authenticate with Authorization: Bearer <pck_ API token>. Every error is the envelope { code, message, request_id } (plus required or issues); response objects may gain fields and enums values within v1, request bodies are checked as declared.",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
-      servers: [
-        { url: "http://127.0.0.1:8787", description: "A local server (npm start; PORT and HOST set the address)" }
-      ]
+      // Relative: the origin the document is served from; PUBLIC_URL names an absolute one (HttpApp).
+      servers: [{ url: "/", description: "The origin this document is served from" }]
     })
   ) {}
 
