@@ -16,12 +16,15 @@ export {
   ValidationError
 } from "./ApiError.ts"
 export type { ClientConfig } from "./ClientConfig.ts"
-export { InvalidRequest, TransportError, UnexpectedResponse } from "./ClientError.ts"
+export { InvalidRequest, TimeoutError, TransportError, UnexpectedResponse } from "./ClientError.ts"
 export {
   type AlertListQuery,
   type CatalogItemListQuery,
+  type ItemOf,
+  type ListName,
   MarginClient,
   type MarginClientShape,
+  type PageQuery,
   type RecommendationListQuery,
   type RejectBody,
   type RunListQuery,
@@ -29,4 +32,4 @@ export {
   type TriggerRunBody
 } from "./MarginClient.ts"
 export { isMarginError, type MarginError } from "./MarginError.ts"
-export { createClient, type PromiseClient } from "./PromiseClient.ts"
+export { type CallOptions, createClient, type PromiseClient } from "./PromiseClient.ts"
