@@ -73,9 +73,19 @@ const authenticated = (config: ClientConfig) => {
  */
 const sending =
   (policy: RetryPolicy) =>
-  (id: string) =>
+  (id: string, repeatable = isRepeatable(id)) =>
   <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, MarginError> =>
-    Effect.catch(effect, toMarginError).pipe(attempting(policy, isRepeatable(id)))
+    Effect.catch(effect, toMarginError).pipe(attempting(policy, repeatable))
+
+/** A run trigger's own options. */
+export interface TriggerRunOptions {
+  /**
+   * Sent as `Idempotency-Key`: a repeat with the same key and body within 24 hours answers the run
+   * the first queued. Default: a fresh UUID per call, the same on each of its retries, which is
+   * what makes a trigger safe for the client to retry.
+   */
+  readonly idempotencyKey?: string
+}
 
 /** Every operation of the API, one method each. */
 const methodsOf = (config: ClientConfig) =>
@@ -100,7 +110,12 @@ const methodsOf = (config: ClientConfig) =>
         send("listRuns")(
           Effect.flatMap(cursorOf(cursor), (page) => api.runs.listRuns({ query: { ...query, ...page } }))
         ),
-      triggerRun: (body: TriggerRunBody = {}) => send("triggerRun")(api.runs.triggerRun({ payload: body })),
+      triggerRun: (body: TriggerRunBody = {}, options: TriggerRunOptions = {}) =>
+        Effect.flatMap(
+          Effect.sync(() => options.idempotencyKey ?? globalThis.crypto.randomUUID()),
+          // Repeatable: every attempt carries the one key.
+          (key) => send("triggerRun", true)(api.runs.triggerRun({ headers: { "idempotency-key": key }, payload: body }))
+        ),
       getRun: (id: string) => send("getRun")(api.runs.getRun({ params: { run_id: RunId.make(id) } })),
 
       listRecommendations: ({ cursor, run_id, ...query }: RecommendationListQuery = {}) =>

@@ -77,7 +77,7 @@ export const createClient = (config: ClientConfig): PromiseClient => {
   }
   return {
     listRuns: (query, options) => run((client) => client.listRuns(query), options),
-    triggerRun: (body, options) => run((client) => client.triggerRun(body), options),
+    triggerRun: (body, trigger, options) => run((client) => client.triggerRun(body, trigger), options),
     getRun: (id, options) => run((client) => client.getRun(id), options),
     listRecommendations: (query, options) => run((client) => client.listRecommendations(query), options),
     getRecommendation: (id, options) => run((client) => client.getRecommendation(id), options),

@@ -82,7 +82,7 @@ describe("retries", () => {
     ]) {
       assert.isTrue(isRepeatable(id), id)
     }
-    // A reject again is a 409; a trigger again queues a second run (unless it carries a key).
+    // A reject again is a 409; a trigger again queues a second run (the client sends it with a key).
     for (const id of ["rejectRecommendation", "triggerRun"]) assert.isFalse(isRepeatable(id), id)
   })
 
@@ -164,6 +164,38 @@ describe("retries", () => {
       )
       assert.isTrue(error._tag === "ApiError" && error.code === "service_unavailable")
       assert.strictEqual(seen.length, 1)
+    })
+  )
+
+  it.live("a trigger carries one Idempotency-Key on every attempt, so it is retried like a read", () =>
+    Effect.gen(function* () {
+      const keys: Array<string | null> = []
+      const { fetch, seen } = scripted([
+        async (init) => {
+          keys.push(new Headers(init?.headers).get("idempotency-key"))
+          return unavailable()
+        },
+        async (init) => {
+          keys.push(new Headers(init?.headers).get("idempotency-key"))
+          return json(202, run)
+        }
+      ])
+      assert.strictEqual((yield* calling(config(fetch), (client) => client.triggerRun())).id, "run_1")
+      assert.strictEqual(seen.length, 2)
+      assert.match(keys[0] ?? "", /^[0-9a-f-]{36}$/)
+      assert.strictEqual(keys[1], keys[0])
+      // A key of the caller's own is sent as given; each call without one gets a fresh one.
+      const own = scripted([
+        async (init) => {
+          keys.push(new Headers(init?.headers).get("idempotency-key"))
+          return json(202, run)
+        }
+      ])
+      yield* calling(config(own.fetch), (client) =>
+        Effect.andThen(client.triggerRun({}, { idempotencyKey: "mine" }), client.triggerRun())
+      )
+      assert.strictEqual(keys[2], "mine")
+      assert.notStrictEqual(keys[3], keys[0])
     })
   )
 

@@ -29,7 +29,8 @@ export {
   type RejectBody,
   type RunListQuery,
   type SnoozeBody,
-  type TriggerRunBody
+  type TriggerRunBody,
+  type TriggerRunOptions
 } from "./MarginClient.ts"
 export { isMarginError, type MarginError } from "./MarginError.ts"
 export { type CallOptions, createClient, type PromiseClient } from "./PromiseClient.ts"

@@ -30,6 +30,7 @@ import {
   AlertChangedJson,
   AlertJson,
   CatalogItemJson,
+  IdempotencyKey,
   IdempotentRepeatJson,
   isWithoutNul,
   ListJson,
@@ -99,9 +100,16 @@ export const RunsGroup = HttpApiGroup.make("runs")
       error: RepositoryErrorError
     }).annotateMerge(operation(listRuns)),
     HttpApiEndpoint.make(triggerRun.rest.method)(triggerRun.id, triggerRun.rest.path, {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       payload: [TriggerRunBody, Schema.Null],
       success: RunJson.pipe(HttpApiSchema.status(202)),
-      error: [EmailNotConfirmedError, PlanLimitExceededError, ResourceNotFoundError, RepositoryErrorError]
+      error: [
+        EmailNotConfirmedError,
+        PlanLimitExceededError,
+        ResourceNotFoundError,
+        InvalidInputError,
+        RepositoryErrorError
+      ]
     }).annotateMerge(operation(triggerRun)),
     HttpApiEndpoint.make(getRun.rest.method)(getRun.id, getRun.rest.path, {
       params: { run_id: RunId },
