@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { Recommendations } from "@margin/core/RecommendationsService"
@@ -11,6 +11,7 @@ import {
   useCases,
   wsA
 } from "@margin/core/testing/UseCases"
+import { csvColumns, ReportRowJson } from "@margin/edge/wire"
 import { Effect, Option } from "effect"
 
 /** What the README and the guides say about the repository, held against what it really does. */
@@ -42,7 +43,49 @@ const atLeast = (version: ReadonlyArray<number>, bound: ReadonlyArray<number>): 
   return true
 }
 
+/** Every guide, and the README. */
+const guides = (): ReadonlyArray<readonly [string, string]> => [
+  ["README.md", read("README.md")],
+  ...readdirSync(new URL("docs/", root))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => [`docs/${name}`, read(`docs/${name}`)] as const)
+]
+
 describe("documented facts", () => {
+  it("no guide runs a .ts file with a bare `node`: the machine's Node 20 cannot; npm scripts and `npm exec` run the pinned Node", () => {
+    // `npm exec -- node …` runs node_modules/.bin/node; `> node …` is npm echoing a script.
+    const bare = /(?<!exec -- )(?<!> )\bnode (?:scripts|apps|bench|packages)\/[\w/.-]+\.ts\b/g
+    const found = guides().flatMap(([name, text]) =>
+      text
+        .split("\n")
+        .flatMap((line, index) => [...line.matchAll(bare)].map((match) => `${name}:${index + 1}: ${match[0]}`))
+    )
+    assert.deepStrictEqual(found, [])
+  })
+
+  it("docs/api.md's export examples show every column and field the export writes", () => {
+    const api = read("docs/api.md")
+    const header = api.split("\n").find((line) => line.startsWith("recommendation_id,run_id,"))
+    assert.deepStrictEqual(header?.split(","), [...csvColumns])
+    const example = /\{"data":\[(\{"recommendation_id"[\s\S]*?\})(?:, \.\.\.)?\]\}/.exec(api)
+    assert.isNotNull(example, "docs/api.md shows a JSON export row")
+    for (const field of Object.keys(ReportRowJson.fields)) assert.include(example?.[1], `"${field}":`, field)
+  })
+
+  it("docs/cli.md's command table names every marginctl command", () => {
+    const cli = read("docs/cli.md")
+    const table = cli.slice(cli.indexOf("## Commands"), cli.indexOf("## Conventions"))
+    // Each top-level command is `export const <name>Command = Command.make("<name>"` in apps/cli/src.
+    const commands = readdirSync(new URL("apps/cli/src/", root))
+      .filter((name) => name.endsWith(".ts") && !name.endsWith(".test.ts"))
+      .flatMap((name) => [
+        ...read(`apps/cli/src/${name}`).matchAll(/^export const \w+Command = Command\.make\(\s*"([\w-]+)"/gm)
+      ])
+      .map((match) => match[1] ?? "")
+    assert.includeMembers(commands, ["grant", "workspace", "migrate", "session-token", "demo"])
+    for (const command of commands) assert.match(table, new RegExp(`^\\| \`${command}[ \`]`, "m"), command)
+  })
+
   it("README's Node requirements are package.json's: the machine's Node (devEngines), the pinned Node that runs (engines)", () => {
     const manifest = Manifest(read("package.json"))
     const readme = read("README.md")

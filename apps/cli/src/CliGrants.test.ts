@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   assertFailed,
-  listOf,
+  marginctlJsonListOnTestDatabase,
   marginctlJsonOnTestDatabase,
   marginctlOnTestDatabase,
   textOf
@@ -43,9 +43,12 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl grant", (it) => {
         created_at: new Date()
       })}`
 
-      const listed = listOf((yield* marginctlJsonOnTestDatabase("grant", "list", "--user", userId)).grants)
+      // A list like every other: { data, next_after, has_more } (jsonListOf checks the shape).
+      const listed = yield* marginctlJsonListOnTestDatabase("grant", "list", "--user", userId)
       assert.strictEqual(listed.length, 1)
-      assert.deepInclude(Object(listed[0]), { id: "grt_cli", workspace_id: workspaceId, revoked_at: null })
+      assert.deepInclude(listed[0], { id: "grt_cli", workspace_id: workspaceId, revoked_at: null })
+      const table = yield* marginctlOnTestDatabase("grant", "list", "--user", userId)
+      assert.match(table.stdout, /^ID +STATE +USER +WORKSPACE +CLIENT +SCOPES\ngrt_cli +live +/)
 
       const revoked = yield* marginctlJsonOnTestDatabase("grant", "revoke", "--grant-id", "grt_cli")
       assert.isFalse(revoked.already_revoked)

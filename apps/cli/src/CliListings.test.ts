@@ -54,6 +54,9 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl list and show, as
           keysOf(yield* cliList("workspace", "list", "--limit", "2", "--after", lastId)),
           newestFirst.slice(2)
         )
+        // --json carries where the next page starts, as the table's last line does.
+        const firstJson = JSON.parse((yield* cli("workspace", "list", "--limit", "2", "--json")).stdout)
+        assert.deepInclude(firstJson, { next_after: lastId, has_more: true })
         const table = yield* cli("workspace", "list", "--limit", "2")
         assert.strictEqual(table.code, 0, table.stderr)
         const lines = table.stdout.trimEnd().split("\n")

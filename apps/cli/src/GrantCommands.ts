@@ -7,6 +7,7 @@ import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { userFlag } from "./Flags.ts"
+import { reportListing } from "./Listing.ts"
 import { audited } from "./OperatorAudit.ts"
 import { report } from "./Output.ts"
 
@@ -28,15 +29,18 @@ const list = Command.make(
     const grants = yield* OAuthGrantRepository.use((repository) =>
       repository.list(Option.match(user, { onNone: () => ({}), onSome: (userId) => ({ userId }) }))
     )
-    yield* report({ grants: grants.map(grantJson) }, ({ grants: rows }) =>
-      rows.length === 0
-        ? "No OAuth grants."
-        : rows
-            .map(
-              (row) =>
-                `${row.id}  ${row.revoked_at === null ? "live" : `revoked ${row.revoked_at}`}  user ${row.user_id}  workspace ${row.workspace_id}  client ${row.client_id}  ${row.scopes.join(",")}`
-            )
-            .join("\n")
+    // Every grant (a user has a few): one page, nothing after it.
+    yield* reportListing(
+      { rows: grants.map(grantJson), after: null },
+      [
+        ["ID", (row) => row.id],
+        ["STATE", (row) => (row.revoked_at === null ? "live" : `revoked ${row.revoked_at}`)],
+        ["USER", (row) => row.user_id],
+        ["WORKSPACE", (row) => row.workspace_id],
+        ["CLIENT", (row) => row.client_id],
+        ["SCOPES", (row) => row.scopes.join(",")]
+      ],
+      "No OAuth grants."
     )
   })
 ).pipe(

@@ -56,8 +56,18 @@ export const listingOf = <A, Row>(
 export type Column<Row> = readonly [header: string, cell: (row: Row) => string | number | boolean | null]
 
 /**
- * Prints a list: with --json one JSON array of the rows, otherwise a table, `empty` when there are
- * no rows, and how to ask for the next page when there is one.
+ * A list as --json prints it: the page's rows, and where the next page starts (the REST API's
+ * `{ data, next_cursor }`, with the id `--after` takes). `has_more` says it without a null check.
+ */
+export const listJson = <Row>(listing: Listing<Row>) => ({
+  data: listing.rows,
+  next_after: listing.after,
+  has_more: listing.after !== null
+})
+
+/**
+ * Prints a list: with --json one JSON object (`listJson`), otherwise a table, `empty` when there
+ * are no rows, and how to ask for the next page when there is one.
  */
 export const reportListing = <Row extends { readonly [key: string]: Json }>(
   listing: Listing<Row>,
@@ -65,7 +75,7 @@ export const reportListing = <Row extends { readonly [key: string]: Json }>(
   empty: string
 ): Effect.Effect<void, never, GlobalFlag.Setting.Identifier<"json">> =>
   Effect.flatMap(JsonOutput, (json) => {
-    if (json) return Console.log(JSON.stringify(listing.rows))
+    if (json) return Console.log(JSON.stringify(listJson(listing)))
     if (listing.rows.length === 0) return Console.log(empty)
     const cells = listing.rows.map((row) => columns.map(([, cell]) => String(cell(row) ?? "-")))
     const more = listing.after === null ? [] : [`More: run it again with --after ${listing.after}`]

@@ -9,7 +9,7 @@ import {
   session
 } from "@margin/edge/testing/World"
 import { baseUrl, layer as testServer } from "@margin/runtime/testing/TestServer"
-import { Clock, Effect } from "effect"
+import { Clock, Effect, Stream } from "effect"
 import {
   describeError,
   errorScenarios,
@@ -57,6 +57,33 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
         [...seeded].reverse()
       )
       assert.isNull(whole.next_cursor)
+    })
+  )
+
+  it.effect("paginate: every item of a list as a Stream, following next_cursor to the end", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const seeded: Array<string> = []
+      for (let n = 0; n < 5; n++) seeded.push((yield* seedRecommendation(workspace, { createdAt: 2_000 + n })).id)
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const { all, firstThree } = yield* withClient(config, (client) =>
+        Effect.gen(function* () {
+          const all = yield* Stream.runCollect(client.paginate("listRecommendations", { status: "new", limit: 2 }))
+          // Pages are fetched as the stream is read: taking three stops after the second page.
+          const firstThree = yield* Stream.runCollect(
+            Stream.take(client.paginate("listRecommendations", { limit: 2 }), 3)
+          )
+          return { all, firstThree }
+        })
+      )
+      assert.deepStrictEqual(
+        all.map((recommendation) => recommendation.id),
+        [...seeded].reverse()
+      )
+      assert.deepStrictEqual(
+        firstThree.map((recommendation) => recommendation.id),
+        [...seeded].reverse().slice(0, 3)
+      )
     })
   )
 
@@ -211,7 +238,7 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
   it.effect("no answer at all is a TransportError", () =>
     Effect.gen(function* () {
       const error = yield* failureOf(
-        withClient({ baseUrl: "http://127.0.0.1:1", token: "pck_x" }, (client) => client.listRuns())
+        withClient({ baseUrl: "http://127.0.0.1:1", token: "pck_x", maxRetries: 0 }, (client) => client.listRuns())
       )
       assert.strictEqual(error.code, "TransportError")
     })
@@ -224,7 +251,7 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true })("client, 
   it.effect("429 rate_limited carries retryAfter, the Retry-After seconds", () =>
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner()
-      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const config = { baseUrl: yield* baseUrl, token: owner.token, maxRetries: 0 }
       // Asks until refused: a window that resets mid-way only means more asks, never a timing.
       const refused = yield* withClient(config, (client) =>
         Effect.gen(function* () {
@@ -249,7 +276,7 @@ layer(testServer({ override: unavailableCatalog }), { excludeTestServices: true 
     it.effect("503 service_unavailable carries retryAfter, the Retry-After seconds", () =>
       Effect.gen(function* () {
         const { owner } = yield* aWorkspaceWithOwner()
-        const config = { baseUrl: yield* baseUrl, token: owner.token }
+        const config = { baseUrl: yield* baseUrl, token: owner.token, maxRetries: 0 }
         const error = yield* failureOf(withClient(config, (client) => client.listCatalogItems()))
         assert.deepStrictEqual([error.code, error.status], ["service_unavailable", 503])
         assert.isTrue(typeof error.detail === "number" && error.detail >= 1, String(error.detail))

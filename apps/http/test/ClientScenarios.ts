@@ -43,6 +43,7 @@ export const describeError = (error: MarginError) => {
     case "UnexpectedResponse":
       return { code: error._tag, status: error.status, requestId: "", detail: error.message }
     case "TransportError":
+    case "TimeoutError":
     case "InvalidRequest":
       return { code: error._tag, status: null, requestId: "", detail: error.message }
   }

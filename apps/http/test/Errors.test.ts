@@ -352,14 +352,29 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
     })
   )
 
+  it.effect("an empty id is 404 not_found, whatever the method, never the collection", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      for (const path of ["/api/v1/runs/", "/api/v1/recommendations/", "/api/v1/alerts/", "/api/v1//RUNS//"]) {
+        for (const method of ["GET", "POST", "DELETE"] as const) {
+          expectError(yield* call(method, path, { token: owner.token }), 404, "not_found")
+        }
+        // Before authentication, as for any route that does not exist.
+        expectError(yield* call("GET", path), 404, "not_found")
+      }
+      // A collection without an item route keeps the router's trailing slash.
+      assert.strictEqual((yield* call("GET", "/api/v1/catalog/items/", { token: owner.token })).status, 200)
+    })
+  )
+
   it.effect("405 matches paths as the router does: any case, repeated slashes, a trailing slash", () =>
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner()
-      for (const path of ["/api/v1/RUNS", "/api/v1//runs", "/api/v1/runs/"]) {
+      for (const path of ["/api/v1/RUNS", "/api/v1//runs", "/api/v1/catalog/items/"]) {
         assert.strictEqual((yield* call("GET", path, { token: owner.token })).status, 200, path)
         const other = yield* call("DELETE", path, { token: owner.token })
         expectError(other, 405, "method_not_allowed")
-        assert.strictEqual(other.headers.allow, "GET, POST, HEAD")
+        assert.strictEqual(other.headers.allow, path.includes("catalog") ? "GET, HEAD" : "GET, POST, HEAD")
       }
     })
   )

@@ -50,8 +50,9 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
       // Authentication reads the header itself (no HttpApiSecurity); the document still names both schemes.
       const schemes = record(record(document.components).securitySchemes)
       assert.deepStrictEqual(Object.keys(schemes).sort(), ["apiToken", "sessionJwt"])
-      assert.deepInclude(record(schemes.apiToken), { type: "http", scheme: "Bearer", bearerFormat: "pck_…" })
-      assert.deepInclude(record(schemes.sessionJwt), { type: "http", scheme: "Bearer", bearerFormat: "JWT" })
+      // Lowercase, as registered with IANA: orval's validator refuses "Bearer".
+      assert.deepInclude(record(schemes.apiToken), { type: "http", scheme: "bearer", bearerFormat: "pck_…" })
+      assert.deepInclude(record(schemes.sessionJwt), { type: "http", scheme: "bearer", bearerFormat: "JWT" })
       // Each tag (a group of operations) says what it holds.
       const tags = Array.isArray(document.tags) ? document.tags.map(record) : []
       assert.deepStrictEqual(tags.map((tag) => tag.name).sort(), [
@@ -155,9 +156,67 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
       // The export answers CSV or JSON by Accept.
       const exported = record(record(record(operation("/api/v1/reports/export", "get").responses)["200"]).content)
       assert.deepStrictEqual(Object.keys(exported).sort(), ["application/json", "text/csv"])
-      assert.isArray(document.servers)
+      // No fixed address: relative to where the document is served, unless PUBLIC_URL says (below).
+      assert.deepStrictEqual(document.servers, [{ url: "/", description: "The origin this document is served from" }])
       assert.isString(record(record(document.info).license).name)
       for (const tag of Array.isArray(document.tags) ? document.tags : []) assert.isString(record(tag).description)
+    })
+  )
+
+  it.effect("says what generators need: open response enums, const booleans, integer Retry-After, input forms", () =>
+    Effect.gen(function* () {
+      const document = bodyOf(yield* call("GET", "/api/v1/openapi.json"))
+      const schemas = record(record(document.components).schemas)
+      const property = (schema: string, name: string) => record(record(record(schemas[schema]).properties)[name])
+      const unknownValue = { type: "string", description: "A value added within v1: ignore the ones you do not know." }
+      // v1 may add enumeration values, and clients must ignore them: every response enum is open.
+      for (const [schema, name] of [
+        ["Run", "status"],
+        ["Recommendation", "status"],
+        ["Recommendation", "rule"],
+        ["Alert", "kind"],
+        ["Alert", "severity"],
+        ["WriteBackState", "status"],
+        ["Error", "code"],
+        ["InsufficientScopeError", "required"]
+      ] as const) {
+        const members = property(schema, name).anyOf
+        assert.isArray(members, `${schema}.${name}`)
+        assert.deepStrictEqual(Array.isArray(members) ? members[1] : undefined, unknownValue, `${schema}.${name}`)
+      }
+      assert.includeMembers(
+        [property("Run", "status").anyOf].flat().flatMap((member) => [record(member).enum].flat()),
+        ["queued", "running", "succeeded"]
+      )
+      // An error body's one code names its schema; requests (a filter, a body) stay closed.
+      assert.deepStrictEqual(property("RateLimitedError", "code").enum, ["rate_limited"])
+      const text = JSON.stringify(document)
+      assert.notInclude(text, '"anyOf":[{"type":"boolean"')
+      assert.notInclude(text, '"enum":[true]')
+      assert.notInclude(text, '"enum":[false]')
+      assert.deepInclude(property("IdempotentRepeat", "idempotent"), { type: "boolean", const: true })
+      assert.deepInclude(property("RecommendationApproved", "idempotent"), { type: "boolean", const: false })
+      const paths = record(document.paths)
+      const listRuns = record(record(paths["/api/v1/runs"]).get)
+      const parameters = Array.isArray(listRuns.parameters) ? listRuns.parameters.map(record) : []
+      const status = record(parameters.find((parameter) => parameter.name === "status")?.schema)
+      assert.isArray(status.enum)
+      const cursor = record(parameters.find((parameter) => parameter.name === "cursor")?.schema)
+      assert.match("lxyz12.rec_0001", new RegExp(String(cursor.pattern)))
+      assert.notMatch("not a cursor", new RegExp(String(cursor.pattern)))
+      const listItems = record(record(paths["/api/v1/catalog/items"]).get)
+      const tag = record(
+        (Array.isArray(listItems.parameters) ? listItems.parameters.map(record) : []).find((p) => p.name === "tag")
+          ?.schema
+      )
+      assert.match("kitchen", new RegExp(String(tag.pattern), "u"))
+      assert.notMatch("a,b", new RegExp(String(tag.pattern), "u"))
+      assert.strictEqual(record(record(property("TriggerRun", "subset_tags")).items).pattern, tag.pattern)
+      assert.strictEqual(property("SnoozeAlert", "snooze_until").format, "date-time")
+      for (const status of ["429", "503"]) {
+        const headers = record(record(record(listRuns.responses)[status]).headers)
+        assert.deepStrictEqual(record(headers["retry-after"]).schema, { type: "integer", minimum: 0 }, status)
+      }
     })
   )
 
@@ -168,3 +227,17 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
     })
   )
 })
+
+layer(testServer({ publicUrl: "https://margin.example.test" }), { excludeTestServices: true })(
+  "GET /api/v1/openapi.json with PUBLIC_URL",
+  (it) => {
+    it.effect("names the configured origin as its server", () =>
+      Effect.gen(function* () {
+        const document = bodyOf(yield* call("GET", "/api/v1/openapi.json"))
+        assert.deepStrictEqual(document.servers, [
+          { url: "https://margin.example.test", description: "This service (PUBLIC_URL)" }
+        ])
+      })
+    )
+  }
+)

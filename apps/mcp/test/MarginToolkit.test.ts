@@ -196,6 +196,15 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
       )
       assert.strictEqual(status, "succeeded")
 
+      // idempotency_key: a repeat answers the run the first call queued; other tags are refused.
+      const keyed = ok(yield* agent.call("trigger_run", { subset_tags: ["mcp-key"], idempotency_key: "agent-1" }))
+      const repeated = ok(yield* agent.call("trigger_run", { subset_tags: ["mcp-key"], idempotency_key: "agent-1" }))
+      assert.strictEqual(field(repeated, "id"), field(keyed, "id"))
+      failed(
+        yield* agent.call("trigger_run", { subset_tags: ["other"], idempotency_key: "agent-1" }),
+        "validation_error"
+      )
+
       const unconfirmed = yield* member(workspace, "owner", { emailConfirmed: false })
       const other = yield* connect(unconfirmed.token)
       failed(yield* other.call("trigger_run"), "email_not_confirmed")

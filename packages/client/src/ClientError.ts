@@ -19,3 +19,9 @@ export class UnexpectedResponse extends Schema.TaggedError<UnexpectedResponse>()
 export class InvalidRequest extends Schema.TaggedError<InvalidRequest>()("InvalidRequest", {
   message: Schema.String
 }) {}
+
+/** One attempt took longer than the client's `timeout` and was abandoned (retried first when the call is repeatable). */
+export class TimeoutError extends Schema.TaggedError<TimeoutError>()("TimeoutError", {
+  message: Schema.String,
+  timeoutMillis: Schema.Int
+}) {}

@@ -17,13 +17,13 @@ describe("MarginClient", () => {
         Effect.provide(MarginClient.layerFetch({ baseUrl: "http://127.0.0.1:1", token: "pck_x" }))
       )
       assert.isAbove(endpoints.length, 0)
-      assert.deepStrictEqual(Object.keys(client).sort(), [...endpoints].sort())
+      assert.deepStrictEqual(Object.keys(client).sort(), [...endpoints, "paginate"].sort())
     })
   )
 
   it("the promise face has the same methods, and close", async () => {
     const client = createClient({ baseUrl: "http://127.0.0.1:1", token: "pck_x" })
-    assert.deepStrictEqual(Object.keys(client).sort(), [...endpoints, "close"].sort())
+    assert.deepStrictEqual(Object.keys(client).sort(), [...endpoints, "paginate", "close"].sort())
     await client.close()
   })
 

@@ -1,13 +1,15 @@
 import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
 import { CursorParam } from "@margin/edge/wire"
 import { Api } from "@margin/rest/api"
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
+import { Context, Effect, Layer, Redacted, Schema, type Stream } from "effect"
 import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { fromResponse } from "./ApiError.ts"
-import type { ClientConfig } from "./ClientConfig.ts"
+import { type ClientConfig, defaultMaxRetries, defaultTimeoutMillis } from "./ClientConfig.ts"
 import { UnexpectedResponse } from "./ClientError.ts"
 import { type MarginError, toMarginError } from "./MarginError.ts"
+import { cursorField, paginate } from "./Paginate.ts"
+import { attempting, isRepeatable, type RetryPolicy } from "./Retry.ts"
 
 /**
  * The Effect face of the client: every operation of `@margin/rest/api`, called through Effect's
@@ -65,10 +67,33 @@ const authenticated = (config: ClientConfig) => {
     )
 }
 
-const send = <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, MarginError> => Effect.catch(effect, toMarginError)
+/**
+ * A call of the operation `id` with the contract's errors, a timeout per attempt and, for a
+ * repeatable operation, the retries of the policy (Retry.ts).
+ */
+const sending =
+  (policy: RetryPolicy) =>
+  (id: string, repeatable = isRepeatable(id)) =>
+  <A, E>(effect: Effect.Effect<A, E>): Effect.Effect<A, MarginError> =>
+    Effect.catch(effect, toMarginError).pipe(attempting(policy, repeatable))
 
-export const make = (config: ClientConfig) =>
+/** A run trigger's own options. */
+export interface TriggerRunOptions {
+  /**
+   * Sent as `Idempotency-Key`: a repeat with the same key and body within 24 hours answers the run
+   * the first queued. Default: a fresh UUID per call, the same on each of its retries, which is
+   * what makes a trigger safe for the client to retry.
+   */
+  readonly idempotencyKey?: string
+}
+
+/** Every operation of the API, one method each. */
+const methodsOf = (config: ClientConfig) =>
   Effect.gen(function* () {
+    const send = sending({
+      maxRetries: config.maxRetries ?? defaultMaxRetries,
+      timeoutMillis: config.timeout ?? defaultTimeoutMillis
+    })
     const httpClient = authenticated(config)(yield* HttpClient.HttpClient)
     const api = yield* HttpApiClient.makeWith(Api, { httpClient, transformResponse: successBodyRefused })
     // The report's format is chosen by Accept, which the definition does not declare: a second
@@ -82,43 +107,94 @@ export const make = (config: ClientConfig) =>
     const alert = (id: string) => ({ params: { alert_id: AlertId.make(id) } })
     return {
       listRuns: ({ cursor, ...query }: RunListQuery = {}) =>
-        send(Effect.flatMap(cursorOf(cursor), (page) => api.runs.listRuns({ query: { ...query, ...page } }))),
-      triggerRun: (body: TriggerRunBody = {}) => send(api.runs.triggerRun({ payload: body })),
-      getRun: (id: string) => send(api.runs.getRun({ params: { run_id: RunId.make(id) } })),
+        send("listRuns")(
+          Effect.flatMap(cursorOf(cursor), (page) => api.runs.listRuns({ query: { ...query, ...page } }))
+        ),
+      triggerRun: (body: TriggerRunBody = {}, options: TriggerRunOptions = {}) =>
+        Effect.flatMap(
+          Effect.sync(() => options.idempotencyKey ?? globalThis.crypto.randomUUID()),
+          // Repeatable: every attempt carries the one key.
+          (key) => send("triggerRun", true)(api.runs.triggerRun({ headers: { "idempotency-key": key }, payload: body }))
+        ),
+      getRun: (id: string) => send("getRun")(api.runs.getRun({ params: { run_id: RunId.make(id) } })),
 
       listRecommendations: ({ cursor, run_id, ...query }: RecommendationListQuery = {}) =>
-        send(
+        send("listRecommendations")(
           Effect.flatMap(cursorOf(cursor), (page) =>
             api.recommendations.listRecommendations({
               query: { ...query, ...page, ...(run_id === undefined ? {} : { run_id: RunId.make(run_id) }) }
             })
           )
         ),
-      getRecommendation: (id: string) => send(api.recommendations.getRecommendation(recommendation(id))),
-      acceptRecommendation: (id: string) => send(api.recommendations.acceptRecommendation(recommendation(id))),
-      dismissRecommendation: (id: string) => send(api.recommendations.dismissRecommendation(recommendation(id))),
-      approveRecommendation: (id: string) => send(api.recommendations.approveRecommendation(recommendation(id))),
+      getRecommendation: (id: string) =>
+        send("getRecommendation")(api.recommendations.getRecommendation(recommendation(id))),
+      acceptRecommendation: (id: string) =>
+        send("acceptRecommendation")(api.recommendations.acceptRecommendation(recommendation(id))),
+      dismissRecommendation: (id: string) =>
+        send("dismissRecommendation")(api.recommendations.dismissRecommendation(recommendation(id))),
+      approveRecommendation: (id: string) =>
+        send("approveRecommendation")(api.recommendations.approveRecommendation(recommendation(id))),
       rejectRecommendation: (id: string, body: RejectBody) =>
-        send(api.recommendations.rejectRecommendation({ ...recommendation(id), payload: body })),
+        send("rejectRecommendation")(
+          api.recommendations.rejectRecommendation({ ...recommendation(id), payload: body })
+        ),
 
       listAlerts: ({ cursor, ...query }: AlertListQuery = {}) =>
-        send(Effect.flatMap(cursorOf(cursor), (page) => api.alerts.listAlerts({ query: { ...query, ...page } }))),
-      getAlert: (id: string) => send(api.alerts.getAlert(alert(id))),
-      snoozeAlert: (id: string, body: SnoozeBody) => send(api.alerts.snoozeAlert({ ...alert(id), payload: body })),
-      resolveAlert: (id: string) => send(api.alerts.resolveAlert(alert(id))),
-      dismissAlert: (id: string) => send(api.alerts.dismissAlert(alert(id))),
+        send("listAlerts")(
+          Effect.flatMap(cursorOf(cursor), (page) => api.alerts.listAlerts({ query: { ...query, ...page } }))
+        ),
+      getAlert: (id: string) => send("getAlert")(api.alerts.getAlert(alert(id))),
+      snoozeAlert: (id: string, body: SnoozeBody) =>
+        send("snoozeAlert")(api.alerts.snoozeAlert({ ...alert(id), payload: body })),
+      resolveAlert: (id: string) => send("resolveAlert")(api.alerts.resolveAlert(alert(id))),
+      dismissAlert: (id: string) => send("dismissAlert")(api.alerts.dismissAlert(alert(id))),
 
       listCatalogItems: ({ cursor, ...query }: CatalogItemListQuery = {}) =>
-        send(
+        send("listCatalogItems")(
           Effect.flatMap(cursorOf(cursor), (page) => api.catalog.listCatalogItems({ query: { ...query, ...page } }))
         ),
       /** The CSV text by default; `{ format: "json" }` for the rows as JSON. */
       exportReport: (options: { readonly format?: "csv" | "json" } = {}) =>
-        send(options.format === "json" ? reportsAsJson.exportReport({}) : api.reports.exportReport({})),
-      getWorkspaceStatus: () => send(api.workspace.getWorkspaceStatus({})),
+        send("exportReport")(options.format === "json" ? reportsAsJson.exportReport({}) : api.reports.exportReport({})),
+      getWorkspaceStatus: () => send("getWorkspaceStatus")(api.workspace.getWorkspaceStatus({})),
 
-      healthz: () => send(api.healthz({})),
-      readyz: () => send(api.readyz({}))
+      healthz: () => send("healthz")(api.healthz({})),
+      readyz: () => send("readyz")(api.readyz({}))
+    }
+  })
+
+type Methods = Effect.Success<ReturnType<typeof methodsOf>>
+
+/** The list operations: those `paginate` follows. */
+export type ListName = "listRuns" | "listRecommendations" | "listAlerts" | "listCatalogItems"
+
+/** A list's query without the cursor, which `paginate` moves along itself. */
+export type PageQuery<K extends ListName> = Omit<NonNullable<Parameters<Methods[K]>[0]>, "cursor">
+
+/** The items a list answers. */
+export type ItemOf<K extends ListName> = Effect.Success<ReturnType<Methods[K]>>["data"][number]
+
+type Paginators = {
+  readonly [K in ListName]: (query: PageQuery<K> | undefined) => Stream.Stream<ItemOf<K>, MarginError>
+}
+
+export const make = (config: ClientConfig) =>
+  Effect.map(methodsOf(config), (methods) => {
+    const lists: Paginators = {
+      listRuns: (query) => paginate((cursor) => methods.listRuns({ ...query, ...cursorField(cursor) })),
+      listRecommendations: (query) =>
+        paginate((cursor) => methods.listRecommendations({ ...query, ...cursorField(cursor) })),
+      listAlerts: (query) => paginate((cursor) => methods.listAlerts({ ...query, ...cursorField(cursor) })),
+      listCatalogItems: (query) => paginate((cursor) => methods.listCatalogItems({ ...query, ...cursorField(cursor) }))
+    }
+    return {
+      ...methods,
+      /**
+       * Every item of a list as a Stream, page after page (`next_cursor` followed until null):
+       * `paginate("listRecommendations", { status: "new" })`.
+       */
+      paginate: <K extends ListName>(list: K, query?: PageQuery<K>): Stream.Stream<ItemOf<K>, MarginError> =>
+        lists[list](query)
     }
   })
 
@@ -127,7 +203,10 @@ export type MarginClientShape = Effect.Success<ReturnType<typeof make>>
 export class MarginClient extends Context.Service<MarginClient, MarginClientShape>()("margin/client/MarginClient") {
   /** The client on the `HttpClient` the caller provides (Node's, the browser's, one with retries). */
   static readonly layer = (config: ClientConfig) => Layer.effect(MarginClient, make(config))
-  /** The client on the platform's `fetch`. */
+  /** The client on `fetch`: the platform's, or the config's own. */
   static readonly layerFetch = (config: ClientConfig) =>
-    MarginClient.layer(config).pipe(Layer.provide(FetchHttpClient.layer))
+    MarginClient.layer(config).pipe(
+      Layer.provide(FetchHttpClient.layer),
+      Layer.provide(config.fetch === undefined ? Layer.empty : Layer.succeed(FetchHttpClient.Fetch, config.fetch))
+    )
 }

@@ -1,13 +1,17 @@
 import { Effect, Schema } from "effect"
 import { HttpClientError } from "effect/http"
 import { type AnyApiError, isApiError } from "./ApiError.ts"
-import { InvalidRequest, TransportError, UnexpectedResponse } from "./ClientError.ts"
+import { InvalidRequest, TimeoutError, TransportError, UnexpectedResponse } from "./ClientError.ts"
 
 /** Everything a call of the client can fail with: the contract's errors by `code`, or the client's own by `_tag`. */
-export type MarginError = AnyApiError | TransportError | UnexpectedResponse | InvalidRequest
+export type MarginError = AnyApiError | TransportError | TimeoutError | UnexpectedResponse | InvalidRequest
 
 export const isMarginError = (u: unknown): u is MarginError =>
-  isApiError(u) || u instanceof TransportError || u instanceof UnexpectedResponse || u instanceof InvalidRequest
+  isApiError(u) ||
+  u instanceof TransportError ||
+  u instanceof TimeoutError ||
+  u instanceof UnexpectedResponse ||
+  u instanceof InvalidRequest
 
 /**
  * What a failure of the derived client means to its caller. The API definition's own error

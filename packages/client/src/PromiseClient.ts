@@ -1,9 +1,17 @@
 import { type Effect, ManagedRuntime } from "effect"
 import type { ClientConfig } from "./ClientConfig.ts"
-import { MarginClient, type MarginClientShape } from "./MarginClient.ts"
+import { type ItemOf, type ListName, MarginClient, type MarginClientShape, type PageQuery } from "./MarginClient.ts"
+import { cursorField, type PageOf } from "./Paginate.ts"
+
+/** Per call: `signal` abandons the call (its request is aborted; the promise rejects with the signal's reason, as fetch does). */
+export interface CallOptions {
+  readonly signal?: AbortSignal
+}
+
+type Methods = Omit<MarginClientShape, "paginate">
 
 type Promised<F> = F extends (...args: infer P) => Effect.Effect<infer A, infer _E, infer _R>
-  ? (...args: P) => Promise<A>
+  ? (...args: [...P, options?: CallOptions]) => Promise<A>
   : never
 
 /**
@@ -11,36 +19,83 @@ type Promised<F> = F extends (...args: infer P) => Effect.Effect<infer A, infer 
  * A call resolves with the answer's body, typed as the API defines it, and rejects with a
  * `MarginError` (`isMarginError`): narrow the contract's errors by `code`.
  */
-export type PromiseClient = { readonly [K in keyof MarginClientShape]: Promised<MarginClientShape[K]> } & {
+export type PromiseClient = { readonly [K in keyof Methods]: Promised<Methods[K]> } & {
+  /**
+   * Every item of a list, page after page (`next_cursor` followed until null), fetched as the
+   * loop asks: `for await (const item of margin.paginate("listRecommendations", { status: "new" }))`.
+   */
+  readonly paginate: <K extends ListName>(
+    list: K,
+    query?: PageQuery<K>,
+    options?: CallOptions
+  ) => AsyncGenerator<ItemOf<K>, void, undefined>
   /** Releases the client's resources; calls after it fail. */
   readonly close: () => Promise<void>
 }
 
-/** A promise client on the platform's `fetch`. */
+type PageCalls = {
+  readonly [K in ListName]: (
+    query: PageQuery<K> | undefined,
+    cursor: string | undefined,
+    options: CallOptions | undefined
+  ) => Promise<PageOf<ItemOf<K>>>
+}
+
+/** A promise client on `fetch` (the platform's, or `config.fetch`). */
 export const createClient = (config: ClientConfig): PromiseClient => {
   const runtime = ManagedRuntime.make(MarginClient.layerFetch(config))
-  const run = <A, E>(call: (client: MarginClientShape) => Effect.Effect<A, E>): Promise<A> =>
-    runtime.runPromise(MarginClient.use(call))
+  const run = <A, E>(call: (client: MarginClientShape) => Effect.Effect<A, E>, options?: CallOptions): Promise<A> => {
+    const signal = options?.signal
+    if (signal === undefined) return runtime.runPromise(MarginClient.use(call))
+    // Already aborted: nothing is sent, as fetch does.
+    if (signal.aborted) return Promise.reject(signal.reason)
+    return runtime.runPromise(MarginClient.use(call), { signal }).catch((error: unknown) => {
+      throw signal.aborted ? signal.reason : error
+    })
+  }
+  const pages: PageCalls = {
+    listRuns: (query, cursor, options) =>
+      run((client) => client.listRuns({ ...query, ...cursorField(cursor) }), options),
+    listRecommendations: (query, cursor, options) =>
+      run((client) => client.listRecommendations({ ...query, ...cursorField(cursor) }), options),
+    listAlerts: (query, cursor, options) =>
+      run((client) => client.listAlerts({ ...query, ...cursorField(cursor) }), options),
+    listCatalogItems: (query, cursor, options) =>
+      run((client) => client.listCatalogItems({ ...query, ...cursorField(cursor) }), options)
+  }
+  async function* paginate<K extends ListName>(
+    list: K,
+    query?: PageQuery<K>,
+    options?: CallOptions
+  ): AsyncGenerator<ItemOf<K>, void, undefined> {
+    let cursor: string | undefined
+    do {
+      const page = await pages[list](query, cursor, options)
+      yield* page.data
+      cursor = page.next_cursor ?? undefined
+    } while (cursor !== undefined)
+  }
   return {
-    listRuns: (query) => run((client) => client.listRuns(query)),
-    triggerRun: (body) => run((client) => client.triggerRun(body)),
-    getRun: (id) => run((client) => client.getRun(id)),
-    listRecommendations: (query) => run((client) => client.listRecommendations(query)),
-    getRecommendation: (id) => run((client) => client.getRecommendation(id)),
-    acceptRecommendation: (id) => run((client) => client.acceptRecommendation(id)),
-    dismissRecommendation: (id) => run((client) => client.dismissRecommendation(id)),
-    approveRecommendation: (id) => run((client) => client.approveRecommendation(id)),
-    rejectRecommendation: (id, body) => run((client) => client.rejectRecommendation(id, body)),
-    listAlerts: (query) => run((client) => client.listAlerts(query)),
-    getAlert: (id) => run((client) => client.getAlert(id)),
-    snoozeAlert: (id, body) => run((client) => client.snoozeAlert(id, body)),
-    resolveAlert: (id) => run((client) => client.resolveAlert(id)),
-    dismissAlert: (id) => run((client) => client.dismissAlert(id)),
-    listCatalogItems: (query) => run((client) => client.listCatalogItems(query)),
-    exportReport: (options) => run((client) => client.exportReport(options)),
-    getWorkspaceStatus: () => run((client) => client.getWorkspaceStatus()),
-    healthz: () => run((client) => client.healthz()),
-    readyz: () => run((client) => client.readyz()),
+    listRuns: (query, options) => run((client) => client.listRuns(query), options),
+    triggerRun: (body, trigger, options) => run((client) => client.triggerRun(body, trigger), options),
+    getRun: (id, options) => run((client) => client.getRun(id), options),
+    listRecommendations: (query, options) => run((client) => client.listRecommendations(query), options),
+    getRecommendation: (id, options) => run((client) => client.getRecommendation(id), options),
+    acceptRecommendation: (id, options) => run((client) => client.acceptRecommendation(id), options),
+    dismissRecommendation: (id, options) => run((client) => client.dismissRecommendation(id), options),
+    approveRecommendation: (id, options) => run((client) => client.approveRecommendation(id), options),
+    rejectRecommendation: (id, body, options) => run((client) => client.rejectRecommendation(id, body), options),
+    listAlerts: (query, options) => run((client) => client.listAlerts(query), options),
+    getAlert: (id, options) => run((client) => client.getAlert(id), options),
+    snoozeAlert: (id, body, options) => run((client) => client.snoozeAlert(id, body), options),
+    resolveAlert: (id, options) => run((client) => client.resolveAlert(id), options),
+    dismissAlert: (id, options) => run((client) => client.dismissAlert(id), options),
+    listCatalogItems: (query, options) => run((client) => client.listCatalogItems(query), options),
+    exportReport: (format, options) => run((client) => client.exportReport(format), options),
+    getWorkspaceStatus: (options) => run((client) => client.getWorkspaceStatus(), options),
+    healthz: (options) => run((client) => client.healthz(), options),
+    readyz: (options) => run((client) => client.readyz(), options),
+    paginate,
     close: () => runtime.dispose()
   }
 }

@@ -16,17 +16,21 @@ export {
   ValidationError
 } from "./ApiError.ts"
 export type { ClientConfig } from "./ClientConfig.ts"
-export { InvalidRequest, TransportError, UnexpectedResponse } from "./ClientError.ts"
+export { InvalidRequest, TimeoutError, TransportError, UnexpectedResponse } from "./ClientError.ts"
 export {
   type AlertListQuery,
   type CatalogItemListQuery,
+  type ItemOf,
+  type ListName,
   MarginClient,
   type MarginClientShape,
+  type PageQuery,
   type RecommendationListQuery,
   type RejectBody,
   type RunListQuery,
   type SnoozeBody,
-  type TriggerRunBody
+  type TriggerRunBody,
+  type TriggerRunOptions
 } from "./MarginClient.ts"
 export { isMarginError, type MarginError } from "./MarginError.ts"
-export { createClient, type PromiseClient } from "./PromiseClient.ts"
+export { type CallOptions, createClient, type PromiseClient } from "./PromiseClient.ts"

@@ -23,7 +23,8 @@ export interface Cursor {
 /** URL-safe without escaping: ids are `[a-z0-9_]`, the instant is base 36. */
 export const encodeCursor = (cursor: Cursor): string => `${cursor.createdAt.toString(36)}.${cursor.id}`
 
-const cursorPattern = /^([0-9a-z]{1,12})\.([a-z]{2,4}_[0-9A-Za-z_-]{1,64})$/
+/** What a cursor this service hands out looks like (the OpenAPI document states it). */
+export const cursorPattern = /^([0-9a-z]{1,12})\.([a-z]{2,4}_[0-9A-Za-z_-]{1,64})$/
 
 /**
  * The last instant a JavaScript Date holds (+275760-09-13), in epoch milliseconds. No row is newer,

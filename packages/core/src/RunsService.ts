@@ -1,11 +1,12 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { type Actor, actorLabel, actorUserId } from "./Actor.ts"
 import { AuditTrail } from "./AuditTrail.ts"
-import { EmailNotConfirmed, PlanLimitExceeded, type RepositoryError, ResourceNotFound } from "./Errors.ts"
+import { EmailNotConfirmed, InvalidInput, PlanLimitExceeded, type RepositoryError, ResourceNotFound } from "./Errors.ts"
 import { RunId, type WorkspaceId } from "./Ids.ts"
 import type { Page, PageRequest } from "./Page.ts"
 import { planLimits } from "./Plan.ts"
 import { CatalogRepository } from "./ports/CatalogRepository.ts"
+import { IdempotencyKeyRepository, idempotencyWindowMs } from "./ports/IdempotencyKeyRepository.ts"
 import { IdGenerator } from "./ports/IdGenerator.ts"
 import { RunRepository } from "./ports/RunRepository.ts"
 import { Transactor } from "./ports/Transactor.ts"
@@ -23,7 +24,19 @@ export interface RunMutation {
   readonly idempotent: boolean
 }
 
-export type TriggerError = ResourceNotFound | EmailNotConfirmed | PlanLimitExceeded | RepositoryError
+export type TriggerError = ResourceNotFound | EmailNotConfirmed | PlanLimitExceeded | InvalidInput | RepositoryError
+
+export interface TriggerOptions {
+  /**
+   * The caller's `Idempotency-Key`: the same key with the same tags within 24 hours answers the
+   * run the first trigger queued (as it is now) and queues nothing; with other tags it is refused
+   * (`InvalidInput` at `Idempotency-Key`). Keys are the workspace's, whichever door sent them.
+   */
+  readonly idempotencyKey?: string
+}
+
+/** What a trigger's key is compared by: its tags, as sent. */
+const triggerFingerprint = (subsetTags: ReadonlyArray<Tag>): string => JSON.stringify(subsetTags)
 
 export class Runs extends Context.Service<
   Runs,
@@ -43,7 +56,8 @@ export class Runs extends Context.Service<
       workspaceId: WorkspaceId,
       subsetTags: ReadonlyArray<Tag>,
       trigger: RunTrigger,
-      actor: Actor
+      actor: Actor,
+      options?: TriggerOptions
     ) => Effect.Effect<Run, TriggerError>
     /** Only a queued run can be cancelled; a repeat is idempotent. */
     readonly cancel: (workspaceId: WorkspaceId, id: RunId, actor: Actor) => Effect.Effect<RunMutation, CommandError>
@@ -59,12 +73,14 @@ export class Runs extends Context.Service<
       const ids = yield* IdGenerator
       const transactor = yield* Transactor
       const trail = yield* AuditTrail
+      const keys = yield* IdempotencyKeyRepository
 
       const trigger = Effect.fn("Runs.trigger")(function* (
         workspaceId: WorkspaceId,
         subsetTags: ReadonlyArray<Tag>,
         trigger: RunTrigger,
-        actor: Actor
+        actor: Actor,
+        options: TriggerOptions = {}
       ) {
         const workspace = yield* workspaces.get(workspaceId)
         if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: workspaceId })
@@ -82,6 +98,22 @@ export class Runs extends Context.Service<
         return yield* transactor.transaction(
           Effect.gen(function* () {
             yield* workspaces.lockUsage(workspaceId)
+            // Under the usage lock: two triggers with one key cannot both miss its record.
+            const key = options.idempotencyKey
+            const fingerprint = triggerFingerprint(subsetTags)
+            if (key !== undefined) {
+              const first = yield* keys.find(workspaceId, "triggerRun", key, now - idempotencyWindowMs)
+              if (Option.isSome(first)) {
+                if (first.value.fingerprint !== fingerprint) {
+                  return yield* new InvalidInput({
+                    path: "Idempotency-Key",
+                    message: "this key was used in the last 24 hours with other subset_tags; send a new key"
+                  })
+                }
+                const queued = yield* runs.get(workspaceId, RunId.make(first.value.resourceId))
+                if (Option.isSome(queued)) return queued.value
+              }
+            }
             if (limits.runsPerMonth !== null) {
               const used = yield* runs.countCreatedSince(workspaceId, usagePeriod(now).start)
               if (used >= limits.runsPerMonth) {
@@ -100,6 +132,16 @@ export class Runs extends Context.Service<
             }
             const run = Machine.queue({ id, workspaceId, subsetTags, trigger, requestedBy: actorLabel(actor) }, now)
             yield* runs.insert(run)
+            if (key !== undefined) {
+              yield* keys.record({
+                workspaceId,
+                operation: "triggerRun",
+                key,
+                fingerprint,
+                resourceId: id,
+                createdAt: now
+              })
+            }
             yield* trail.record({
               workspaceId,
               actor: actorLabel(actor),

@@ -31,6 +31,74 @@ const setup = (plan: "free" | "max") =>
     yield* TestClock.setTime(march15)
   })
 
+describe("Runs.trigger with an idempotency key", () => {
+  const day = 24 * 60 * 60 * 1000
+
+  it.effect("the same key and tags within 24 hours answer the first run and queue nothing more", () =>
+    Effect.gen(function* () {
+      yield* setup("max")
+      const runs = yield* Runs
+      const first = yield* runs.trigger(wsA, ["summer"], "api", tokenActor, { idempotencyKey: "k-1" })
+      yield* TestClock.adjust(day - 1)
+      // Through the other door too: the keys are the workspace's.
+      const again = yield* runs.trigger(wsA, ["summer"], "mcp", tokenActor, { idempotencyKey: "k-1" })
+      assert.strictEqual(again.id, first.id)
+      assert.deepStrictEqual(
+        (yield* auditOf(wsA)).map((event) => event.action),
+        ["run.trigger"]
+      )
+      // Another key, or none, is another request.
+      assert.notStrictEqual(
+        (yield* runs.trigger(wsA, ["summer"], "api", tokenActor, { idempotencyKey: "k-2" })).id,
+        first.id
+      )
+      assert.notStrictEqual((yield* runs.trigger(wsA, ["summer"], "api", tokenActor)).id, first.id)
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("the same key with other tags is refused at Idempotency-Key, and queues nothing", () =>
+    Effect.gen(function* () {
+      yield* setup("max")
+      const runs = yield* Runs
+      yield* runs.trigger(wsA, ["summer"], "api", tokenActor, { idempotencyKey: "k-1" })
+      const refused = yield* Effect.flip(runs.trigger(wsA, ["winter"], "api", tokenActor, { idempotencyKey: "k-1" }))
+      assert.deepInclude(refused, { _tag: "InvalidInput", path: "Idempotency-Key" })
+      assert.strictEqual((yield* auditOf(wsA)).length, 1)
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("keys are per workspace, and name nothing after 24 hours", () =>
+    Effect.gen(function* () {
+      yield* setup("max")
+      yield* seedWorkspace(wsB, "max")
+      const runs = yield* Runs
+      const first = yield* runs.trigger(wsA, [], "api", tokenActor, { idempotencyKey: "k-1" })
+      assert.notStrictEqual((yield* runs.trigger(wsB, [], "api", systemActor, { idempotencyKey: "k-1" })).id, first.id)
+      yield* TestClock.adjust(day + 1)
+      const later = yield* runs.trigger(wsA, ["winter"], "api", tokenActor, { idempotencyKey: "k-1" })
+      assert.notStrictEqual(later.id, first.id)
+      // The key now names the later run.
+      assert.strictEqual(
+        (yield* runs.trigger(wsA, ["winter"], "api", tokenActor, { idempotencyKey: "k-1" })).id,
+        later.id
+      )
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("a refused trigger records no key: its repeat is tried again", () =>
+    Effect.gen(function* () {
+      yield* setup("max")
+      const runs = yield* Runs
+      const refused = yield* Effect.flip(runs.trigger(wsA, [], "api", sessionActor, { idempotencyKey: "k-1" }))
+      assert.strictEqual(refused._tag, "EmailNotConfirmed")
+      assert.strictEqual(
+        (yield* runs.trigger(wsA, ["x"], "api", tokenActor, { idempotencyKey: "k-1" })).status,
+        "queued"
+      )
+    }).pipe(Effect.provide(useCases))
+  )
+})
+
 describe("Runs", () => {
   it.effect("trigger queues a run for the subset, audited", () =>
     Effect.gen(function* () {

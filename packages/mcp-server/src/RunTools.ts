@@ -4,7 +4,7 @@ import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
 import { RunStatus } from "@margin/core/Run"
 import { Runs } from "@margin/core/RunsService"
 import { callerActor } from "@margin/edge/auth"
-import { ListJson, listJson, pageRequest, RunJson, runJson, TriggerRunBody } from "@margin/edge/wire"
+import { IdempotencyKey, ListJson, listJson, pageRequest, RunJson, runJson, TriggerRunBody } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import { marginTool, toolHandlers } from "./MarginTool.ts"
@@ -21,7 +21,9 @@ export const GetRun = marginTool(getRun, {
 })
 
 export const TriggerRun = marginTool(triggerRun, {
-  parameters: TriggerRunBody,
+  // REST's Idempotency-Key as an argument: an agent that retries a call it lost the answer of
+  // gets the run it queued, not a second one (the keys are the workspace's, shared with REST).
+  parameters: Schema.Struct({ ...TriggerRunBody.fields, idempotency_key: Schema.optionalKey(IdempotencyKey) }),
   success: RunJson
 })
 
@@ -41,7 +43,13 @@ export const RunToolsLayer = RunTools.toLayer(
       get_run: handle(GetRun, (params, caller) => Effect.map(runs.get(caller.workspaceId, params.run_id), runJson)),
       trigger_run: handle(TriggerRun, (params, caller) =>
         runs
-          .trigger(caller.workspaceId, params.subset_tags ?? [], "mcp", callerActor(caller))
+          .trigger(
+            caller.workspaceId,
+            params.subset_tags ?? [],
+            "mcp",
+            callerActor(caller),
+            params.idempotency_key === undefined ? {} : { idempotencyKey: params.idempotency_key }
+          )
           .pipe(Effect.tap(background.start), Effect.map(runJson))
       )
     })

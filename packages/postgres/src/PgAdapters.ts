@@ -3,6 +3,7 @@ import type { AuditRepository } from "@margin/core/ports/AuditRepository"
 import type { AuthorizationCodeRepository } from "@margin/core/ports/AuthorizationCodeRepository"
 import type { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import type { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
+import type { IdempotencyKeyRepository } from "@margin/core/ports/IdempotencyKeyRepository"
 import type { IdGenerator } from "@margin/core/ports/IdGenerator"
 import type { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
 import type { MembershipRepository } from "@margin/core/ports/MembershipRepository"
@@ -26,6 +27,7 @@ import * as PgAuditRepository from "./PgAuditRepository.ts"
 import * as PgAuthorizationCodeRepository from "./PgAuthorizationCodeRepository.ts"
 import * as PgCatalogRepository from "./PgCatalogRepository.ts"
 import * as PgDeletionRequestRepository from "./PgDeletionRequestRepository.ts"
+import * as PgIdempotencyKeyRepository from "./PgIdempotencyKeyRepository.ts"
 import * as PgIdGenerator from "./PgIdGenerator.ts"
 import * as PgLoginLinkRepository from "./PgLoginLinkRepository.ts"
 import * as PgMembershipRepository from "./PgMembershipRepository.ts"
@@ -69,6 +71,7 @@ export type PgPorts =
   | AuthorizationCodeRepository
   | OAuthGrantRepository
   | LoginLinkRepository
+  | IdempotencyKeyRepository
 
 /** Every adapter over the SqlClient in context, with the given credential cipher. */
 export const layerWith = <E, R>(
@@ -93,7 +96,8 @@ export const layerWith = <E, R>(
     PgOAuthClientRepository.layer,
     PgAuthorizationCodeRepository.layer,
     PgOAuthGrantRepository.layer,
-    PgLoginLinkRepository.layer
+    PgLoginLinkRepository.layer,
+    PgIdempotencyKeyRepository.layer
   ).pipe(Layer.provideMerge(Layer.mergeAll(PgIdGenerator.layer, cipher)))
 
 /**

@@ -30,6 +30,7 @@ import {
   AlertChangedJson,
   AlertJson,
   CatalogItemJson,
+  IdempotencyKey,
   IdempotentRepeatJson,
   isWithoutNul,
   ListJson,
@@ -99,9 +100,16 @@ export const RunsGroup = HttpApiGroup.make("runs")
       error: RepositoryErrorError
     }).annotateMerge(operation(listRuns)),
     HttpApiEndpoint.make(triggerRun.rest.method)(triggerRun.id, triggerRun.rest.path, {
+      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
       payload: [TriggerRunBody, Schema.Null],
       success: RunJson.pipe(HttpApiSchema.status(202)),
-      error: [EmailNotConfirmedError, PlanLimitExceededError, ResourceNotFoundError, RepositoryErrorError]
+      error: [
+        EmailNotConfirmedError,
+        PlanLimitExceededError,
+        ResourceNotFoundError,
+        InvalidInputError,
+        RepositoryErrorError
+      ]
     }).annotateMerge(operation(triggerRun)),
     HttpApiEndpoint.make(getRun.rest.method)(getRun.id, getRun.rest.path, {
       params: { run_id: RunId },
@@ -270,9 +278,8 @@ export class Api extends HttpApi.make("margin")
       description:
         "Pricing and margin recommendations per workspace. Authenticate with Authorization: Bearer <pck_ API token>. Every error is the envelope { code, message, request_id } (plus required or issues); response objects may gain fields and enums values within v1, request bodies are checked as declared.",
       license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
-      servers: [
-        { url: "http://127.0.0.1:8787", description: "A local server (npm start; PORT and HOST set the address)" }
-      ]
+      // Relative: the origin the document is served from; PUBLIC_URL names an absolute one (HttpApp).
+      servers: [{ url: "/", description: "The origin this document is served from" }]
     })
   ) {}
 

@@ -1,4 +1,5 @@
-import { defaultPageLimit, maxPageLimit } from "@margin/core/Page"
+import { cursorPattern, defaultPageLimit, maxPageLimit } from "@margin/core/Page"
+import { tagPattern } from "@margin/core/Tag"
 import { requestIdHeader } from "@margin/edge/wire"
 import { componentExamples } from "./DocumentExamples.ts"
 
@@ -20,6 +21,12 @@ import { componentExamples } from "./DocumentExamples.ts"
  *
  * - `request_id` required in every error body; an example on every component that has none
  *   (DocumentExamples.ts).
+ * - Response enums open: v1 may add enumeration values, and clients must ignore the ones they do
+ *   not know, so an enum of a response is `anyOf: [the known values, any string]` (generators emit
+ *   `"a" | "b" | string`); a one-value enum (an error body's `code`) names its schema and stays.
+ * - A one-value boolean as `const` (`ok: true`), not `enum: [true]`; `Retry-After` an integer;
+ *   the cursor's, a tag's and `snooze_until`'s forms (the decoding side, which the generator
+ *   does not show).
  *
  * The error bodies it refers to are components generated from TransportErrors.ts.
  */
@@ -56,10 +63,29 @@ const reachable = (roots: ReadonlyArray<unknown>, components: Json): Set<string>
   return found
 }
 
-/** The schema with no object closed to other properties (inline schemas only; references are opened by name). */
+/** An enum of strings that v1 may extend: the known values, or any other string. */
+const openEnum = (schema: Json): Json => {
+  const { type, enum: known, ...rest } = schema
+  return {
+    ...rest,
+    anyOf: [
+      { type, enum: known },
+      { type: "string", description: "A value added within v1: ignore the ones you do not know." }
+    ]
+  }
+}
+
+const isExtensibleEnum = (schema: Json): boolean =>
+  schema.type === "string" && Array.isArray(schema.enum) && schema.enum.length > 1
+
+/**
+ * The schema with no object closed to other properties and no enum closed to new values (inline
+ * schemas only; references are opened by name).
+ */
 const opened = (schema: unknown): unknown => {
   if (Array.isArray(schema)) return schema.map(opened)
   if (!isRecord(schema)) return schema
+  if (isExtensibleEnum(schema)) return openEnum(schema)
   const out: Json = {}
   for (const [key, value] of Object.entries(schema)) {
     if (key === "additionalProperties" && value === false) continue
@@ -67,6 +93,56 @@ const opened = (schema: unknown): unknown => {
     out[key] = key === "examples" ? value : opened(value)
   }
   return out
+}
+
+/** `{ type: "boolean", enum: [true] }` as `{ type: "boolean", const: true }`, everywhere (examples left as they are). */
+const withConstBooleans = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(withConstBooleans)
+  if (!isRecord(value)) return value
+  if (value.type === "boolean" && Array.isArray(value.enum) && value.enum.length === 1) {
+    const { enum: only, ...rest } = value
+    return { ...rest, const: only[0] }
+  }
+  return Object.fromEntries(
+    Object.entries(value).map(([key, member]) => [
+      key,
+      key === "examples" || key === "example" ? member : withConstBooleans(member)
+    ])
+  )
+}
+
+const tagSchema: Json = {
+  type: "string",
+  pattern: tagPattern.source,
+  description: "1 to 64 characters, without ';', ',' or NUL, not starting or ending with a space"
+}
+
+/** The forms the decoding side checks, by query parameter. */
+const queryParameterSchemas: Readonly<Record<string, Json>> = {
+  cursor: {
+    type: "string",
+    pattern: cursorPattern.source,
+    description: "The next_cursor of the previous page, as it was answered; nothing else."
+  },
+  tag: tagSchema
+}
+
+/** The forms the decoding side checks, by request component and property. */
+const requestPropertySchemas: Readonly<Record<string, Readonly<Record<string, Json>>>> = {
+  TriggerRun: { subset_tags: { type: "array", items: tagSchema, maxItems: 100 } },
+  SnoozeAlert: {
+    snooze_until: {
+      type: "string",
+      format: "date-time",
+      description: "An instant in UTC (Z or +00:00) in the future, like 2026-01-31T09:30:00Z."
+    }
+  }
+}
+
+const withPropertySchemas = (name: string, schema: unknown): unknown => {
+  const stated = requestPropertySchemas[name]
+  if (stated === undefined || !isRecord(schema)) return schema
+  return { ...schema, properties: { ...recordOf(schema.properties), ...stated } }
 }
 
 const mediaSchemas = (content: unknown): Array<unknown> =>
@@ -89,11 +165,21 @@ const statusHeaders: Readonly<Record<string, Json>> = {
   "401": { "www-authenticate": header('Always Bearer realm="api".', { type: "string" }) },
   "503": {
     "retry-after": header("Whole seconds to wait before retrying (5 for the database, 1 while starting or stopping).", {
-      type: "string",
-      pattern: "^[0-9]+$"
+      type: "integer",
+      minimum: 0
     })
   }
 }
+
+/** Retry-After is delta-seconds (RFC 9110 10.2.3) wherever it is declared (the 429's comes from its error). */
+const withIntegerRetryAfter = (headers: Json): Json =>
+  Object.fromEntries(
+    Object.entries(headers).map(([name, value]) =>
+      name.toLowerCase() === "retry-after" && isRecord(value)
+        ? [name, { ...value, schema: { type: "integer", minimum: 0 } }]
+        : [name, value]
+    )
+  )
 
 const requestIdParameter: Json = {
   name: requestIdHeader,
@@ -117,15 +203,18 @@ const limitSchema: Json = { type: "integer", minimum: 1, maximum: maxPageLimit, 
 
 const withParameters = (operation: Json): Array<unknown> => {
   const declared = Array.isArray(operation.parameters) ? operation.parameters : []
-  const parameters = declared.map((parameter) =>
-    isRecord(parameter) && parameter.in === "query" && parameter.name === "limit"
-      ? {
-          ...parameter,
-          description: `Page size, ${limitSchema.minimum} to ${maxPageLimit} (default ${defaultPageLimit}), in decimal digits.`,
-          schema: limitSchema
-        }
-      : parameter
-  )
+  const parameters = declared.map((parameter) => {
+    if (!isRecord(parameter) || parameter.in !== "query") return parameter
+    if (parameter.name === "limit") {
+      return {
+        ...parameter,
+        description: `Page size, ${limitSchema.minimum} to ${maxPageLimit} (default ${defaultPageLimit}), in decimal digits.`,
+        schema: limitSchema
+      }
+    }
+    const stated = typeof parameter.name === "string" ? queryParameterSchemas[parameter.name] : undefined
+    return stated === undefined ? parameter : { ...parameter, schema: stated }
+  })
   const authenticated = Array.isArray(operation.security) && operation.security.length > 0
   return [...parameters, ...(authenticated ? [workspaceParameter] : []), requestIdParameter]
 }
@@ -207,11 +296,11 @@ const withResponses = (operation: Json, hasBody: boolean, mutation: boolean): Js
         status,
         {
           ...response,
-          headers: {
+          headers: withIntegerRetryAfter({
             ...recordOf(response.headers),
             ...statusHeaders[status],
             [requestIdHeader]: requestIdResponseHeader
-          }
+          })
         }
       ]
     })
@@ -288,9 +377,12 @@ export const documentTransform = (spec: Record<string, unknown>): Record<string,
       withExample(
         name,
         // A component both sides use stays closed: a request must not send what v1 does not know.
-        responseSide.has(name) && !requestSide.has(name) ? withRequestIdRequired(opened(schema)) : schema
+        responseSide.has(name) && !requestSide.has(name)
+          ? withRequestIdRequired(opened(schema))
+          : withPropertySchemas(name, schema)
       )
     ])
   )
-  return { ...spec, paths: openPaths, components: { ...components, schemas: openSchemas } }
+  const document: Json = { ...spec, paths: openPaths, components: { ...components, schemas: openSchemas } }
+  return Object.fromEntries(Object.entries(document).map(([key, value]) => [key, withConstBooleans(value)]))
 }

@@ -2,7 +2,7 @@ import { MetricsRoute, pathOf } from "@margin/edge/telemetry"
 import { deprecationsInUse } from "@margin/edge/wire"
 import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { type HttpApi, HttpApiBuilder, type HttpApiGroup, OpenApi } from "effect/http-api"
 import { AlertsHandlers } from "./AlertsHandlers.ts"
 import { Api, openApiPath } from "./Api.ts"
 import * as AuthenticationLayer from "./AuthenticationLayer.ts"
@@ -36,6 +36,8 @@ export interface HttpAppOptions<E, R> {
   /** Request bodies above this are refused with 413 (default 1 MiB). */
   readonly maxBodyBytes?: number
   readonly beside?: Beside<E, R>
+  /** The public origin of the API (PUBLIC_URL): the OpenAPI document's server; else the document's own origin. */
+  readonly publicUrl?: string
 }
 
 export const defaultMaxBodyBytes = 1024 * 1024
@@ -52,6 +54,17 @@ export const spanNameOf =
   (routes: RouteTable) =>
   (request: HttpServerRequest.HttpServerRequest): string =>
     `${request.method} ${routes.templateOf(pathOf(request.url)) ?? "unmatched"}`
+
+/** The API with its document's server set to the configured public origin, when there is one. */
+const withServer = <Id extends string, Groups extends HttpApiGroup.Constraint>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  publicUrl: string | undefined
+): HttpApi.HttpApi<Id, Groups> =>
+  publicUrl === undefined
+    ? api
+    : api.annotateMerge(
+        OpenApi.annotations({ servers: [{ url: publicUrl, description: "This service (PUBLIC_URL)" }] })
+      )
 
 /**
  * The REST front door as router routes: the HttpApi (with its OpenAPI document at
@@ -71,7 +84,9 @@ export const layer = <E = never, R = never>(options: HttpAppOptions<E, R> = {}) 
       Effect.flatMap(deprecationsInUse, (deprecations) => Deprecations.resolve(Api, deprecations)),
       (deprecated) =>
         Layer.mergeAll(
-          HttpApiBuilder.layer(Deprecations.documented(Api, deprecated), { openapiPath: openApiPath }).pipe(
+          HttpApiBuilder.layer(withServer(Deprecations.documented(Api, deprecated), options.publicUrl), {
+            openapiPath: openApiPath
+          }).pipe(
             Layer.provide([
               RunsHandlers,
               RecommendationsHandlers,

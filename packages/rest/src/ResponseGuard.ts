@@ -164,7 +164,10 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
             ? envelope(413, messages[413] ?? "", {})
             : namesNothing(start.path)
               ? envelope(404, messages[404] ?? "", {})
-              : undefined
+              : // The router ignores a trailing slash: `/api/v1/runs/` would answer the list.
+                options.routes.namesEmptyId(start.path)
+                ? envelope(404, "No such resource: the id is empty.", {})
+                : undefined
         const route = options.routes.templateOf(start.path) ?? "unmatched"
         return refused !== undefined
           ? RequestTelemetry.finishRequest(start, route, refused)

@@ -12,6 +12,25 @@ const Overlapping = HttpApi.make("overlapping").add(
     .add(HttpApiEndpoint.get("step", "/runs/:run_id/steps/:step_id"))
 )
 
+describe("routeTable.namesEmptyId", () => {
+  const routes = routeTable(Overlapping, [{ method: "GET", path: "/healthz" }])
+
+  it("is true where a trailing slash stands in a parameter's place, false elsewhere", () => {
+    const cases: ReadonlyArray<readonly [string, boolean]> = [
+      ["/runs/", true],
+      ["//RUNS//", true],
+      ["/runs/run_1/steps/", true],
+      ["/runs", false],
+      ["/runs/run_1", false],
+      ["/runs/run_1/", false],
+      ["/healthz/", false],
+      ["/", false],
+      ["/nope/", false]
+    ]
+    for (const [path, empty] of cases) assert.strictEqual(routes.namesEmptyId(path), empty, path)
+  })
+})
+
 describe("routeTable.templateOf", () => {
   const routes = routeTable(Overlapping, [{ method: "GET", path: "/healthz" }])
 

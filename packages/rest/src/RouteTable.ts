@@ -9,6 +9,11 @@ export interface RouteTable {
    * several do; undefined when none does. A bounded label for metrics, never the raw path.
    */
   readonly templateOf: (path: string) => string | undefined
+  /**
+   * Whether the path ends in a slash where a declared path has a parameter (`/api/v1/runs/`
+   * beside `/api/v1/runs/:run_id`): an empty id, not the collection the router would serve.
+   */
+  readonly namesEmptyId: (path: string) => boolean
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
@@ -24,8 +29,10 @@ const sourceOf = (path: string): string =>
 // `GET /api/v1/RUNS/` is served, so `DELETE /api/v1/RUNS/` must be a 405, not a 404.
 const wholePath = (source: string): RegExp => new RegExp(`^${source}$`, "i")
 
+const singleSlashes = (path: string): string => path.replace(/\/{2,}/g, "/")
+
 const asRouted = (path: string): string => {
-  const single = path.replace(/\/{2,}/g, "/")
+  const single = singleSlashes(path)
   return single.length > 1 && single.endsWith("/") ? single.slice(0, -1) : single
 }
 
@@ -53,7 +60,7 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
   // tries them as a search of the list would, first match wins, in one call per request
   // (templateOf runs on every request, for the metrics) rather than one per route tried.
   const anyTemplate = wholePath(`(?:${templates.map(([, source]) => `(${source})`).join("|")})`)
-  return {
+  const table: Omit<RouteTable, "namesEmptyId"> = {
     allowedMethods: (path) => {
       const routed = asRouted(path)
       const methods = new Set(routes.filter((route) => route.pattern.test(routed)).map((route) => route.method))
@@ -68,6 +75,16 @@ export const routeTable = <Id extends string, Groups extends HttpApiGroup.Constr
         if (match[group] !== undefined) return templates[group - 1]?.[0]
       }
       return undefined
+    }
+  }
+  return {
+    ...table,
+    namesEmptyId: (path) => {
+      const single = singleSlashes(path)
+      if (single.length <= 1 || !single.endsWith("/")) return false
+      // Any one-segment id in the slash's place: does it land on a parameter?
+      const template = table.templateOf(`${single}id`)
+      return template?.split("/").at(-1)?.startsWith(":") === true
     }
   }
 }

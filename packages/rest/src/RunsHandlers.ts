@@ -17,9 +17,15 @@ export const RunsHandlers = isolatedGroup(
           Caller.use((caller) =>
             runs.list(caller.workspaceId, { status: query.status ?? null }, pageRequest(query))
           ).pipe(Effect.map((page) => listJson(page, runJson))),
-        triggerRun: ({ payload }) =>
+        triggerRun: ({ payload, headers }) =>
           Caller.use((caller) =>
-            runs.trigger(caller.workspaceId, payload?.subset_tags ?? [], "api", callerActor(caller))
+            runs.trigger(
+              caller.workspaceId,
+              payload?.subset_tags ?? [],
+              "api",
+              callerActor(caller),
+              headers["idempotency-key"] === undefined ? {} : { idempotencyKey: headers["idempotency-key"] }
+            )
           ).pipe(Effect.tap(background.start), Effect.map(runJson)),
         getRun: ({ params }) =>
           Caller.use((caller) => runs.get(caller.workspaceId, params.run_id)).pipe(Effect.map(runJson))

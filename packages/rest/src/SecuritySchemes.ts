@@ -5,18 +5,20 @@ import { Predicate } from "effect"
  * The OpenAPI security schemes of /api/v1, one per credential an operation may accept. Both are
  * bearer credentials read by `Authentication` (a plain middleware: no HttpApiSecurity declares
  * them, so the document gets them here), told apart by their form: an API token starts with `pck_`.
+ * The scheme name is written lowercase, as the IANA registry does (some generators' validators
+ * refuse `Bearer`); the header's own word is matched without regard to case either way.
  */
 export const securitySchemes: Readonly<Record<Credential, Readonly<Record<string, string>>>> = {
   token: {
     type: "http",
-    scheme: "Bearer",
+    scheme: "bearer",
     bearerFormat: "pck_…",
     description:
       "A workspace API token (Authorization: Bearer pck_…): bound to one workspace, carrying scopes; every /api/v1 operation accepts one."
   },
   session: {
     type: "http",
-    scheme: "Bearer",
+    scheme: "bearer",
     bearerFormat: "JWT",
     description:
       "A first-party session JWT of the identity provider, accepted only where an operation says so (approve, reject, workspace status); a user of more than one workspace names it in x-workspace-id."

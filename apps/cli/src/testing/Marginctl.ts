@@ -142,12 +142,16 @@ export const assertFailedJson = (outcome: Outcome, message: RegExp, status: numb
   assert.match(text, message)
 }
 
-/** The one JSON array a successful `--json` list printed on stdout (and nothing else), its rows as objects. */
+/**
+ * The rows of the one JSON list a successful `--json` list printed on stdout (and nothing else):
+ * `{ data: [rows], next_after, has_more }`, `has_more` exactly when `next_after` names a row.
+ */
 export const jsonListOf = (outcome: Outcome): ReadonlyArray<Readonly<Record<string, unknown>>> => {
   assert.strictEqual(outcome.code, 0, `marginctl failed: ${outcome.stderr}`)
-  const parsed: unknown = JSON.parse(outcome.stdout)
-  assert.isTrue(Array.isArray(parsed), outcome.stdout)
-  return Array.isArray(parsed) ? parsed.map(recordOf) : []
+  const parsed = recordOf(JSON.parse(outcome.stdout))
+  assert.deepStrictEqual(Object.keys(parsed).sort(), ["data", "has_more", "next_after"], outcome.stdout)
+  assert.strictEqual(parsed.has_more, parsed.next_after !== null, outcome.stdout)
+  return listOf(parsed.data).map(recordOf)
 }
 
 /** The environment that points a marginctl process at the test's TestDatabase (on the embedded test server or PostgreSQL). */

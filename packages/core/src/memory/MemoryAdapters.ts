@@ -5,6 +5,7 @@ import type { AuthorizationCodeRepository } from "../ports/AuthorizationCodeRepo
 import type { CatalogRepository } from "../ports/CatalogRepository.ts"
 import type { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
 import type { DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
+import type { IdempotencyKeyRepository } from "../ports/IdempotencyKeyRepository.ts"
 import type { IdGenerator } from "../ports/IdGenerator.ts"
 import type { LoginLinkRepository } from "../ports/LoginLinkRepository.ts"
 import type { MembershipRepository } from "../ports/MembershipRepository.ts"
@@ -28,6 +29,7 @@ import * as MemoryCatalogRepository from "./MemoryCatalogRepository.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 import * as MemoryDeletionRequestRepository from "./MemoryDeletionRequestRepository.ts"
 import * as MemoryDeprecationNoticeRepository from "./MemoryDeprecationNoticeRepository.ts"
+import * as MemoryIdempotencyKeyRepository from "./MemoryIdempotencyKeyRepository.ts"
 import * as MemoryIdGenerator from "./MemoryIdGenerator.ts"
 import * as MemoryLoginLinkRepository from "./MemoryLoginLinkRepository.ts"
 import * as MemoryMembershipRepository from "./MemoryMembershipRepository.ts"
@@ -69,6 +71,7 @@ export type Ports =
   | AuthorizationCodeRepository
   | OAuthGrantRepository
   | LoginLinkRepository
+  | IdempotencyKeyRepository
 
 /**
  * What `layer` provides: every port (the servers' ones, and the deprecation notices of the CLI),
@@ -99,6 +102,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryAuthorizationCodeRepository.layer,
     MemoryOAuthGrantRepository.layer,
     MemoryLoginLinkRepository.layer,
+    MemoryIdempotencyKeyRepository.layer,
     MemoryRateBudget.layerWith({ limit: options.rateLimit })
   ).pipe(Layer.provideMerge(Layer.mergeAll(MemoryDatabase.layer, MemoryIdGenerator.layer, MemoryStore.layer)))
 

@@ -17,7 +17,19 @@ describe("ServerConfig and StartupFailure", () => {
         assert.strictEqual(exit.value.rateLimitPerMinute, 60)
         assert.strictEqual(exit.value.maxBodyBytes, 1024 * 1024)
         assert.isTrue(exit.value.redisUrl._tag === "None")
+        assert.isNull(exit.value.publicUrl)
       }
+    })
+  )
+
+  it.effect("PUBLIC_URL: its origin, the OpenAPI document's server; not a URL is named", () =>
+    Effect.gen(function* () {
+      const exit = yield* causeOf({ PUBLIC_URL: "https://margin.example.com/some/path" })
+      assert.isTrue(Exit.isSuccess(exit) && exit.value.publicUrl === "https://margin.example.com")
+      const refused = yield* causeOf({ PUBLIC_URL: "margin.example.com" })
+      assert.isTrue(Exit.isFailure(refused))
+      if (Exit.isFailure(refused))
+        assert.match(describeStartFailure(refused.cause), /^invalid configuration: PUBLIC_URL/)
     })
   )
 

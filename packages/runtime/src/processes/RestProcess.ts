@@ -25,6 +25,8 @@ import { ensurePortFree, listenFailureSaid } from "../lifecycle/PortCheck.ts"
 
 export interface AppOptions {
   readonly maxBodyBytes?: number
+  /** PUBLIC_URL: the OpenAPI document's server. */
+  readonly publicUrl?: string
   /** The MCP front door's settings, when the process has read them already; else from the environment. */
   readonly mcpSettings?: McpSettingsShape
   /** How users sign in to consent to OAuth clients; else from the environment. */
@@ -40,6 +42,7 @@ export interface AppOptions {
 export const app = (options: AppOptions = {}) =>
   HttpApp.layer({
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     beside: {
       layer: McpRoutes.layer.pipe(
         Layer.provide(
@@ -108,9 +111,14 @@ const serverWith = <E>(options: ServerOptions<E>) =>
             )
       return Layer.mergeAll(
         // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
-        serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }).pipe(Layer.provide(mailer)), [
-          WriteBackOutbox
-        ]),
+        serveLean(
+          app({
+            maxBodyBytes: config.maxBodyBytes,
+            mcpSettings: mcp,
+            ...(config.publicUrl === null ? {} : { publicUrl: config.publicUrl })
+          }).pipe(Layer.provide(mailer)),
+          [WriteBackOutbox]
+        ),
         // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
         // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
         Jobs.layer

@@ -74,6 +74,11 @@ describe("ResponseConformance", () => {
   it("refuses an answer without its required header, or of a status the operation does not list", () => {
     const noRetryAfter = conformance.problemsOf(reply("GET", "/api/v1/runs", 429, limited))
     assert.deepStrictEqual(noRetryAfter, ["GET /api/v1/runs -> 429: header retry-after is missing"])
+    // Retry-After is an integer: whole seconds, not an HTTP date nor a fraction.
+    for (const wrong of ["1.5", "Wed, 21 Oct 2026 07:28:00 GMT"]) {
+      const problems = conformance.problemsOf(reply("GET", "/api/v1/runs", 429, limited, { "retry-after": wrong }))
+      assert.deepStrictEqual(problems, ["GET /api/v1/runs -> 429: header retry-after: data must be integer"], wrong)
+    }
     const noRequestId = conformance.problemsOf({
       ...reply("GET", "/api/v1/runs/run_1", 200, run),
       headers: { "content-type": "application/json" }

@@ -18,6 +18,8 @@ import { recordReply } from "./RecordedReplies.ts"
 export interface TestServerOptions {
   readonly rateLimit?: number
   readonly maxBodyBytes?: number
+  /** PUBLIC_URL: the OpenAPI document's server. */
+  readonly publicUrl?: string
   /** Services that replace memory adapters (a port that fails, for instance); they may use the memory ones. */
   readonly override?: Layer.Layer<never, never, MemoryAdapters.MemoryServices>
   /** The server's minimum log level (default Error, so tests stay quiet). */
@@ -35,6 +37,7 @@ export const layerOn = <ROut, E>(
   ports: Layer.Layer<ROut, E>,
   options: {
     readonly maxBodyBytes?: number
+    readonly publicUrl?: string
     readonly readiness?: Layer.Layer<Readiness, never, NoInfer<ROut>>
     readonly minimumLogLevel?: LogLevel.LogLevel
     readonly deprecations?: ReadonlyArray<Deprecation>
@@ -45,6 +48,7 @@ export const layerOn = <ROut, E>(
   return serveLean(
     RestProcess.app({
       ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+      ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
       // Sign-in by e-mail link on, whichever database the tests run on.
       oauthLogin: { emailLink: true, key: Redacted.make(randomBytes(32)) }
     }),
@@ -70,6 +74,7 @@ export const layer = (options: TestServerOptions = {}) => {
   const memory = MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })
   return layerOn(options.override === undefined ? memory : options.override.pipe(Layer.provideMerge(memory)), {
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
+    ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     ...(options.minimumLogLevel === undefined ? {} : { minimumLogLevel: options.minimumLogLevel }),
     ...(options.deprecations === undefined ? {} : { deprecations: options.deprecations })
   })

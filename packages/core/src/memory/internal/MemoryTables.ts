@@ -8,6 +8,7 @@ import type { DeletionRequest } from "../../DeletionRequest.ts"
 import type { Membership } from "../../Membership.ts"
 import type { OAuthGrant } from "../../OAuthGrant.ts"
 import type { OAuthToken } from "../../OAuthToken.ts"
+import type { IdempotentRequest } from "../../ports/IdempotencyKeyRepository.ts"
 import type { MailTransport } from "../../ports/Mailer.ts"
 import type { StoredOAuthClient } from "../../ports/OAuthClientRepository.ts"
 import type { Recommendation } from "../../Recommendation.ts"
@@ -97,6 +98,8 @@ export interface Tables {
   readonly oauthTokens: HashMap.HashMap<string, OAuthToken>
   /** Keyed by the hash of the link's nonce. */
   readonly loginLinks: HashMap.HashMap<string, UsedLoginLink>
+  /** Keyed by `idempotencyKeyOf`. */
+  readonly idempotentRequests: HashMap.HashMap<string, IdempotentRequest>
 }
 
 export const emptyTables: Tables = {
@@ -119,8 +122,12 @@ export const emptyTables: Tables = {
   authorizationCodes: HashMap.empty(),
   oauthGrants: HashMap.empty(),
   oauthTokens: HashMap.empty(),
-  loginLinks: HashMap.empty()
+  loginLinks: HashMap.empty(),
+  idempotentRequests: HashMap.empty()
 }
+
+export const idempotencyKeyOf = (workspaceId: string, operation: string, key: string): string =>
+  JSON.stringify([workspaceId, operation, key])
 
 export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
 
@@ -159,3 +166,4 @@ export const authorizationCodesTable: Table<AuthorizationCode> = table("authoriz
 export const oauthGrantsTable: Table<OAuthGrant> = table("oauthGrants")
 export const oauthTokensTable: Table<OAuthToken> = table("oauthTokens")
 export const loginLinksTable: Table<UsedLoginLink> = table("loginLinks")
+export const idempotentRequestsTable: Table<IdempotentRequest> = table("idempotentRequests")
