@@ -66,9 +66,6 @@ const recommendationInput = {
 }
 const alertInput = { path: { alert_id: alertIdParam }, query: Input.Struct({}), body: noBody }
 
-/** A page of a list, as every list's binding answers it. */
-const listed = <A>(page: Page<A>): Page<A> => page
-
 /** What each group holds: the OpenAPI tags' descriptions. */
 export const operationGroups: Readonly<Record<OperationGroup, string>> = {
   runs: "Analysis runs: each prices the catalog (or the items of some tags) and leaves recommendations.",
@@ -100,8 +97,7 @@ export const listRuns = defineOperation(
   { path: {}, query: Input.Struct({ ...pageInput, status: Schema.optionalKey(runStatusFilter) }), body: noBody },
   bindTo(
     Runs,
-    (runs) => (input, caller) =>
-      Effect.map(runs.list(caller.workspaceId, { status: input.status ?? null }, pageRequestOf(input)), listed)
+    (runs) => (input, caller) => runs.list(caller.workspaceId, { status: input.status ?? null }, pageRequestOf(input))
   )
 )
 
@@ -189,13 +185,10 @@ export const listRecommendations = defineOperation(
   bindTo(
     Recommendations,
     (recommendations) => (input, caller) =>
-      Effect.map(
-        recommendations.list(
-          caller.workspaceId,
-          { status: input.status ?? null, runId: input.run_id ?? null },
-          pageRequestOf(input)
-        ),
-        listed
+      recommendations.list(
+        caller.workspaceId,
+        { status: input.status ?? null, runId: input.run_id ?? null },
+        pageRequestOf(input)
       )
   )
 )
@@ -373,13 +366,10 @@ export const listAlerts = defineOperation(
   bindTo(
     Alerts,
     (alerts) => (input, caller) =>
-      Effect.map(
-        alerts.list(
-          caller.workspaceId,
-          { status: input.status ?? null, kind: input.kind ?? null, itemId: null },
-          pageRequestOf(input)
-        ),
-        listed
+      alerts.list(
+        caller.workspaceId,
+        { status: input.status ?? null, kind: input.kind ?? null, itemId: null },
+        pageRequestOf(input)
       )
   )
 )
@@ -497,8 +487,7 @@ export const listCatalogItems = defineOperation(
   { path: {}, query: Input.Struct({ ...pageInput, tag: Schema.optionalKey(tagFilter) }), body: noBody },
   bindTo(
     Catalog,
-    (catalog) => (input, caller) =>
-      Effect.map(catalog.list(caller.workspaceId, { tag: input.tag ?? null }, pageRequestOf(input)), listed)
+    (catalog) => (input, caller) => catalog.list(caller.workspaceId, { tag: input.tag ?? null }, pageRequestOf(input))
   )
 )
 
