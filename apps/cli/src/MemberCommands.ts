@@ -1,38 +1,37 @@
 import { UserId } from "@margin/core/Ids"
+import { Members } from "@margin/core/Members"
 import type { Membership } from "@margin/core/Membership"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { UserRepository } from "@margin/core/ports/UserRepository"
-import { type Role, roles } from "@margin/core/Role"
+import { roles } from "@margin/core/Role"
+import { toIso } from "@margin/core/Timestamp"
 import { onDatabase } from "@margin/runtime/cli"
 import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { userFlag, workspaceFlag } from "./Flags.ts"
 import { afterFlag, limitFlag, reportListing } from "./Listing.ts"
-import { audited } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-import { requireUser } from "./UserCommands.ts"
 import { requireWorkspace } from "./WorkspaceCommands.ts"
 
-/** Adds the user to the workspace with `role`, or changes their role; audited. */
+/**
+ * Adds the user to the workspace with `role`, or changes their role: core's `Members.setRole`
+ * (audited by the operator); a deleted user is the command's conflict.
+ */
 export const addMember = Effect.fn("addMember")(function* (membership: Membership) {
-  yield* requireWorkspace(membership.workspaceId)
-  yield* requireUser(membership.userId)
-  const repository = yield* MembershipRepository
-  const before = yield* repository.get(membership.workspaceId, membership.userId)
-  const previous: Role | null = Option.match(before, { onNone: () => null, onSome: (m) => m.role })
-  yield* audited(repository.upsert(membership), () => [
-    {
-      workspaceId: membership.workspaceId,
-      action: previous === null ? "member.add" : "member.set_role",
-      resourceType: "membership",
-      resourceId: membership.userId,
-      beforeStatus: previous,
-      afterStatus: membership.role
-    }
-  ])
-  return previous
+  const members = yield* Members
+  return yield* members.setRole(membership, operatorActor).pipe(
+    Effect.catchTag("UserDeleted", (deleted) =>
+      Effect.fail(
+        new OperatorError({
+          message: `user ${deleted.userId} was deleted on ${toIso(deleted.deletedAt)}`,
+          kind: "conflict"
+        })
+      )
+    )
+  )
 })
 
 const add = Command.make(

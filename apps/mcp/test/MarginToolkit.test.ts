@@ -334,7 +334,7 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
     }).pipe(Effect.scoped)
   )
 
-  it.effect("an argument holding a NUL is a validation_error naming it, never the database's unavailable", () =>
+  it.effect("an argument holding a NUL is refused naming it, never the database's unavailable", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()
       const agent = yield* connect(owner.token)
@@ -342,7 +342,10 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
       const paths = (outcome: ToolOutcome) =>
         list(failed(outcome, "validation_error"), "issues").map((issue) => field(issue, "path"))
       assert.deepStrictEqual(paths(yield* agent.call("get_alert", { alert_id: "alt_\u0000x" })), ["alert_id"])
-      assert.deepStrictEqual(paths(yield* agent.call("list_recommendations", { run_id: "run\u0000" })), ["run_id"])
+      // A filter's NUL is refused by the operation's declared input, at both doors (REST: 422).
+      const filtered = yield* agent.call("list_recommendations", { run_id: "run\u0000" })
+      assert.isTrue(filtered.isError)
+      assert.match(String(filtered.json), /must not contain the NUL character[\s\S]*run_id/)
     }).pipe(Effect.scoped)
   )
 

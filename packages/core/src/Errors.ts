@@ -67,3 +67,9 @@ export const reasonOf = (error: {
   if (error.cause instanceof Error && error.cause.message !== "") return error.cause.message
   return error._tag ?? "unknown failure"
 }
+
+/** A deleted user cannot be given anything new (a membership, a token). */
+export class UserDeleted extends Schema.TaggedError<UserDeleted>()("UserDeleted", {
+  userId: Schema.String,
+  deletedAt: Schema.Number
+}) {}

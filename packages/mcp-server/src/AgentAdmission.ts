@@ -1,32 +1,29 @@
-import { ResourceNotFound, TierIneligible } from "@margin/core/Errors"
-import { planLimits } from "@margin/core/Plan"
-import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
+import { AgentAccess } from "@margin/core/AgentAccess"
+import type { ResourceNotFound, TierIneligible } from "@margin/core/Errors"
 import type { CallerShape } from "@margin/edge/auth"
 import { Authenticate, type Credentials, type IdentificationError } from "@margin/edge/auth"
 import { type ErrorEnvelope, failureCodes, failureResponse } from "@margin/edge/wire"
-import { Effect, Option } from "effect"
+import { Effect } from "effect"
 
 export type AdmissionRefusal = IdentificationError | TierIneligible | ResourceNotFound
 
 /**
  * Who may speak MCP at all, checked once per request by each transport: the API token as REST
- * checks it (credential, the token's one rate budget, workspace), then the plan: MCP is a Max
- * and Enterprise feature. Over HTTP an OAuth access token issued for `oauthResource` (this
+ * checks it (credential, the token's one rate budget, workspace), then the plan (core's rule,
+ * `AgentAccess`: MCP is a Max and Enterprise feature). Over HTTP an OAuth access token issued for `oauthResource` (this
  * server's /mcp URL) is admitted as its grant. Session JWTs are for first-party apps and are refused. Scopes are left
  * to each tool, so that a token sees the tools its scopes allow.
  */
 export const agentAdmission = Effect.gen(function* () {
   const authenticate = yield* Authenticate
-  const workspaces = yield* WorkspaceRepository
+  const agents = yield* AgentAccess
   // One generator function for every request (a new one per call costs V8 a map and a prototype).
   return Effect.fnUntraced(function* (credentials: Credentials, oauthResource?: string) {
     const caller = yield* authenticate.identify(
       credentials,
       oauthResource === undefined ? { sessions: false } : { sessions: false, oauthResource }
     )
-    const workspace = yield* workspaces.get(caller.workspaceId)
-    if (Option.isNone(workspace)) return yield* new ResourceNotFound({ resource: "workspace", id: caller.workspaceId })
-    if (!planLimits[workspace.value.plan].mcp) return yield* new TierIneligible({ plan: workspace.value.plan })
+    yield* agents.admit(caller.workspaceId)
     return caller
   }) satisfies (credentials: Credentials, oauthResource?: string) => Effect.Effect<CallerShape, AdmissionRefusal>
 })

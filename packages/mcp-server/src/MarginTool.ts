@@ -1,16 +1,23 @@
 import { type GuardedOperation, isIdempotent, isMutation, type McpTool } from "@margin/core/operations/Operation"
 import {
+  Input,
+  type InputFields,
+  type OperationCaller,
+  type OperationInput
+} from "@margin/core/operations/OperationInput"
+import {
   Authenticate,
   Caller,
-  type CallerShape,
+  operationCaller,
   RouteAccess,
   type RouteAccessShape,
   routeAccess
 } from "@margin/edge/auth"
 import { CurrentRequestId } from "@margin/edge/telemetry"
 import { type ApiFailure, ErrorEnvelope, envelopeOf, logIfUnavailable, ValidationFailed } from "@margin/edge/wire"
-import { Context, Effect, type Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 import { Tool } from "effect/ai"
+import type { VariantSchema } from "effect/schema"
 import { unstorableArgumentIssues } from "./UnstorableArguments.ts"
 
 /** An operation of the catalogue that MCP offers, with the access every tool asks for. */
@@ -61,6 +68,27 @@ export const marginTool = <const Name extends string, P extends Schema.Top, S ex
     .annotate(RouteAccess, routeAccess(entry))
 }
 
+/**
+ * An operation's tool arguments, from its catalogue entry's input: one object of the path
+ * parameters, the JSON variant of each query field (numbers as JSON numbers) and the body's fields,
+ * in that order, decoded as REST decodes them.
+ */
+export const toolParameters = <
+  const Params extends InputFields,
+  const Query extends VariantSchema.Struct.Fields,
+  const Body extends InputFields,
+  const Headers extends InputFields
+>(entry: {
+  readonly input: OperationInput<Params, Query, Body, Headers>
+}) =>
+  Schema.Struct({
+    ...entry.input.path,
+    ...Input.extract(entry.input.query, "json").fields,
+    ...entry.input.body.fields,
+    // What REST reads from headers is an argument over MCP, under the same name.
+    ...entry.input.headers.fields
+  })
+
 /** The access a tool was made with; undefined only for a tool not made by `marginTool`. */
 export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>
   Context.getOrUndefined(tool.annotations, RouteAccess)
@@ -74,19 +102,21 @@ const refused = Effect.fnUntraced(function* (failure: ApiFailure) {
 })
 
 /**
- * Turns a use-case call into a tool handler: the request's caller is authorized for the tool
- * (scope, token_unusable) first, arguments holding a NUL are refused (validation_error), and
- * every expected failure becomes the `{ code, message }` a REST client would get, with the
- * request's id, answered to the agent as an `isError` result.
+ * Turns an operation's binding into a tool handler: the request's caller is authorized for the
+ * tool (scope, token_unusable) first, arguments holding a NUL are refused (validation_error), the
+ * use case runs with the caller at the `mcp` door, its answer becomes the tool's JSON, and every
+ * expected failure becomes the `{ code, message }` a REST client would get, with the request's id,
+ * answered to the agent as an `isError` result.
  */
 export const toolHandlers = Effect.map(
   Authenticate,
   (authenticate) =>
-    <T extends Tool.Any, R>(
+    <T extends Tool.Any, A>(
       tool: T,
-      body: (params: Tool.Parameters<T>, caller: CallerShape) => Effect.Effect<Tool.Success<T>, ApiFailure, R>
+      run: (input: Tool.Parameters<T>, caller: OperationCaller) => Effect.Effect<A, ApiFailure>,
+      toJson: (answer: A) => Tool.Success<T>
     ) =>
-    (params: Tool.Parameters<T>): Effect.Effect<Tool.Success<T>, ErrorEnvelope, R | Caller> => {
+    (params: Tool.Parameters<T>): Effect.Effect<Tool.Success<T>, ErrorEnvelope, Caller> => {
       const access = accessOf(tool)
       if (access === undefined) return Effect.die(`tool ${tool.name} declares no RouteAccess`)
       return Caller.pipe(
@@ -95,7 +125,7 @@ export const toolHandlers = Effect.map(
           const issues = unstorableArgumentIssues(params)
           return issues.length === 0 ? Effect.void : Effect.fail(new ValidationFailed({ issues }))
         }),
-        Effect.flatMap((caller) => body(params, caller)),
+        Effect.flatMap((caller) => Effect.map(run(params, operationCaller(caller, "mcp")), toJson)),
         Effect.catch(refused)
       )
     }

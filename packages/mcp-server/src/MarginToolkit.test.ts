@@ -4,6 +4,7 @@ import { operationCatalogue, operationOfTool } from "@margin/core/operations/Ope
 import { routeAccess } from "@margin/edge/auth"
 import { Context, Predicate } from "effect"
 import { Tool } from "effect/ai"
+import { VariantSchema } from "effect/schema"
 import { accessOf } from "./MarginTool.ts"
 import { MarginToolkit, toolAccess } from "./MarginToolkit.ts"
 
@@ -43,6 +44,33 @@ describe("MarginToolkit and the operation catalogue", () => {
       const access = routeAccess(entry)
       assert.deepStrictEqual(accessOf(tool), access, tool.name)
       assert.deepStrictEqual(toolAccess.get(tool.name), access, tool.name)
+    }
+  })
+
+  it("takes each tool's arguments from its operation's input, every one described", () => {
+    for (const tool of tools) {
+      const entry = operationOfTool.get(tool.name)
+      const schema = Tool.getJsonSchema(tool)
+      const properties = Predicate.hasProperty(schema, "properties") ? Object(schema.properties) : {}
+      const input = entry?.input ?? null
+      const body = input?.body
+      const headers = input?.headers
+      const declared =
+        input === null
+          ? []
+          : [
+              ...Object.keys(input.path),
+              ...Object.keys(input.query[VariantSchema.TypeId]),
+              ...Object.keys(Predicate.hasProperty(body, "fields") ? Object(body.fields) : {}),
+              ...Object.keys(Predicate.hasProperty(headers, "fields") ? Object(headers.fields) : {})
+            ]
+      assert.deepStrictEqual(Object.keys(properties), declared, tool.name)
+      for (const [name, property] of Object.entries(properties)) {
+        assert.isString(
+          Predicate.hasProperty(property, "description") ? property.description : undefined,
+          `${tool.name}.${name}`
+        )
+      }
     }
   })
 

@@ -1,5 +1,4 @@
-import { Approval, type ApprovalResult } from "@margin/core/Approval"
-import { RecommendationId, RunId } from "@margin/core/Ids"
+import type { ApprovalResult } from "@margin/core/Approval"
 import {
   acceptRecommendation,
   approveRecommendation,
@@ -8,24 +7,11 @@ import {
   listRecommendations,
   rejectRecommendation
 } from "@margin/core/operations/OperationCatalogue"
-import { RecommendationStatus } from "@margin/core/Recommendation"
-import { type RecommendationMutation, Recommendations } from "@margin/core/RecommendationsService"
-import { callerActor } from "@margin/edge/auth"
-import {
-  ListJson,
-  listJson,
-  pageRequest,
-  RecommendationJson,
-  RejectBody,
-  recommendationJson,
-  WriteBackStateJson
-} from "@margin/edge/wire"
+import type { RecommendationMutation } from "@margin/core/RecommendationsService"
+import { ListJson, listJson, RecommendationJson, recommendationJson, WriteBackStateJson } from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, toolHandlers } from "./MarginTool.ts"
-import { pageParams } from "./PageParams.ts"
-
-const RecommendationParams = Schema.Struct({ recommendation_id: RecommendationId })
+import { marginTool, toolHandlers, toolParameters } from "./MarginTool.ts"
 
 /**
  * A command's answer. Unlike REST, whose repeat answers only `{ ok, idempotent }` (docs/contract.md, "States and repeats"),
@@ -60,36 +46,32 @@ const approvalJson = (result: ApprovalResult) => ({
 })
 
 export const ListRecommendations = marginTool(listRecommendations, {
-  parameters: Schema.Struct({
-    ...pageParams,
-    status: Schema.optionalKey(RecommendationStatus),
-    run_id: Schema.optionalKey(RunId)
-  }),
+  parameters: toolParameters(listRecommendations),
   success: ListJson(RecommendationJson, "RecommendationList")
 })
 
 export const GetRecommendation = marginTool(getRecommendation, {
-  parameters: RecommendationParams,
+  parameters: toolParameters(getRecommendation),
   success: RecommendationJson
 })
 
 export const AcceptRecommendation = marginTool(acceptRecommendation, {
-  parameters: RecommendationParams,
+  parameters: toolParameters(acceptRecommendation),
   success: RecommendationMutationJson
 })
 
 export const DismissRecommendation = marginTool(dismissRecommendation, {
-  parameters: RecommendationParams,
+  parameters: toolParameters(dismissRecommendation),
   success: RecommendationMutationJson
 })
 
 export const ApproveRecommendation = marginTool(approveRecommendation, {
-  parameters: RecommendationParams,
+  parameters: toolParameters(approveRecommendation),
   success: RecommendationApprovalJson
 })
 
 export const RejectRecommendation = marginTool(rejectRecommendation, {
-  parameters: Schema.Struct({ ...RecommendationParams.fields, ...RejectBody.fields }),
+  parameters: toolParameters(rejectRecommendation),
   success: RecommendationMutationJson
 })
 
@@ -104,54 +86,19 @@ export const RecommendationTools = Toolkit.make(
 
 export const RecommendationToolsLayer = RecommendationTools.toLayer(
   Effect.gen(function* () {
-    const recommendations = yield* Recommendations
-    const approval = yield* Approval
     const handle = yield* toolHandlers
     return RecommendationTools.of({
-      list_recommendations: handle(ListRecommendations, (params, caller) =>
-        Effect.map(
-          recommendations.list(
-            caller.workspaceId,
-            { status: params.status ?? null, runId: params.run_id ?? null },
-            pageRequest(params)
-          ),
-          (page) => listJson(page, recommendationJson)
-        )
+      list_recommendations: handle(ListRecommendations, yield* listRecommendations.binding, (page) =>
+        listJson(page, recommendationJson)
       ),
-      get_recommendation: handle(GetRecommendation, (params, caller) =>
-        Effect.map(recommendations.get(caller.workspaceId, params.recommendation_id), recommendationJson)
+      // The REST detail's recommendation, without its write-back.
+      get_recommendation: handle(GetRecommendation, yield* getRecommendation.binding, (detail) =>
+        recommendationJson(detail.recommendation)
       ),
-      accept_recommendation: handle(AcceptRecommendation, (params, caller) =>
-        Effect.map(
-          recommendations.accept(caller.workspaceId, params.recommendation_id, callerActor(caller)),
-          mutationJson
-        )
-      ),
-      dismiss_recommendation: handle(DismissRecommendation, (params, caller) =>
-        Effect.map(
-          recommendations.dismiss(caller.workspaceId, params.recommendation_id, callerActor(caller)),
-          mutationJson
-        )
-      ),
-      // Approve and reject: the role rule is the use case's, as in REST.
-      approve_recommendation: handle(ApproveRecommendation, (params, caller) =>
-        Effect.map(
-          approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller), caller.role),
-          approvalJson
-        )
-      ),
-      reject_recommendation: handle(RejectRecommendation, (params, caller) =>
-        Effect.map(
-          recommendations.reject(
-            caller.workspaceId,
-            params.recommendation_id,
-            callerActor(caller),
-            caller.role,
-            params.reason
-          ),
-          mutationJson
-        )
-      )
+      accept_recommendation: handle(AcceptRecommendation, yield* acceptRecommendation.binding, mutationJson),
+      dismiss_recommendation: handle(DismissRecommendation, yield* dismissRecommendation.binding, mutationJson),
+      approve_recommendation: handle(ApproveRecommendation, yield* approveRecommendation.binding, approvalJson),
+      reject_recommendation: handle(RejectRecommendation, yield* rejectRecommendation.binding, mutationJson)
     })
   })
 )

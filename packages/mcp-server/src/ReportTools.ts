@@ -1,18 +1,15 @@
 import { exportReport } from "@margin/core/operations/OperationCatalogue"
-import { Recommendations } from "@margin/core/RecommendationsService"
-import { reportRow } from "@margin/core/ReportExportService"
-import { jsonRow, ListJson, listJson, pageRequest, ReportRowJson } from "@margin/edge/wire"
-import { Effect, Schema } from "effect"
+import { jsonRow, ListJson, listJson, ReportRowJson } from "@margin/edge/wire"
+import { Effect } from "effect"
 import { Toolkit } from "effect/ai"
-import { marginTool, toolHandlers } from "./MarginTool.ts"
-import { pageParams } from "./PageParams.ts"
+import { marginTool, toolHandlers, toolParameters } from "./MarginTool.ts"
 
 /**
  * The report export in pages: the rows of REST's JSON export (`GET /api/v1/reports/export`), one
  * page per call, because a tool result must fit in one message while a workspace may not.
  */
 export const ExportReport = marginTool(exportReport, {
-  parameters: Schema.Struct(pageParams),
+  parameters: toolParameters(exportReport),
   success: ListJson(ReportRowJson, "ReportPage")
 })
 
@@ -20,15 +17,9 @@ export const ReportTools = Toolkit.make(ExportReport)
 
 export const ReportToolsLayer = ReportTools.toLayer(
   Effect.gen(function* () {
-    const recommendations = yield* Recommendations
     const handle = yield* toolHandlers
     return ReportTools.of({
-      export_report: handle(ExportReport, (params, caller) =>
-        Effect.map(
-          recommendations.list(caller.workspaceId, { status: null, runId: null }, pageRequest(params)),
-          (page) => listJson(page, (recommendation) => jsonRow(reportRow(recommendation)))
-        )
-      )
+      export_report: handle(ExportReport, yield* exportReport.binding, (page) => listJson(page, jsonRow))
     })
   })
 )

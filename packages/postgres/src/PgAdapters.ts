@@ -1,24 +1,5 @@
-import type { AlertRepository } from "@margin/core/ports/AlertRepository"
-import type { AuditRepository } from "@margin/core/ports/AuditRepository"
-import type { AuthorizationCodeRepository } from "@margin/core/ports/AuthorizationCodeRepository"
-import type { CatalogRepository } from "@margin/core/ports/CatalogRepository"
-import type { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
-import type { IdempotencyKeyRepository } from "@margin/core/ports/IdempotencyKeyRepository"
-import type { IdGenerator } from "@margin/core/ports/IdGenerator"
-import type { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
-import type { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import type { OAuthClientRepository } from "@margin/core/ports/OAuthClientRepository"
-import type { OAuthGrantRepository } from "@margin/core/ports/OAuthGrantRepository"
-import type { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
-import type { RunRepository } from "@margin/core/ports/RunRepository"
-import type { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
+import type { StoredPorts } from "@margin/core/ports/Ports"
 import type { StoreCredentials } from "@margin/core/ports/StoreCredentials"
-import type { SupportSessionRepository } from "@margin/core/ports/SupportSessionRepository"
-import type { TokenRepository } from "@margin/core/ports/TokenRepository"
-import type { Transactor } from "@margin/core/ports/Transactor"
-import type { UserRepository } from "@margin/core/ports/UserRepository"
-import type { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
-import type { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { type Config, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { CredentialCipher, type InvalidCredentialsKey } from "./CredentialCipher.ts"
@@ -45,33 +26,12 @@ import * as PgWorkspaceRepository from "./PgWorkspaceRepository.ts"
 import * as PgWriteBackOutbox from "./PgWriteBackOutbox.ts"
 
 /**
- * What `layer` provides: every port of core that lives in the database, the id generator, and the
- * store adapters' read of sealed credentials (with its cipher). The rate budget (PgRateBudget or
+ * What `layer` provides: every port of core that lives in the database (`StoredPorts`, the list
+ * the memory adapters provide too), and the store adapters' read of sealed credentials (with its
+ * cipher). The rate budget (PgRateBudget or
  * Redis) and the store write-back (@margin/stores) are composed by each app.
  */
-export type PgPorts =
-  | Transactor
-  | IdGenerator
-  | WorkspaceRepository
-  | UserRepository
-  | MembershipRepository
-  | TokenRepository
-  | StoreConnectionRepository
-  | CatalogRepository
-  | RunRepository
-  | RecommendationRepository
-  | AlertRepository
-  | AuditRepository
-  | WriteBackOutbox
-  | SupportSessionRepository
-  | DeletionRequestRepository
-  | StoreCredentials
-  | CredentialCipher
-  | OAuthClientRepository
-  | AuthorizationCodeRepository
-  | OAuthGrantRepository
-  | LoginLinkRepository
-  | IdempotencyKeyRepository
+export type PgPorts = StoredPorts | StoreCredentials | CredentialCipher
 
 /** Every adapter over the SqlClient in context, with the given credential cipher. */
 export const layerWith = <E, R>(

@@ -4,6 +4,7 @@ import { operationCatalogue, operationGroups } from "@margin/core/operations/Ope
 import { RouteAccess, routeAccess } from "@margin/edge/auth"
 import { Context } from "effect"
 import { HttpApi, type HttpApiEndpoint, OpenApi } from "effect/http-api"
+import { VariantSchema } from "effect/schema"
 import { Api } from "./Api.ts"
 import { securityOf } from "./SecuritySchemes.ts"
 
@@ -47,6 +48,23 @@ describe("Api and the operation catalogue", () => {
       assert.strictEqual(group, entry.group, endpoint.identifier)
       assert.strictEqual(endpoint.method, entry.rest.method, endpoint.identifier)
       assert.strictEqual(endpoint.path, entry.rest.path, endpoint.identifier)
+    }
+  })
+
+  it("takes each endpoint's path and query parameters from its operation's declared input", () => {
+    for (const entry of offered) {
+      if (entry.rest === null) continue
+      const parameters = record(described(entry.rest.method, entry.rest.path)).parameters
+      const named = (place: string) =>
+        (Array.isArray(parameters) ? parameters.map(record) : []).filter((p) => p.in === place).map((p) => p.name)
+      // exportReport streams the whole report: its REST form takes none of the entry's (paging) input.
+      const input = entry.id === "exportReport" ? null : entry.input
+      assert.deepStrictEqual(named("path"), input === null ? [] : Object.keys(input.path), entry.id)
+      assert.deepStrictEqual(
+        named("query"),
+        input === null ? [] : Object.keys(input.query[VariantSchema.TypeId]),
+        entry.id
+      )
     }
   })
 

@@ -1,6 +1,3 @@
-import { AlertStatus } from "@margin/core/Alert"
-import { AlertKind } from "@margin/core/AlertFinding"
-import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
 import {
   acceptRecommendation,
   approveRecommendation,
@@ -21,30 +18,22 @@ import {
   rejectRecommendation,
   resolveAlert,
   snoozeAlert,
-  triggerRun
+  triggerRun,
+  triggerRunHeaders
 } from "@margin/core/operations/OperationCatalogue"
-import { RecommendationStatus } from "@margin/core/Recommendation"
-import { RunStatus } from "@margin/core/Run"
-import { Tag } from "@margin/core/Tag"
 import {
   AlertChangedJson,
   AlertJson,
   CatalogItemJson,
-  IdempotencyKey,
   IdempotentRepeatJson,
-  isWithoutNul,
   ListJson,
-  pageQueryFields,
   RecommendationApprovedJson,
   RecommendationChangedJson,
   RecommendationDetailJson,
   RecommendationJson,
-  RejectBody,
   ReportCsv,
   ReportJson,
   RunJson,
-  SnoozeBody,
-  TriggerRunBody,
   WorkspaceStatusJson
 } from "@margin/edge/wire"
 import { Schema } from "effect"
@@ -63,6 +52,7 @@ import {
 import { Authentication } from "./Authentication.ts"
 import { documentTransform } from "./DocumentTransform.ts"
 import { operation } from "./Operation.ts"
+import { restQuery } from "./OperationEndpoint.ts"
 import { RequestValidation } from "./RequestValidation.ts"
 import { withSecuritySchemes } from "./SecuritySchemes.ts"
 import { transportErrors } from "./TransportErrors.ts"
@@ -70,8 +60,9 @@ import { transportErrors } from "./TransportErrors.ts"
 /**
  * The REST contract, v1: the ten operations of the contract plus the additive ones (docs/contract.md). The
  * OpenAPI document, the router and the request decoding all come from this one definition; each
- * endpoint's name, method, path, access and words come from its entry of the operation catalogue
- * (`@margin/core/operations/OperationCatalogue`, shared with the MCP tools), its schemas from here.
+ * endpoint's name, method, path, access, words and input (path and query parameters, the body)
+ * come from its entry of the operation catalogue (`@margin/core/operations/OperationCatalogue`,
+ * shared with the MCP tools; `restQuery`), its answers and errors from here.
  */
 
 const prefix = "/api/v1"
@@ -88,20 +79,19 @@ const reportCsvExample = [
  */
 export const apiMiddlewares = [RequestValidation, Authentication] as const
 
-const RecommendationParams = { recommendation_id: RecommendationId }
-const AlertParams = { alert_id: AlertId }
-
 export const RunsGroup = HttpApiGroup.make("runs")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.runs }))
   .add(
     HttpApiEndpoint.make(listRuns.rest.method)(listRuns.id, listRuns.rest.path, {
-      query: { ...pageQueryFields, status: Schema.optionalKey(RunStatus) },
+      query: restQuery(listRuns),
       success: ListJson(RunJson, "RunList"),
       error: RepositoryErrorError
     }).annotateMerge(operation(listRuns)),
     HttpApiEndpoint.make(triggerRun.rest.method)(triggerRun.id, triggerRun.rest.path, {
-      headers: { "idempotency-key": Schema.optionalKey(IdempotencyKey) },
-      payload: [TriggerRunBody, Schema.Null],
+      // REST carries the idempotency key as a header (the operation's `headers` input).
+      headers: { "idempotency-key": triggerRunHeaders.fields.idempotency_key },
+      // No body, or null, means {} (bodyMayBeAbsent).
+      payload: [triggerRun.input.body, Schema.Null],
       success: RunJson.pipe(HttpApiSchema.status(202)),
       error: [
         EmailNotConfirmedError,
@@ -112,7 +102,7 @@ export const RunsGroup = HttpApiGroup.make("runs")
       ]
     }).annotateMerge(operation(triggerRun)),
     HttpApiEndpoint.make(getRun.rest.method)(getRun.id, getRun.rest.path, {
-      params: { run_id: RunId },
+      params: getRun.input.path,
       success: RunJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
     }).annotateMerge(operation(getRun))
@@ -124,31 +114,27 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.recommendations }))
   .add(
     HttpApiEndpoint.make(listRecommendations.rest.method)(listRecommendations.id, listRecommendations.rest.path, {
-      query: {
-        ...pageQueryFields,
-        status: Schema.optionalKey(RecommendationStatus),
-        run_id: Schema.optionalKey(RunId.pipe(Schema.check(isWithoutNul)))
-      },
+      query: restQuery(listRecommendations),
       success: ListJson(RecommendationJson, "RecommendationList"),
       error: RepositoryErrorError
     }).annotateMerge(operation(listRecommendations)),
     HttpApiEndpoint.make(getRecommendation.rest.method)(getRecommendation.id, getRecommendation.rest.path, {
-      params: RecommendationParams,
+      params: getRecommendation.input.path,
       success: RecommendationDetailJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
     }).annotateMerge(operation(getRecommendation)),
     HttpApiEndpoint.make(acceptRecommendation.rest.method)(acceptRecommendation.id, acceptRecommendation.rest.path, {
-      params: RecommendationParams,
+      params: acceptRecommendation.input.path,
       success: [RecommendationChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(operation(acceptRecommendation)),
     HttpApiEndpoint.make(dismissRecommendation.rest.method)(dismissRecommendation.id, dismissRecommendation.rest.path, {
-      params: RecommendationParams,
+      params: dismissRecommendation.input.path,
       success: [RecommendationChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(operation(dismissRecommendation)),
     HttpApiEndpoint.make(approveRecommendation.rest.method)(approveRecommendation.id, approveRecommendation.rest.path, {
-      params: RecommendationParams,
+      params: approveRecommendation.input.path,
       success: [RecommendationApprovedJson, IdempotentRepeatJson],
       error: [
         ForbiddenRoleError,
@@ -160,8 +146,8 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       ]
     }).annotateMerge(operation(approveRecommendation)),
     HttpApiEndpoint.make(rejectRecommendation.rest.method)(rejectRecommendation.id, rejectRecommendation.rest.path, {
-      params: RecommendationParams,
-      payload: RejectBody,
+      params: rejectRecommendation.input.path,
+      payload: rejectRecommendation.input.body,
       // No repeat shape: a second reject is a conflict.
       success: RecommendationChangedJson,
       error: [ForbiddenRoleError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
@@ -174,28 +160,28 @@ export const AlertsGroup = HttpApiGroup.make("alerts")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.alerts }))
   .add(
     HttpApiEndpoint.make(listAlerts.rest.method)(listAlerts.id, listAlerts.rest.path, {
-      query: { ...pageQueryFields, status: Schema.optionalKey(AlertStatus), kind: Schema.optionalKey(AlertKind) },
+      query: restQuery(listAlerts),
       success: ListJson(AlertJson, "AlertList"),
       error: RepositoryErrorError
     }).annotateMerge(operation(listAlerts)),
     HttpApiEndpoint.make(getAlert.rest.method)(getAlert.id, getAlert.rest.path, {
-      params: AlertParams,
+      params: getAlert.input.path,
       success: AlertJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
     }).annotateMerge(operation(getAlert)),
     HttpApiEndpoint.make(snoozeAlert.rest.method)(snoozeAlert.id, snoozeAlert.rest.path, {
-      params: AlertParams,
-      payload: SnoozeBody,
+      params: snoozeAlert.input.path,
+      payload: snoozeAlert.input.body,
       success: [AlertChangedJson, IdempotentRepeatJson],
       error: [InvalidInputError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(operation(snoozeAlert)),
     HttpApiEndpoint.make(resolveAlert.rest.method)(resolveAlert.id, resolveAlert.rest.path, {
-      params: AlertParams,
+      params: resolveAlert.input.path,
       success: [AlertChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(operation(resolveAlert)),
     HttpApiEndpoint.make(dismissAlert.rest.method)(dismissAlert.id, dismissAlert.rest.path, {
-      params: AlertParams,
+      params: dismissAlert.input.path,
       success: [AlertChangedJson, IdempotentRepeatJson],
       error: [ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
     }).annotateMerge(operation(dismissAlert))
@@ -207,7 +193,7 @@ export const CatalogGroup = HttpApiGroup.make("catalog")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.catalog }))
   .add(
     HttpApiEndpoint.make(listCatalogItems.rest.method)(listCatalogItems.id, listCatalogItems.rest.path, {
-      query: { ...pageQueryFields, tag: Schema.optionalKey(Tag) },
+      query: restQuery(listCatalogItems),
       success: ListJson(CatalogItemJson, "CatalogItemList"),
       error: RepositoryErrorError
     }).annotateMerge(operation(listCatalogItems))
@@ -218,6 +204,8 @@ export const CatalogGroup = HttpApiGroup.make("catalog")
 export const ReportsGroup = HttpApiGroup.make("reports")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.reports }))
   .add(
+    // Not the entry's input: REST streams the whole report, unpaged (exportReport's binding is one
+    // page, the MCP tool's form), so it takes none of the entry's input.
     HttpApiEndpoint.make(exportReport.rest.method)(exportReport.id, exportReport.rest.path, {
       success: [
         ReportCsv.annotate({ examples: [reportCsvExample] }).pipe(HttpApiSchema.asText({ contentType: "text/csv" })),

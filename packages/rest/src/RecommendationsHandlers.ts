@@ -1,13 +1,18 @@
-import { Approval, type ApprovalResult } from "@margin/core/Approval"
+import type { ApprovalResult } from "@margin/core/Approval"
+import {
+  acceptRecommendation,
+  approveRecommendation,
+  dismissRecommendation,
+  getRecommendation,
+  listRecommendations,
+  rejectRecommendation
+} from "@margin/core/operations/OperationCatalogue"
 import type { RecommendationMutation, RecommendationRejected } from "@margin/core/RecommendationsService"
-import { Recommendations } from "@margin/core/RecommendationsService"
-import { Caller, callerActor } from "@margin/edge/auth"
 import {
   IdempotentRepeatJson,
   idempotentRepeat,
   ListJson,
   listJson,
-  pageRequest,
   RecommendationChangedJson,
   RecommendationJson,
   recommendationDetailJson,
@@ -18,6 +23,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api, apiMiddlewares } from "./Api.ts"
 import { encodedJson } from "./EncodedJson.ts"
 import { isolatedGroup } from "./IsolatedGroup.ts"
+import { answer } from "./OperationEndpoint.ts"
 
 // The hot endpoints answer their wire-form bodies as they are (EncodedJson: no second encoding pass).
 const changedBody = encodedJson(Schema.Union([RecommendationChangedJson, IdempotentRepeatJson]))
@@ -50,45 +56,20 @@ const approved = (result: ApprovalResult) =>
 
 export const RecommendationsHandlers = isolatedGroup(
   Effect.gen(function* () {
-    const recommendations = yield* Recommendations
-    const approval = yield* Approval
+    const list = answer(yield* listRecommendations.binding, (page) => listBody(listJson(page, recommendationJson)))
+    const get = answer(yield* getRecommendation.binding, recommendationDetailJson)
+    const accept = answer(yield* acceptRecommendation.binding, changed)
+    const dismiss = answer(yield* dismissRecommendation.binding, changed)
+    const approve = answer(yield* approveRecommendation.binding, approved)
+    const reject = answer(yield* rejectRecommendation.binding, rejected)
     return HttpApiBuilder.group(Api, "recommendations", (handlers) =>
       handlers.handleAll({
-        listRecommendations: ({ query }) =>
-          Caller.use((caller) =>
-            recommendations.list(
-              caller.workspaceId,
-              { status: query.status ?? null, runId: query.run_id ?? null },
-              pageRequest(query)
-            )
-          ).pipe(Effect.map((page) => listBody(listJson(page, recommendationJson)))),
-        getRecommendation: ({ params }) =>
-          Caller.use((caller) => recommendations.getDetail(caller.workspaceId, params.recommendation_id)).pipe(
-            Effect.map(recommendationDetailJson)
-          ),
-        acceptRecommendation: ({ params }) =>
-          Caller.use((caller) =>
-            recommendations.accept(caller.workspaceId, params.recommendation_id, callerActor(caller))
-          ).pipe(Effect.map(changed)),
-        dismissRecommendation: ({ params }) =>
-          Caller.use((caller) =>
-            recommendations.dismiss(caller.workspaceId, params.recommendation_id, callerActor(caller))
-          ).pipe(Effect.map(changed)),
-        // Approve and reject: the role rule is the use case's (after the body is validated).
-        approveRecommendation: ({ params }) =>
-          Caller.use((caller) =>
-            approval.approve(caller.workspaceId, params.recommendation_id, callerActor(caller), caller.role)
-          ).pipe(Effect.map(approved)),
-        rejectRecommendation: ({ params, payload }) =>
-          Caller.use((caller) =>
-            recommendations.reject(
-              caller.workspaceId,
-              params.recommendation_id,
-              callerActor(caller),
-              caller.role,
-              payload.reason
-            )
-          ).pipe(Effect.map(rejected))
+        listRecommendations: ({ query }) => list(query),
+        getRecommendation: ({ params }) => get(params),
+        acceptRecommendation: ({ params }) => accept(params),
+        dismissRecommendation: ({ params }) => dismiss(params),
+        approveRecommendation: ({ params }) => approve(params),
+        rejectRecommendation: ({ params, payload }) => reject({ ...params, ...payload })
       })
     )
   }),

@@ -1,27 +1,7 @@
 import { Layer } from "effect"
-import type { AlertRepository } from "../ports/AlertRepository.ts"
-import type { AuditRepository } from "../ports/AuditRepository.ts"
-import type { AuthorizationCodeRepository } from "../ports/AuthorizationCodeRepository.ts"
-import type { CatalogRepository } from "../ports/CatalogRepository.ts"
-import type { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
 import type { DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
-import type { IdempotencyKeyRepository } from "../ports/IdempotencyKeyRepository.ts"
-import type { IdGenerator } from "../ports/IdGenerator.ts"
-import type { LoginLinkRepository } from "../ports/LoginLinkRepository.ts"
-import type { MembershipRepository } from "../ports/MembershipRepository.ts"
-import type { OAuthClientRepository } from "../ports/OAuthClientRepository.ts"
-import type { OAuthGrantRepository } from "../ports/OAuthGrantRepository.ts"
-import { defaultRequestsPerMinute, type RateBudget } from "../ports/RateBudget.ts"
-import type { RecommendationRepository } from "../ports/RecommendationRepository.ts"
-import type { RunRepository } from "../ports/RunRepository.ts"
-import type { StoreConnectionRepository } from "../ports/StoreConnectionRepository.ts"
-import type { StoreWriteBack } from "../ports/StoreWriteBack.ts"
-import type { SupportSessionRepository } from "../ports/SupportSessionRepository.ts"
-import type { TokenRepository } from "../ports/TokenRepository.ts"
-import type { Transactor } from "../ports/Transactor.ts"
-import type { UserRepository } from "../ports/UserRepository.ts"
-import type { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
-import type { WriteBackOutbox } from "../ports/WriteBackOutbox.ts"
+import type { Ports } from "../ports/Ports.ts"
+import { defaultRequestsPerMinute } from "../ports/RateBudget.ts"
 import * as MemoryAlertRepository from "./MemoryAlertRepository.ts"
 import * as MemoryAuditRepository from "./MemoryAuditRepository.ts"
 import * as MemoryAuthorizationCodeRepository from "./MemoryAuthorizationCodeRepository.ts"
@@ -48,30 +28,8 @@ import * as MemoryUserRepository from "./MemoryUserRepository.ts"
 import * as MemoryWorkspaceRepository from "./MemoryWorkspaceRepository.ts"
 import * as MemoryWriteBackOutbox from "./MemoryWriteBackOutbox.ts"
 
-/** Every port of core. */
-export type Ports =
-  | Transactor
-  | IdGenerator
-  | RateBudget
-  | StoreWriteBack
-  | WorkspaceRepository
-  | UserRepository
-  | MembershipRepository
-  | TokenRepository
-  | StoreConnectionRepository
-  | CatalogRepository
-  | RunRepository
-  | RecommendationRepository
-  | AlertRepository
-  | AuditRepository
-  | WriteBackOutbox
-  | SupportSessionRepository
-  | DeletionRequestRepository
-  | OAuthClientRepository
-  | AuthorizationCodeRepository
-  | OAuthGrantRepository
-  | LoginLinkRepository
-  | IdempotencyKeyRepository
+/** Every port of core (listed once, in `ports/Ports.ts`). */
+export type { Ports } from "../ports/Ports.ts"
 
 /**
  * What `layer` provides: every port (the servers' ones, and the deprecation notices of the CLI),

@@ -1,5 +1,8 @@
+import { type Context, Effect, type Schema } from "effect"
+import type { VariantSchema } from "effect/schema"
 import type { Role } from "../Role.ts"
 import type { Scope } from "../Scope.ts"
+import type { InputFields, InputOf, OperationBinding, OperationCaller, OperationInput } from "./OperationInput.ts"
 
 /** A credential an operation accepts: a workspace API token (`pck_…`) or a first-party session JWT. */
 export type Credential = "token" | "session"
@@ -45,11 +48,8 @@ export interface McpTool {
 /** The groups operations are listed in (REST tags); `system` holds the orchestrator's probes. */
 export type OperationGroup = "runs" | "recommendations" | "alerts" | "catalog" | "reports" | "workspace" | "system"
 
-/**
- * One operation of the service, as every front door offers it: the facts REST and MCP take from
- * here rather than each declaring them (OperationCatalogue.ts lists them all).
- */
-export interface Operation {
+/** What an entry says about an operation, before its input and binding. */
+export interface OperationFacts {
   /** The REST endpoint's name (its OpenAPI operationId ends with it). */
   readonly id: string
   readonly group: OperationGroup
@@ -62,8 +62,69 @@ export interface Operation {
   readonly mcp: McpTool | null
 }
 
-/** Keeps an entry's literal types (its id, method and path type the REST endpoint built from it). */
-export const defineOperation = <const O extends Operation>(entry: O): O => entry
+/** Any declared input (the base of every entry's own, narrower one). */
+export interface AnyInput {
+  readonly path: InputFields
+  readonly query: VariantSchema.Struct.Any
+  readonly body: Schema.Top
+  readonly bodyMayBeAbsent?: boolean
+}
+
+/**
+ * One operation of the service, as every front door offers it: the facts REST and MCP take from
+ * here rather than each declaring them, its input (decoded alike at every door) and its binding to
+ * the use case (OperationCatalogue.ts lists them all). The probes have neither: no door but REST's
+ * serves them, and they read no use case.
+ */
+export interface Operation extends OperationFacts {
+  readonly input: AnyInput | null
+  readonly binding: Effect.Effect<
+    (input: never, caller: OperationCaller) => Effect.Effect<unknown, unknown>,
+    never,
+    unknown
+  > | null
+}
+
+/**
+ * An entry: its facts (their literal types kept: the id, method and path type the REST endpoint
+ * built from it), its input, and its binding, whose input is typed by the declaration.
+ */
+export const defineOperation = <
+  const F extends OperationFacts,
+  const Path extends InputFields,
+  const Query extends VariantSchema.Struct.Fields,
+  A,
+  E,
+  R,
+  const Body extends InputFields,
+  const Headers extends InputFields
+>(
+  facts: F,
+  input: OperationInput<Path, Query, Body, Headers>,
+  binding: OperationBinding<InputOf<Path, Query, Body, Headers>, A, E, R>
+): F & {
+  readonly input: OperationInput<Path, Query, Body, Headers>
+  readonly binding: OperationBinding<InputOf<Path, Query, Body, Headers>, A, E, R>
+} => ({
+  ...facts,
+  input,
+  binding
+})
+
+/** A probe of the orchestrator: no input, no use case. */
+export const defineProbe = <const F extends OperationFacts>(
+  facts: F
+): F & { readonly input: null; readonly binding: null } => ({
+  ...facts,
+  input: null,
+  binding: null
+})
+
+/** An operation's binding on one service: `bindTo(Service, (service) => (input, caller) => ...)`. */
+export const bindTo = <I, S, Handler>(
+  service: Context.Key<I, S>,
+  bind: (service: S) => Handler
+): Effect.Effect<Handler, never, I> => Effect.map(Effect.service(service), bind)
 
 /** An operation that asks for a credential: every one but the probes. */
 export type GuardedOperation = Operation & { readonly access: OperationAccess }

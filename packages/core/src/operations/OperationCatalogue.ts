@@ -1,12 +1,33 @@
+import { Effect, Schema } from "effect"
+import { AlertStatus } from "../Alert.ts"
+import { AlertKind } from "../AlertFinding.ts"
+import { Alerts } from "../AlertsService.ts"
+import { Approval } from "../Approval.ts"
+import { Catalog } from "../CatalogService.ts"
+import { IdempotencyKey } from "../IdempotencyKey.ts"
+import { AlertId, RecommendationId, RunId } from "../Ids.ts"
+import type { Page } from "../Page.ts"
+import { BackgroundRuns } from "../ports/BackgroundRuns.ts"
+import { RecommendationStatus } from "../Recommendation.ts"
+import { Recommendations } from "../RecommendationsService.ts"
+import { type ReportRow, reportRow } from "../ReportExportService.ts"
 import { deciderRole } from "../Role.ts"
+import { RunStatus } from "../Run.ts"
+import { Runs } from "../RunsService.ts"
 import type { Scope } from "../Scope.ts"
+import { Tag } from "../Tag.ts"
+import { WorkspaceStatus } from "../WorkspaceStatusService.ts"
 import {
   acceptsSession,
+  bindTo,
   defineOperation,
+  defineProbe,
   type Operation,
   type OperationAccess,
   type OperationGroup
 } from "./Operation.ts"
+import { RejectBody, SnoozeBody, TriggerRunBody } from "./OperationBodies.ts"
+import { Input, isWithoutNul, noBody, noHeaders, noInput, pageInput, pageRequestOf } from "./OperationInput.ts"
 
 /**
  * Every operation of the service, once: the REST definition (`@margin/rest`, Api.ts) and the MCP
@@ -21,6 +42,32 @@ const tokensAndSessions = (scope: Scope): OperationAccess => ({ scope, credentia
 /** Approve and reject: approver or above (`deciderRole`, the rule the use case applies). */
 const deciders = (scope: Scope): OperationAccess => ({ scope, credentials: ["token", "session"], role: deciderRole })
 
+/** The input fields operations share, each with the description every door shows. */
+const recommendationIdParam = RecommendationId.annotate({ description: "the recommendation's id (rec_…)" })
+const alertIdParam = AlertId.annotate({ description: "the alert's id (alt_…)" })
+const runIdParam = RunId.annotate({ description: "the run's id (run_…)" })
+const runStatusFilter = RunStatus.annotate({ description: "only runs in this status" })
+const recommendationStatusFilter = RecommendationStatus.annotate({
+  description: "only recommendations in this status"
+})
+// A filter reaches the query: no NUL (isWithoutNul), refused alike by every door.
+const runIdFilter = RunId.pipe(Schema.check(isWithoutNul)).annotate({
+  description: "only the recommendations of this run (run_…)"
+})
+const alertStatusFilter = AlertStatus.annotate({
+  description: "only alerts in this status (a snooze past its time reads open)"
+})
+const alertKindFilter = AlertKind.annotate({ description: "only alerts of this kind" })
+const tagFilter = Tag.annotate({ description: "only the items carrying this tag" })
+
+const recommendationInput = {
+  path: { recommendation_id: recommendationIdParam },
+  query: Input.Struct({}),
+  body: noBody,
+  headers: noHeaders
+}
+const alertInput = { path: { alert_id: alertIdParam }, query: Input.Struct({}), body: noBody, headers: noHeaders }
+
 /** What each group holds: the OpenAPI tags' descriptions. */
 export const operationGroups: Readonly<Record<OperationGroup, string>> = {
   runs: "Analysis runs: each prices the catalog (or the items of some tags) and leaves recommendations.",
@@ -33,332 +80,501 @@ export const operationGroups: Readonly<Record<OperationGroup, string>> = {
   system: "Probes for the orchestrator, without authentication and outside /api/v1."
 }
 
-export const listRuns = defineOperation({
-  id: "listRuns",
-  group: "runs",
-  summary: "List runs",
-  access: tokens("runs:read"),
-  repeat: "read",
-  rest: { method: "GET", path: "/api/v1/runs", description: "Recent runs, newest first." },
-  mcp: {
-    name: "list_runs",
-    description:
-      "Analysis runs of the workspace, newest first, optionally one status. Answers one page: pass its next_cursor as cursor for the next.",
-    destructive: false,
-    openWorld: false
-  }
-})
-
-export const triggerRun = defineOperation({
-  id: "triggerRun",
-  group: "runs",
-  summary: "Trigger a run",
-  access: tokens("runs:trigger"),
-  repeat: "new",
-  rest: {
-    method: "POST",
-    path: "/api/v1/runs",
-    description:
-      "Queues a run over the items carrying any of subset_tags (the whole catalog when omitted or empty) and starts it in the background; answers 202 with the queued run. Poll GET /api/v1/runs/{run_id}."
+export const listRuns = defineOperation(
+  {
+    id: "listRuns",
+    group: "runs",
+    summary: "List runs",
+    access: tokens("runs:read"),
+    repeat: "read",
+    rest: { method: "GET", path: "/api/v1/runs", description: "Recent runs, newest first." },
+    mcp: {
+      name: "list_runs",
+      description:
+        "Analysis runs of the workspace, newest first, optionally one status. Answers one page: pass its next_cursor as cursor for the next.",
+      destructive: false,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "trigger_run",
-    description:
-      "Queues an analysis run over the catalog items carrying any of subset_tags (the whole catalog when omitted or empty) and starts it; answers the queued run. Each call queues a new run and counts against the plan's monthly runs.",
-    destructive: false,
-    openWorld: false
-  }
-})
-
-export const getRun = defineOperation({
-  id: "getRun",
-  group: "runs",
-  summary: "Get a run",
-  access: tokens("runs:read"),
-  repeat: "read",
-  rest: { method: "GET", path: "/api/v1/runs/:run_id", description: "One run, with its progress counts." },
-  mcp: {
-    name: "get_run",
-    description: "One run with its status and progress counts; poll it after trigger_run.",
-    destructive: false,
-    openWorld: false
-  }
-})
-
-export const listRecommendations = defineOperation({
-  id: "listRecommendations",
-  group: "recommendations",
-  summary: "List recommendations",
-  access: tokens("recommendations:read"),
-  repeat: "read",
-  rest: {
-    method: "GET",
-    path: "/api/v1/recommendations",
-    description: "Recommendations, newest first; filter by status (e.g. new, pending_approval) and run_id."
+  {
+    path: {},
+    query: Input.Struct({ ...pageInput, status: Schema.optionalKey(runStatusFilter) }),
+    body: noBody,
+    headers: noHeaders
   },
-  mcp: {
-    name: "list_recommendations",
-    description:
-      "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...) and run_id. Answers one page: pass its next_cursor as cursor for the next.",
-    destructive: false,
-    openWorld: false
-  }
-})
+  bindTo(
+    Runs,
+    (runs) => (input, caller) => runs.list(caller.workspaceId, { status: input.status ?? null }, pageRequestOf(input))
+  )
+)
 
-export const getRecommendation = defineOperation({
-  id: "getRecommendation",
-  group: "recommendations",
-  summary: "Get a recommendation",
-  access: tokens("recommendations:read"),
-  repeat: "read",
-  rest: {
-    method: "GET",
-    path: "/api/v1/recommendations/:recommendation_id",
-    description: "One recommendation, with the state of its write-back to the store once approved."
+/** What a trigger reads beside its body: REST's `Idempotency-Key` header, MCP's `idempotency_key`. */
+export const triggerRunHeaders = Schema.Struct({ idempotency_key: Schema.optionalKey(IdempotencyKey) })
+
+export const triggerRun = defineOperation(
+  {
+    id: "triggerRun",
+    group: "runs",
+    summary: "Trigger a run",
+    access: tokens("runs:trigger"),
+    repeat: "new",
+    rest: {
+      method: "POST",
+      path: "/api/v1/runs",
+      description:
+        "Queues a run over the items carrying any of subset_tags (the whole catalog when omitted or empty) and starts it in the background; answers 202 with the queued run. Poll GET /api/v1/runs/{run_id}."
+    },
+    mcp: {
+      name: "trigger_run",
+      description:
+        "Queues an analysis run over the catalog items carrying any of subset_tags (the whole catalog when omitted or empty) and starts it; answers the queued run. Each call queues a new run and counts against the plan's monthly runs.",
+      destructive: false,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "get_recommendation",
-    description: "One recommendation: prices, margins, the rule behind it, its status and decision.",
-    destructive: false,
-    openWorld: false
-  }
-})
+  { path: {}, query: Input.Struct({}), body: TriggerRunBody, bodyMayBeAbsent: true, headers: triggerRunHeaders },
+  Effect.map(
+    Effect.all([Effect.service(Runs), Effect.service(BackgroundRuns)]),
+    // Trigger-and-wake: the run is queued, then this process's run worker is told to claim it now.
+    ([runs, background]) =>
+      (input, caller) =>
+        runs
+          .trigger(
+            caller.workspaceId,
+            input.subset_tags ?? [],
+            caller.door,
+            caller.actor,
+            input.idempotency_key === undefined ? {} : { idempotencyKey: input.idempotency_key }
+          )
+          .pipe(Effect.tap(background.start))
+  )
+)
 
-export const acceptRecommendation = defineOperation({
-  id: "acceptRecommendation",
-  group: "recommendations",
-  summary: "Accept a recommendation",
-  access: tokens("recommendations:write"),
-  repeat: "idempotent",
-  rest: {
-    method: "POST",
-    path: "/api/v1/recommendations/:recommendation_id/accept",
-    description: "new -> pending_approval. No body. A repeat answers {ok: true, idempotent: true}."
+export const getRun = defineOperation(
+  {
+    id: "getRun",
+    group: "runs",
+    summary: "Get a run",
+    access: tokens("runs:read"),
+    repeat: "read",
+    rest: { method: "GET", path: "/api/v1/runs/:run_id", description: "One run, with its progress counts." },
+    mcp: {
+      name: "get_run",
+      description: "One run with its status and progress counts; poll it after trigger_run.",
+      destructive: false,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "accept_recommendation",
-    description:
-      "new -> pending_approval: puts the recommendation up for approval. Nothing reaches the store yet. A repeat answers idempotent: true.",
-    destructive: false,
-    openWorld: false
-  }
-})
+  { path: { run_id: runIdParam }, query: Input.Struct({}), body: noBody, headers: noHeaders },
+  bindTo(Runs, (runs) => (input, caller) => runs.get(caller.workspaceId, input.run_id))
+)
 
-export const dismissRecommendation = defineOperation({
-  id: "dismissRecommendation",
-  group: "recommendations",
-  summary: "Dismiss a recommendation",
-  access: tokens("recommendations:write"),
-  repeat: "idempotent",
-  rest: {
-    method: "POST",
-    path: "/api/v1/recommendations/:recommendation_id/dismiss",
-    description: "new or pending_approval -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
+export const listRecommendations = defineOperation(
+  {
+    id: "listRecommendations",
+    group: "recommendations",
+    summary: "List recommendations",
+    access: tokens("recommendations:read"),
+    repeat: "read",
+    rest: {
+      method: "GET",
+      path: "/api/v1/recommendations",
+      description: "Recommendations, newest first; filter by status (e.g. new, pending_approval) and run_id."
+    },
+    mcp: {
+      name: "list_recommendations",
+      description:
+        "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...) and run_id. Answers one page: pass its next_cursor as cursor for the next.",
+      destructive: false,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "dismiss_recommendation",
-    description:
-      "new or pending_approval -> dismissed, for good: it can no longer be approved. A repeat answers idempotent: true.",
-    destructive: true,
-    openWorld: false
-  }
-})
-
-export const approveRecommendation = defineOperation({
-  id: "approveRecommendation",
-  group: "recommendations",
-  summary: "Approve a recommendation",
-  access: deciders("recommendations:approve"),
-  repeat: "idempotent",
-  rest: {
-    method: "POST",
-    path: "/api/v1/recommendations/:recommendation_id/approve",
-    description:
-      "pending_approval -> approved, and the new price is written back to the connected store exactly once; write_back.status says whether it is applied yet. Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. No body. A repeat answers {ok: true, idempotent: true}."
+  {
+    path: {},
+    query: Input.Struct({
+      ...pageInput,
+      status: Schema.optionalKey(recommendationStatusFilter),
+      run_id: Schema.optionalKey(runIdFilter)
+    }),
+    body: noBody,
+    headers: noHeaders
   },
-  mcp: {
-    name: "approve_recommendation",
-    description:
-      "pending_approval -> approved, and the new price is written to the connected store exactly once (write_back.status tells whether it is applied yet). Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. A repeat answers idempotent: true and writes nothing.",
-    destructive: true,
-    openWorld: true
-  }
-})
+  bindTo(
+    Recommendations,
+    (recommendations) => (input, caller) =>
+      recommendations.list(
+        caller.workspaceId,
+        { status: input.status ?? null, runId: input.run_id ?? null },
+        pageRequestOf(input)
+      )
+  )
+)
 
-export const rejectRecommendation = defineOperation({
-  id: "rejectRecommendation",
-  group: "recommendations",
-  summary: "Reject a recommendation",
-  access: deciders("recommendations:approve"),
-  repeat: "conflict",
-  rest: {
-    method: "POST",
-    path: "/api/v1/recommendations/:recommendation_id/reject",
-    description:
-      "pending_approval -> rejected, with a reason. Needs the role approver, admin or owner. A second reject is a conflict."
+export const getRecommendation = defineOperation(
+  {
+    id: "getRecommendation",
+    group: "recommendations",
+    summary: "Get a recommendation",
+    access: tokens("recommendations:read"),
+    repeat: "read",
+    rest: {
+      method: "GET",
+      path: "/api/v1/recommendations/:recommendation_id",
+      description: "One recommendation, with the state of its write-back to the store once approved."
+    },
+    mcp: {
+      name: "get_recommendation",
+      description: "One recommendation: prices, margins, the rule behind it, its status and decision.",
+      destructive: false,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "reject_recommendation",
-    description:
-      "pending_approval -> rejected, with a reason, for good. Needs the role approver, admin or owner. A second reject is a conflict.",
-    destructive: true,
-    openWorld: false
-  }
-})
+  recommendationInput,
+  bindTo(
+    Recommendations,
+    (recommendations) => (input, caller) => recommendations.getDetail(caller.workspaceId, input.recommendation_id)
+  )
+)
 
-export const listAlerts = defineOperation({
-  id: "listAlerts",
-  group: "alerts",
-  summary: "List alerts",
-  access: tokens("alerts:read"),
-  repeat: "read",
-  rest: {
-    method: "GET",
-    path: "/api/v1/alerts",
-    description: "Alerts, newest first; filter by status (open, snoozed, resolved, dismissed) and kind."
+export const acceptRecommendation = defineOperation(
+  {
+    id: "acceptRecommendation",
+    group: "recommendations",
+    summary: "Accept a recommendation",
+    access: tokens("recommendations:write"),
+    repeat: "idempotent",
+    rest: {
+      method: "POST",
+      path: "/api/v1/recommendations/:recommendation_id/accept",
+      description: "new -> pending_approval. No body. A repeat answers {ok: true, idempotent: true}."
+    },
+    mcp: {
+      name: "accept_recommendation",
+      description:
+        "new -> pending_approval: puts the recommendation up for approval. Nothing reaches the store yet. A repeat answers idempotent: true.",
+      destructive: false,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "list_alerts",
-    description:
-      "Alerts (negative margin, margin below floor, missing or changed cost, store price drift, failed write-back), newest first; filter by status (open, snoozed, resolved, dismissed) and kind. Answers one page: pass its next_cursor as cursor for the next.",
-    destructive: false,
-    openWorld: false
-  }
-})
+  recommendationInput,
+  bindTo(
+    Recommendations,
+    (recommendations) => (input, caller) =>
+      recommendations.accept(caller.workspaceId, input.recommendation_id, caller.actor)
+  )
+)
 
-export const getAlert = defineOperation({
-  id: "getAlert",
-  group: "alerts",
-  summary: "Get an alert",
-  access: tokens("alerts:read"),
-  repeat: "read",
-  rest: { method: "GET", path: "/api/v1/alerts/:alert_id", description: "One alert." },
-  mcp: {
-    name: "get_alert",
-    description: "One alert with its effective status (a snooze whose time has passed reads open).",
-    destructive: false,
-    openWorld: false
-  }
-})
-
-export const snoozeAlert = defineOperation({
-  id: "snoozeAlert",
-  group: "alerts",
-  summary: "Snooze an alert",
-  access: tokens("alerts:write"),
-  repeat: "idempotent",
-  rest: {
-    method: "POST",
-    path: "/api/v1/alerts/:alert_id/snooze",
-    description:
-      "open or snoozed -> snoozed until snooze_until (in the future); the alert reads open again once that time passes. The same snooze_until again answers {ok: true, idempotent: true}; a new one moves the snooze."
+export const dismissRecommendation = defineOperation(
+  {
+    id: "dismissRecommendation",
+    group: "recommendations",
+    summary: "Dismiss a recommendation",
+    access: tokens("recommendations:write"),
+    repeat: "idempotent",
+    rest: {
+      method: "POST",
+      path: "/api/v1/recommendations/:recommendation_id/dismiss",
+      description: "new or pending_approval -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
+    },
+    mcp: {
+      name: "dismiss_recommendation",
+      description:
+        "new or pending_approval -> dismissed, for good: it can no longer be approved. A repeat answers idempotent: true.",
+      destructive: true,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "snooze_alert",
-    description:
-      "open or snoozed -> snoozed until snooze_until (ISO 8601 UTC, in the future); the alert reads open again once that time passes. The same snooze_until again answers idempotent: true; a new one moves the snooze.",
-    destructive: false,
-    openWorld: false
-  }
-})
+  recommendationInput,
+  bindTo(
+    Recommendations,
+    (recommendations) => (input, caller) =>
+      recommendations.dismiss(caller.workspaceId, input.recommendation_id, caller.actor)
+  )
+)
 
-export const resolveAlert = defineOperation({
-  id: "resolveAlert",
-  group: "alerts",
-  summary: "Resolve an alert",
-  access: tokens("alerts:write"),
-  repeat: "idempotent",
-  rest: {
-    method: "POST",
-    path: "/api/v1/alerts/:alert_id/resolve",
-    description: "open or snoozed -> resolved. No body. A repeat answers {ok: true, idempotent: true}."
+export const approveRecommendation = defineOperation(
+  {
+    id: "approveRecommendation",
+    group: "recommendations",
+    summary: "Approve a recommendation",
+    access: deciders("recommendations:approve"),
+    repeat: "idempotent",
+    rest: {
+      method: "POST",
+      path: "/api/v1/recommendations/:recommendation_id/approve",
+      description:
+        "pending_approval -> approved, and the new price is written back to the connected store exactly once; write_back.status says whether it is applied yet. Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. No body. A repeat answers {ok: true, idempotent: true}."
+    },
+    mcp: {
+      name: "approve_recommendation",
+      description:
+        "pending_approval -> approved, and the new price is written to the connected store exactly once (write_back.status tells whether it is applied yet). Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. A repeat answers idempotent: true and writes nothing.",
+      destructive: true,
+      openWorld: true
+    }
   },
-  mcp: {
-    name: "resolve_alert",
-    description: "open or snoozed -> resolved, for good. A repeat answers idempotent: true.",
-    destructive: true,
-    openWorld: false
-  }
-})
+  recommendationInput,
+  // The role rule is the use case's: the door passes the caller's role and checks none itself.
+  bindTo(
+    Approval,
+    (approval) => (input, caller) =>
+      approval.approve(caller.workspaceId, input.recommendation_id, caller.actor, caller.role)
+  )
+)
 
-export const dismissAlert = defineOperation({
-  id: "dismissAlert",
-  group: "alerts",
-  summary: "Dismiss an alert",
-  access: tokens("alerts:write"),
-  repeat: "idempotent",
-  rest: {
-    method: "POST",
-    path: "/api/v1/alerts/:alert_id/dismiss",
-    description: "open or snoozed -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
+export const rejectRecommendation = defineOperation(
+  {
+    id: "rejectRecommendation",
+    group: "recommendations",
+    summary: "Reject a recommendation",
+    access: deciders("recommendations:approve"),
+    repeat: "conflict",
+    rest: {
+      method: "POST",
+      path: "/api/v1/recommendations/:recommendation_id/reject",
+      description:
+        "pending_approval -> rejected, with a reason. Needs the role approver, admin or owner. A second reject is a conflict."
+    },
+    mcp: {
+      name: "reject_recommendation",
+      description:
+        "pending_approval -> rejected, with a reason, for good. Needs the role approver, admin or owner. A second reject is a conflict.",
+      destructive: true,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "dismiss_alert",
-    description: "open or snoozed -> dismissed, for good. A repeat answers idempotent: true.",
-    destructive: true,
-    openWorld: false
-  }
-})
+  { ...recommendationInput, body: RejectBody, headers: noHeaders },
+  bindTo(
+    Recommendations,
+    (recommendations) => (input, caller) =>
+      recommendations.reject(caller.workspaceId, input.recommendation_id, caller.actor, caller.role, input.reason)
+  )
+)
 
-export const listCatalogItems = defineOperation({
-  id: "listCatalogItems",
-  group: "catalog",
-  summary: "List catalog items",
-  access: tokens("catalog:read"),
-  repeat: "read",
-  rest: { method: "GET", path: "/api/v1/catalog/items", description: "Catalog items, newest first; filter by tag." },
-  mcp: {
-    name: "list_catalog_items",
-    description:
-      "Catalog items with price, cost, floor and ceiling (money in integer minor units), newest first, optionally one tag. Answers one page: pass its next_cursor as cursor for the next.",
-    destructive: false,
-    openWorld: false
-  }
-})
-
-export const exportReport = defineOperation({
-  id: "exportReport",
-  group: "reports",
-  summary: "Export the report",
-  access: tokens("reports:read"),
-  repeat: "read",
-  rest: {
-    method: "GET",
-    path: "/api/v1/reports/export",
-    description:
-      "Every recommendation with its item, prices, margins, status and decision, streamed. CSV by default; JSON with Accept: application/json."
+export const listAlerts = defineOperation(
+  {
+    id: "listAlerts",
+    group: "alerts",
+    summary: "List alerts",
+    access: tokens("alerts:read"),
+    repeat: "read",
+    rest: {
+      method: "GET",
+      path: "/api/v1/alerts",
+      description: "Alerts, newest first; filter by status (open, snoozed, resolved, dismissed) and kind."
+    },
+    mcp: {
+      name: "list_alerts",
+      description:
+        "Alerts (negative margin, margin below floor, missing or changed cost, store price drift, failed write-back), newest first; filter by status (open, snoozed, resolved, dismissed) and kind. Answers one page: pass its next_cursor as cursor for the next.",
+      destructive: false,
+      openWorld: false
+    }
   },
-  mcp: {
-    name: "export_report",
-    description:
-      "The margin report: one row per recommendation with its item, prices, margins, status and decision, newest first. Answers one page: pass its next_cursor as cursor for the next; next_cursor null is the last page.",
-    destructive: false,
-    openWorld: false
-  }
-})
-
-export const getWorkspaceStatus = defineOperation({
-  id: "getWorkspaceStatus",
-  group: "workspace",
-  summary: "Workspace status",
-  access: tokensAndSessions("workspace:read"),
-  repeat: "read",
-  rest: {
-    method: "GET",
-    path: "/api/v1/workspace/status",
-    description:
-      "Lifecycle, usage, an open support session against this workspace and the caller's own pending account deletion."
+  {
+    path: {},
+    query: Input.Struct({
+      ...pageInput,
+      status: Schema.optionalKey(alertStatusFilter),
+      kind: Schema.optionalKey(alertKindFilter)
+    }),
+    body: noBody,
+    headers: noHeaders
   },
-  mcp: {
-    name: "get_workspace_status",
-    description:
-      "The workspace's lifecycle and plan, this month's usage against the plan's limits, an open support session against the workspace, and the token issuer's own pending account deletion.",
-    destructive: false,
-    openWorld: false
-  }
-})
+  bindTo(
+    Alerts,
+    (alerts) => (input, caller) =>
+      alerts.list(
+        caller.workspaceId,
+        { status: input.status ?? null, kind: input.kind ?? null, itemId: null },
+        pageRequestOf(input)
+      )
+  )
+)
 
-export const healthz = defineOperation({
+export const getAlert = defineOperation(
+  {
+    id: "getAlert",
+    group: "alerts",
+    summary: "Get an alert",
+    access: tokens("alerts:read"),
+    repeat: "read",
+    rest: { method: "GET", path: "/api/v1/alerts/:alert_id", description: "One alert." },
+    mcp: {
+      name: "get_alert",
+      description: "One alert with its effective status (a snooze whose time has passed reads open).",
+      destructive: false,
+      openWorld: false
+    }
+  },
+  alertInput,
+  bindTo(Alerts, (alerts) => (input, caller) => alerts.get(caller.workspaceId, input.alert_id))
+)
+
+export const snoozeAlert = defineOperation(
+  {
+    id: "snoozeAlert",
+    group: "alerts",
+    summary: "Snooze an alert",
+    access: tokens("alerts:write"),
+    repeat: "idempotent",
+    rest: {
+      method: "POST",
+      path: "/api/v1/alerts/:alert_id/snooze",
+      description:
+        "open or snoozed -> snoozed until snooze_until (in the future); the alert reads open again once that time passes. The same snooze_until again answers {ok: true, idempotent: true}; a new one moves the snooze."
+    },
+    mcp: {
+      name: "snooze_alert",
+      description:
+        "open or snoozed -> snoozed until snooze_until (ISO 8601 UTC, in the future); the alert reads open again once that time passes. The same snooze_until again answers idempotent: true; a new one moves the snooze.",
+      destructive: false,
+      openWorld: false
+    }
+  },
+  { ...alertInput, body: SnoozeBody, headers: noHeaders },
+  bindTo(
+    Alerts,
+    (alerts) => (input, caller) =>
+      alerts.snooze(caller.workspaceId, input.alert_id, input.snooze_until, input.reason, caller.actor)
+  )
+)
+
+export const resolveAlert = defineOperation(
+  {
+    id: "resolveAlert",
+    group: "alerts",
+    summary: "Resolve an alert",
+    access: tokens("alerts:write"),
+    repeat: "idempotent",
+    rest: {
+      method: "POST",
+      path: "/api/v1/alerts/:alert_id/resolve",
+      description: "open or snoozed -> resolved. No body. A repeat answers {ok: true, idempotent: true}."
+    },
+    mcp: {
+      name: "resolve_alert",
+      description: "open or snoozed -> resolved, for good. A repeat answers idempotent: true.",
+      destructive: true,
+      openWorld: false
+    }
+  },
+  alertInput,
+  bindTo(Alerts, (alerts) => (input, caller) => alerts.resolve(caller.workspaceId, input.alert_id, caller.actor))
+)
+
+export const dismissAlert = defineOperation(
+  {
+    id: "dismissAlert",
+    group: "alerts",
+    summary: "Dismiss an alert",
+    access: tokens("alerts:write"),
+    repeat: "idempotent",
+    rest: {
+      method: "POST",
+      path: "/api/v1/alerts/:alert_id/dismiss",
+      description: "open or snoozed -> dismissed. No body. A repeat answers {ok: true, idempotent: true}."
+    },
+    mcp: {
+      name: "dismiss_alert",
+      description: "open or snoozed -> dismissed, for good. A repeat answers idempotent: true.",
+      destructive: true,
+      openWorld: false
+    }
+  },
+  alertInput,
+  bindTo(Alerts, (alerts) => (input, caller) => alerts.dismiss(caller.workspaceId, input.alert_id, caller.actor))
+)
+
+export const listCatalogItems = defineOperation(
+  {
+    id: "listCatalogItems",
+    group: "catalog",
+    summary: "List catalog items",
+    access: tokens("catalog:read"),
+    repeat: "read",
+    rest: { method: "GET", path: "/api/v1/catalog/items", description: "Catalog items, newest first; filter by tag." },
+    mcp: {
+      name: "list_catalog_items",
+      description:
+        "Catalog items with price, cost, floor and ceiling (money in integer minor units), newest first, optionally one tag. Answers one page: pass its next_cursor as cursor for the next.",
+      destructive: false,
+      openWorld: false
+    }
+  },
+  {
+    path: {},
+    query: Input.Struct({ ...pageInput, tag: Schema.optionalKey(tagFilter) }),
+    body: noBody,
+    headers: noHeaders
+  },
+  bindTo(
+    Catalog,
+    (catalog) => (input, caller) => catalog.list(caller.workspaceId, { tag: input.tag ?? null }, pageRequestOf(input))
+  )
+)
+
+export const exportReport = defineOperation(
+  {
+    id: "exportReport",
+    group: "reports",
+    summary: "Export the report",
+    access: tokens("reports:read"),
+    repeat: "read",
+    rest: {
+      method: "GET",
+      path: "/api/v1/reports/export",
+      description:
+        "Every recommendation with its item, prices, margins, status and decision, streamed. CSV by default; JSON with Accept: application/json."
+    },
+    mcp: {
+      name: "export_report",
+      description:
+        "The margin report: one row per recommendation with its item, prices, margins, status and decision, newest first. Answers one page: pass its next_cursor as cursor for the next; next_cursor null is the last page.",
+      destructive: false,
+      openWorld: false
+    }
+  },
+  { path: {}, query: Input.Struct(pageInput), body: noBody, headers: noHeaders },
+  // One page of the report's rows. REST streams the whole report instead (its own handler, no
+  // paging: ReportsHandlers of @margin/rest), the one operation whose REST form is not this binding.
+  bindTo(
+    Recommendations,
+    (recommendations) => (input, caller) =>
+      Effect.map(
+        recommendations.list(caller.workspaceId, { status: null, runId: null }, pageRequestOf(input)),
+        (page): Page<ReportRow> => ({ items: page.items.map(reportRow), nextCursor: page.nextCursor })
+      )
+  )
+)
+
+export const getWorkspaceStatus = defineOperation(
+  {
+    id: "getWorkspaceStatus",
+    group: "workspace",
+    summary: "Workspace status",
+    access: tokensAndSessions("workspace:read"),
+    repeat: "read",
+    rest: {
+      method: "GET",
+      path: "/api/v1/workspace/status",
+      description:
+        "Lifecycle, usage, an open support session against this workspace and the caller's own pending account deletion."
+    },
+    mcp: {
+      name: "get_workspace_status",
+      description:
+        "The workspace's lifecycle and plan, this month's usage against the plan's limits, an open support session against the workspace, and the token issuer's own pending account deletion.",
+      destructive: false,
+      openWorld: false
+    }
+  },
+  noInput,
+  // account_deletion is the calling user's own: the session's user, or the token's issuer.
+  bindTo(WorkspaceStatus, (status) => (_input, caller) => status.read(caller.workspaceId, caller.userId))
+)
+
+export const healthz = defineProbe({
   id: "healthz",
   group: "system",
   summary: "Liveness",
@@ -368,7 +584,7 @@ export const healthz = defineOperation({
   mcp: null
 })
 
-export const readyz = defineOperation({
+export const readyz = defineProbe({
   id: "readyz",
   group: "system",
   summary: "Readiness",

@@ -1,5 +1,6 @@
 import type { Actor } from "@margin/core/Actor"
 import type { GrantId, TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
+import type { Door, OperationCaller } from "@margin/core/operations/OperationInput"
 import type { Role } from "@margin/core/Role"
 import type { Scope } from "@margin/core/Scope"
 import { Context } from "effect"
@@ -31,3 +32,12 @@ export const callerActor = (caller: CallerShape): Actor =>
   caller.tokenId === null
     ? { _tag: "SessionActor", userId: caller.userId }
     : { _tag: "TokenActor", tokenId: caller.tokenId, userId: caller.userId }
+
+/** The caller as an operation's use case takes it (`OperationCaller` of the catalogue), at a door. */
+export const operationCaller = (caller: CallerShape, door: Door): OperationCaller => ({
+  workspaceId: caller.workspaceId,
+  userId: caller.userId,
+  actor: callerActor(caller),
+  role: caller.role,
+  door
+})

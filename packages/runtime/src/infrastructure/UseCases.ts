@@ -1,3 +1,4 @@
+import { AgentAccess } from "@margin/core/AgentAccess"
 import { Alerts } from "@margin/core/AlertsService"
 import { Approval } from "@margin/core/Approval"
 import { Catalog } from "@margin/core/CatalogService"
@@ -22,6 +23,7 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   Catalog.layer,
   ReportExport.layer,
   WorkspaceStatus.layer,
+  AgentAccess.layer,
   RunExecutor.layer,
   // The MCP resource's OAuth authorization server; its secrets on Node's crypto, client
   // metadata documents fetched by Node behind the address policy.
