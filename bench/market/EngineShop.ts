@@ -22,6 +22,8 @@ export const openEngineShop: OpenShop = (market, policy) =>
       competitorPrice: null,
       analysedCost: item.cost,
       priceHistory: item.startHistory,
+      priceSetAt: 0,
+      writtenBackFrom: null,
       createdAt: 0,
       updatedAt: 0
     }))
