@@ -19,7 +19,7 @@ import { Tag } from "./Tag.ts"
  * (JSONL: the value null) clears a field that may be unknown (`clearableColumns`); the others cannot
  * be cleared. Only `sku` is required of every line; a sku the catalog has not yet also needs
  * `title`, `currency` and `price` (CatalogImportDecision). `observed_at` (ISO 8601 with a zone) says
- * when the line's price was in force; left out, the import's own time.
+ * when the line's price was in force; left out, the time of the import.
  */
 export const catalogColumns = [
   "sku",
@@ -211,7 +211,7 @@ const validate = (raw: RawLine): Result.Result<CatalogPatch, string> => {
     patch.unitsSold30d = value.success
   }
   if (raw.tags === null) patch.tags = []
-  else if (raw.tags !== undefined && raw.tags.some((tag) => tag.trim() !== "")) {
+  else if (raw.tags?.some((tag) => tag.trim() !== "")) {
     const tags = parseTags(raw.tags)
     if (Result.isFailure(tags)) return Result.fail(tags.failure)
     patch.tags = tags.success

@@ -172,7 +172,7 @@ const decideNew = (patch: CatalogPatch, workspaceId: CatalogItem["workspaceId"],
 
 /**
  * What the line `patch` does to `current` (undefined: the sku is new to `workspaceId`), at `now`,
- * the import's time. Fields the patch does not mention stay as they are; a price moves only as
+ * the time of the import. Fields the patch does not mention stay as they are; a price moves only as
  * `priceMove` allows, and then the outgoing price, with the units sold while it was in force,
  * becomes one point of the price history (as a write-back's price change does).
  */

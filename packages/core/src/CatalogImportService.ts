@@ -16,8 +16,12 @@ import type { WorkspaceId } from "./Ids.ts"
 import { CatalogRepository } from "./ports/CatalogRepository.ts"
 import { Transactor } from "./ports/Transactor.ts"
 
-/** Lines per `CatalogRepository.applyImport` call: one read of their items and one write. */
-export const importBatchSize = 2000
+export interface CatalogImportOptions {
+  /** Lines per `CatalogRepository.applyImport` call: one read of their items and one write. */
+  readonly batchSize: number
+}
+
+export const defaultImportOptions: CatalogImportOptions = { batchSize: 2000 }
 
 export interface CatalogImportRequest<E> {
   readonly workspaceId: WorkspaceId
@@ -32,11 +36,11 @@ export interface CatalogImportRequest<E> {
 export interface CatalogImportResult {
   readonly summary: CatalogImportSummary
   readonly dryRun: boolean
-  /** The import's time: the price-history time of every line without `observed_at`. */
+  /** The time of the import: the price-history time of every line without `observed_at`. */
   readonly importedAt: number
 }
 
-/** The import's own rollback: a dry run decides everything, then takes it all back. */
+/** The rollback of a dry run: a dry run decides everything, then takes it all back. */
 class DryRunRollback extends Data.TaggedError("DryRunRollback")<{ readonly summary: CatalogImportSummary }> {}
 
 interface Progress {
@@ -49,7 +53,7 @@ interface Progress {
 const invalidFile = (message: string) => new InvalidInput({ path: "file", message })
 
 /**
- * Imports a catalog file into a workspace (docs/cli.md, "catalog import"): each line says only what
+ * Imports a catalog file into a workspace (docs/cli.md, section catalog import): each line says only what
  * it mentions (CatalogPatch), decided by `decideImportLine` against the item as it stands. The whole
  * file is one transaction: a crash or a failure midway leaves the catalog as it was, and a
  * repeated import is safe (a line that says what the item holds changes nothing). Good lines are
@@ -64,85 +68,89 @@ export class CatalogImports extends Context.Service<
     ) => Effect.Effect<CatalogImportResult, E | InvalidInput | RepositoryError>
   }
 >()("margin/core/CatalogImports") {
-  static readonly layer = Layer.effect(
-    CatalogImports,
-    Effect.gen(function* () {
-      const catalog = yield* CatalogRepository
-      const transactor = yield* Transactor
-      const audit = yield* AuditTrail
+  static readonly layerWith = ({ batchSize }: CatalogImportOptions) =>
+    Layer.effect(
+      CatalogImports,
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const transactor = yield* Transactor
+        const audit = yield* AuditTrail
 
-      const run = Effect.fn("CatalogImports.run")(function* <E>(request: CatalogImportRequest<E>) {
-        const { workspaceId, format, dryRun } = request
-        const now = yield* Clock.currentTimeMillis
-        const decide = (current: Parameters<typeof decideImportLine>[0], patch: CatalogPatchLine["patch"]) =>
-          decideImportLine(current, patch, workspaceId, now)
+        const run = Effect.fn("CatalogImports.run")(function* <E>(request: CatalogImportRequest<E>) {
+          const { workspaceId, format, dryRun } = request
+          const now = yield* Clock.currentTimeMillis
+          const decide = (current: Parameters<typeof decideImportLine>[0], patch: CatalogPatchLine["patch"]) =>
+            decideImportLine(current, patch, workspaceId, now)
 
-        const importBatch = (progress: Progress, texts: ReadonlyArray<string>) =>
-          Effect.gen(function* () {
-            let parse = progress.parse
-            let lineNumber = progress.nextLine
-            const parsed: Array<CatalogLine> = []
-            for (const text of texts) {
-              const line = lineNumber++
-              if (parse === null) {
-                const header = csvLineParser(text)
-                if (Result.isFailure(header)) return yield* invalidFile(`line ${line}: ${header.failure}`)
-                parse = header.success
-                continue
+          const importBatch = (progress: Progress, texts: ReadonlyArray<string>) =>
+            Effect.gen(function* () {
+              let parse = progress.parse
+              let lineNumber = progress.nextLine
+              const parsed: Array<CatalogLine> = []
+              for (const text of texts) {
+                const line = lineNumber++
+                if (parse === null) {
+                  const header = csvLineParser(text)
+                  if (Result.isFailure(header)) return yield* invalidFile(`line ${line}: ${header.failure}`)
+                  parse = header.success
+                  continue
+                }
+                parsed.push(parse(text, line))
               }
-              parsed.push(parse(text, line))
+              const patches: Array<CatalogPatchLine> = []
+              for (const line of parsed) if (line._tag === "Item") patches.push({ line: line.line, patch: line.patch })
+              const decisions = patches.length === 0 ? [] : yield* catalog.applyImport(workspaceId, patches, decide)
+              let summary = progress.summary
+              let decided = 0
+              for (const line of parsed) {
+                if (line._tag === "Rejected") summary = addRejection(summary, { line: line.line, error: line.error })
+                if (line._tag !== "Item") continue
+                const decision = decisions[decided++]
+                if (decision !== undefined) summary = addDecision(summary, line.line, decision)
+              }
+              return { summary, parse, nextLine: lineNumber }
+            })
+
+          const imported = Effect.gen(function* () {
+            const initial: Progress = {
+              summary: emptyImportSummary,
+              parse: format === "csv" ? null : jsonlLineParser,
+              nextLine: 1
             }
-            const patches: Array<CatalogPatchLine> = []
-            for (const line of parsed) if (line._tag === "Item") patches.push({ line: line.line, patch: line.patch })
-            const decisions = patches.length === 0 ? [] : yield* catalog.applyImport(workspaceId, patches, decide)
-            let summary = progress.summary
-            let decided = 0
-            for (const line of parsed) {
-              if (line._tag === "Rejected") summary = addRejection(summary, { line: line.line, error: line.error })
-              if (line._tag !== "Item") continue
-              const decision = decisions[decided++]
-              if (decision !== undefined) summary = addDecision(summary, line.line, decision)
-            }
-            return { summary, parse, nextLine: lineNumber }
+            const progress = yield* request.lines.pipe(
+              Stream.grouped(batchSize),
+              // Reading and splitting the next lines goes on while the database takes these.
+              Stream.buffer({ capacity: 2 }),
+              Stream.runFoldEffect(() => initial, importBatch)
+            )
+            if (progress.parse === null)
+              return yield* invalidFile("the file is empty: a CSV starts with its header line")
+            const { summary } = progress
+            yield* audit.record({
+              workspaceId,
+              actor: actorLabel(request.actor),
+              action: "catalog.import",
+              resourceType: "catalog",
+              resourceId: workspaceId,
+              beforeStatus: null,
+              afterStatus: `created ${summary.created}, updated ${summary.updated}, rejected ${summary.rejectedTotal}`,
+              at: now
+            })
+            return dryRun ? yield* new DryRunRollback({ summary }) : summary
           })
 
-        const imported = Effect.gen(function* () {
-          const initial: Progress = {
-            summary: emptyImportSummary,
-            parse: format === "csv" ? null : jsonlLineParser,
-            nextLine: 1
-          }
-          const progress = yield* request.lines.pipe(
-            Stream.grouped(importBatchSize),
-            // Reading and splitting the next lines goes on while the database takes these.
-            Stream.buffer({ capacity: 2 }),
-            Stream.runFoldEffect(() => initial, importBatch)
+          const summary = yield* transactor.transaction(imported).pipe(
+            Effect.catchIf(
+              (error): error is DryRunRollback => error instanceof DryRunRollback,
+              (rollback) => Effect.succeed(rollback.summary)
+            )
           )
-          if (progress.parse === null) return yield* invalidFile("the file is empty: a CSV starts with its header line")
-          const { summary } = progress
-          yield* audit.record({
-            workspaceId,
-            actor: actorLabel(request.actor),
-            action: "catalog.import",
-            resourceType: "catalog",
-            resourceId: workspaceId,
-            beforeStatus: null,
-            afterStatus: `created ${summary.created}, updated ${summary.updated}, rejected ${summary.rejectedTotal}`,
-            at: now
-          })
-          return dryRun ? yield* new DryRunRollback({ summary }) : summary
+          return { summary, dryRun, importedAt: now }
         })
 
-        const summary = yield* transactor.transaction(imported).pipe(
-          Effect.catchIf(
-            (error): error is DryRunRollback => error instanceof DryRunRollback,
-            (rollback) => Effect.succeed(rollback.summary)
-          )
-        )
-        return { summary, dryRun, importedAt: now }
+        return CatalogImports.of({ run })
       })
+    )
 
-      return CatalogImports.of({ run })
-    })
-  )
+  static readonly layer = CatalogImports.layerWith(defaultImportOptions)
 }

@@ -34,7 +34,7 @@ export const CatalogItem = Schema.Struct({
   competitorPrice: Schema.NullOr(MinorUnits),
   /**
    * Since when the current price is known to be in force: the time an import observed it (its
-   * `observed_at`, else the import's own time) or the time a write-back applied it. An import that
+   * `observed_at`, else the time of the import) or the time a write-back applied it. An import that
    * observed a price earlier than this is older news and does not move the price (CatalogImportDecision).
    */
   priceSetAt: Timestamp,

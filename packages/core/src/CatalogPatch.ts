@@ -23,7 +23,7 @@ export interface CatalogPatch {
   readonly storeProductRef?: string | null
   readonly storeVariantRef?: string | null
   readonly competitorPrice?: string | null
-  /** When the line's price was in force (epoch ms); left out, the import's own time. */
+  /** When the line's price was in force (epoch ms); left out, the time of the import. */
   readonly observedAt?: number
 }
 

@@ -115,7 +115,10 @@ describe("CatalogImport CSV", () => {
   it("reads observed_at as an instant with a zone", () => {
     const parse = parser("sku,price,observed_at")
     assert.strictEqual(patch(parse("S,1,2026-03-01T09:00:00Z", 2)).observedAt, Date.UTC(2026, 2, 1, 9))
-    assert.strictEqual(patch(parse("S,1,2026-03-01T11:00:00.500+02:00", 2)).observedAt, Date.UTC(2026, 2, 1, 9, 0, 0, 500))
+    assert.strictEqual(
+      patch(parse("S,1,2026-03-01T11:00:00.500+02:00", 2)).observedAt,
+      Date.UTC(2026, 2, 1, 9, 0, 0, 500)
+    )
     assert.match(error(parse("S,1,2026-03-01 09:00", 3)), /^observed_at: .* is not an ISO 8601 time with a zone/)
     assert.match(error(parse("S,1,2026-03-01T09:00:00", 3)), /^observed_at: /)
   })

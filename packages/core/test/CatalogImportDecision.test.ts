@@ -129,7 +129,7 @@ describe("decideImportLine: a price history point only for a price really in for
     assert.deepStrictEqual([decision.item.priceSetAt, decision.item.writtenBackFrom], [now - 1, null])
   })
 
-  it("any other price is a new price in force from the import's time, with one point for the outgoing price", () => {
+  it("any other price is a new price in force from the time of the import, with one point for the outgoing price", () => {
     const decision = updated(decide({ sku: writtenBack.sku, price: "11.00" }, writtenBack))
     assert.deepStrictEqual(decision.item.priceHistory, [...writtenBack.priceHistory, { price: 1200, units: 30 }])
     assert.deepStrictEqual([decision.item.priceSetAt, decision.item.writtenBackFrom], [now, null])

@@ -145,7 +145,7 @@ const upsertRecord =
   "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, " +
   "store_product_ref, store_variant_ref, competitor_price"
 
-/** A whole item as the columns of an import's write (CatalogRepository.applyImport). */
+/** A whole item as the columns of the write of an import (CatalogRepository.applyImport). */
 const importColumns = (items: ReadonlyArray<CatalogItem>) => {
   const column = <A>(value: (item: CatalogItem) => A): Array<A> => items.map(value)
   return [

@@ -1,7 +1,7 @@
 import { runStatements } from "./runStatements.ts"
 
 /**
- * What an import needs to know of an item's price (docs/cli.md, "catalog import"): since when the
+ * What an import needs to know of an item's price (docs/cli.md, section catalog import): since when the
  * current price is known to be in force (`price_set_at`; the items' last change until now), and the
  * price a write-back replaced while the write-back's price stands (`written_back_from`).
  */
