@@ -1,4 +1,4 @@
-import { Clock, Context, Data, Effect, Layer, Result, Stream } from "effect"
+import { Clock, Context, Data, Effect, Layer, Option, Result, Stream } from "effect"
 import { type Actor, actorLabel } from "./Actor.ts"
 import { AuditTrail } from "./AuditTrail.ts"
 import {
@@ -9,11 +9,14 @@ import {
   jsonlLineParser
 } from "./CatalogImport.ts"
 import { decideImportLine } from "./CatalogImportDecision.ts"
+import type { CatalogImportRecord } from "./CatalogImportRecord.ts"
 import { addDecision, addRejection, type CatalogImportSummary, emptyImportSummary } from "./CatalogImportSummary.ts"
 import type { CatalogPatchLine } from "./CatalogPatch.ts"
-import { InvalidInput, type RepositoryError } from "./Errors.ts"
-import type { WorkspaceId } from "./Ids.ts"
+import { InvalidInput, type RepositoryError, ResourceNotFound } from "./Errors.ts"
+import { CatalogImportId, type WorkspaceId } from "./Ids.ts"
+import { CatalogImportRepository } from "./ports/CatalogImportRepository.ts"
 import { CatalogRepository } from "./ports/CatalogRepository.ts"
+import { IdGenerator } from "./ports/IdGenerator.ts"
 import { Transactor } from "./ports/Transactor.ts"
 
 export interface CatalogImportOptions {
@@ -33,12 +36,8 @@ export interface CatalogImportRequest<E> {
   readonly actor: Actor
 }
 
-export interface CatalogImportResult {
-  readonly summary: CatalogImportSummary
-  readonly dryRun: boolean
-  /** The time of the import: the price-history time of every line without `observed_at`. */
-  readonly importedAt: number
-}
+/** What an import answers: its record (with its summary), as stored. */
+export type CatalogImportResult = CatalogImportRecord
 
 /** The rollback of a dry run: a dry run decides everything, then takes it all back. */
 class DryRunRollback extends Data.TaggedError("DryRunRollback")<{ readonly summary: CatalogImportSummary }> {}
@@ -66,6 +65,10 @@ export class CatalogImports extends Context.Service<
     readonly run: <E>(
       request: CatalogImportRequest<E>
     ) => Effect.Effect<CatalogImportResult, E | InvalidInput | RepositoryError>
+    readonly get: (
+      workspaceId: WorkspaceId,
+      id: CatalogImportId
+    ) => Effect.Effect<CatalogImportRecord, ResourceNotFound | RepositoryError>
   }
 >()("margin/core/CatalogImports") {
   static readonly layerWith = ({ batchSize }: CatalogImportOptions) =>
@@ -75,10 +78,24 @@ export class CatalogImports extends Context.Service<
         const catalog = yield* CatalogRepository
         const transactor = yield* Transactor
         const audit = yield* AuditTrail
+        const records = yield* CatalogImportRepository
+        const ids = yield* IdGenerator
 
         const run = Effect.fn("CatalogImports.run")(function* <E>(request: CatalogImportRequest<E>) {
           const { workspaceId, format, dryRun } = request
           const now = yield* Clock.currentTimeMillis
+          const id = CatalogImportId.make(yield* ids.next("catalogImport"))
+          const recordOf = (summary: CatalogImportSummary, finishedAt: number): CatalogImportRecord => ({
+            id,
+            workspaceId,
+            status: "succeeded",
+            format,
+            dryRun,
+            summary,
+            requestedBy: actorLabel(request.actor),
+            createdAt: now,
+            finishedAt
+          })
           const decide = (current: Parameters<typeof decideImportLine>[0], patch: CatalogPatchLine["patch"]) =>
             decideImportLine(current, patch, workspaceId, now)
 
@@ -130,25 +147,39 @@ export class CatalogImports extends Context.Service<
               workspaceId,
               actor: actorLabel(request.actor),
               action: "catalog.import",
-              resourceType: "catalog",
-              resourceId: workspaceId,
+              resourceType: "catalog_import",
+              resourceId: id,
               beforeStatus: null,
               afterStatus: `created ${summary.created}, updated ${summary.updated}, rejected ${summary.rejectedTotal}`,
               at: now
             })
-            return dryRun ? yield* new DryRunRollback({ summary }) : summary
+            if (dryRun) return yield* new DryRunRollback({ summary })
+            // Recorded in the transaction that applies it: an import that dies leaves no record.
+            const record = recordOf(summary, yield* Clock.currentTimeMillis)
+            yield* records.insert(record)
+            return record
           })
 
-          const summary = yield* transactor.transaction(imported).pipe(
+          return yield* transactor.transaction(imported).pipe(
             Effect.catchIf(
               (error): error is DryRunRollback => error instanceof DryRunRollback,
-              (rollback) => Effect.succeed(rollback.summary)
+              // A dry run is recorded too, once everything else is rolled back, so that it can be read back.
+              (rollback) =>
+                Effect.flatMap(Clock.currentTimeMillis, (finishedAt) => {
+                  const record = recordOf(rollback.summary, finishedAt)
+                  return Effect.as(records.insert(record), record)
+                })
             )
           )
-          return { summary, dryRun, importedAt: now }
         })
 
-        return CatalogImports.of({ run })
+        const get = Effect.fn("CatalogImports.get")(function* (workspaceId: WorkspaceId, id: CatalogImportId) {
+          const found = yield* records.get(workspaceId, id)
+          if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "catalog import", id })
+          return found.value
+        })
+
+        return CatalogImports.of({ run, get })
       })
     )
 

@@ -177,6 +177,8 @@ export const catalogImportSuite = <E>(name: string, services: Layer.Layer<Catalo
         const file = ["sku,title,currency,price", "A,Mug,USD,11.00", "B,Cup,USD,2.00", "B,Cup,USD,3.00", "C,,USD,x"]
         const dry = yield* importLines(workspace.id, "csv", file, true)
         assert.isTrue(dry.dryRun)
+        // The dry run is recorded (and only that), so that it can be read back.
+        assert.deepStrictEqual(yield* CatalogImports.use((imports) => imports.get(workspace.id, dry.id)), dry)
         assert.deepStrictEqual(yield* allItems(workspace.id), before)
         const eventsAfter = yield* AuditRepository.use((audit) =>
           audit.list(workspace.id, { limit: 100, cursor: null })
@@ -184,6 +186,14 @@ export const catalogImportSuite = <E>(name: string, services: Layer.Layer<Catalo
         assert.strictEqual(eventsAfter.items.length, events.items.length)
         const real = yield* importLines(workspace.id, "csv", file)
         assert.deepStrictEqual(dry.summary, real.summary)
+        assert.deepStrictEqual(yield* CatalogImports.use((imports) => imports.get(workspace.id, real.id)), real)
+        assert.deepStrictEqual(
+          [real.status, real.format, real.dryRun, real.requestedBy],
+          ["succeeded", "csv", false, "system:suite"]
+        )
+        const elsewhere = yield* seedWorkspace()
+        const notFound = yield* Effect.flip(CatalogImports.use((imports) => imports.get(elsewhere.id, real.id)))
+        assert.strictEqual(notFound._tag, "ResourceNotFound")
         assert.deepStrictEqual([real.summary.created, real.summary.updated, real.summary.rejectedTotal], [1, 2, 1])
       })
     )

@@ -19,6 +19,7 @@ import pricingObjective from "./migrations/0011_pricing_objective.ts"
 import oauth from "./migrations/0012_oauth.ts"
 import oauthLoginLinks from "./migrations/0013_oauth_login_links.ts"
 import catalogPriceState from "./migrations/0014_catalog_price_state.ts"
+import catalogImports from "./migrations/0015_catalog_imports.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -39,7 +40,8 @@ export const loader = PgMigrator.fromRecord({
   "0011_pricing_objective": pricingObjective,
   "0012_oauth": oauth,
   "0013_oauth_login_links": oauthLoginLinks,
-  "0014_catalog_price_state": catalogPriceState
+  "0014_catalog_price_state": catalogPriceState,
+  "0015_catalog_imports": catalogImports
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

@@ -1,6 +1,7 @@
 import type { AlertRepository } from "@margin/core/ports/AlertRepository"
 import type { AuditRepository } from "@margin/core/ports/AuditRepository"
 import type { AuthorizationCodeRepository } from "@margin/core/ports/AuthorizationCodeRepository"
+import type { CatalogImportRepository } from "@margin/core/ports/CatalogImportRepository"
 import type { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import type { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
 import type { IdGenerator } from "@margin/core/ports/IdGenerator"
@@ -24,6 +25,7 @@ import { CredentialCipher, type InvalidCredentialsKey } from "./CredentialCipher
 import * as PgAlertRepository from "./PgAlertRepository.ts"
 import * as PgAuditRepository from "./PgAuditRepository.ts"
 import * as PgAuthorizationCodeRepository from "./PgAuthorizationCodeRepository.ts"
+import * as PgCatalogImportRepository from "./PgCatalogImportRepository.ts"
 import * as PgCatalogRepository from "./PgCatalogRepository.ts"
 import * as PgDeletionRequestRepository from "./PgDeletionRequestRepository.ts"
 import * as PgIdGenerator from "./PgIdGenerator.ts"
@@ -56,6 +58,7 @@ export type PgPorts =
   | TokenRepository
   | StoreConnectionRepository
   | CatalogRepository
+  | CatalogImportRepository
   | RunRepository
   | RecommendationRepository
   | AlertRepository
@@ -82,6 +85,7 @@ export const layerWith = <E, R>(
     PgTokenRepository.layer,
     PgStoreConnectionRepository.layer,
     PgCatalogRepository.layer,
+    PgCatalogImportRepository.layer,
     PgRunRepository.layer,
     PgRecommendationRepository.layer,
     PgAlertRepository.layer,

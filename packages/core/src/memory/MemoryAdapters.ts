@@ -2,6 +2,7 @@ import { Layer } from "effect"
 import type { AlertRepository } from "../ports/AlertRepository.ts"
 import type { AuditRepository } from "../ports/AuditRepository.ts"
 import type { AuthorizationCodeRepository } from "../ports/AuthorizationCodeRepository.ts"
+import type { CatalogImportRepository } from "../ports/CatalogImportRepository.ts"
 import type { CatalogRepository } from "../ports/CatalogRepository.ts"
 import type { DeletionRequestRepository } from "../ports/DeletionRequestRepository.ts"
 import type { DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
@@ -24,6 +25,7 @@ import type { WriteBackOutbox } from "../ports/WriteBackOutbox.ts"
 import * as MemoryAlertRepository from "./MemoryAlertRepository.ts"
 import * as MemoryAuditRepository from "./MemoryAuditRepository.ts"
 import * as MemoryAuthorizationCodeRepository from "./MemoryAuthorizationCodeRepository.ts"
+import * as MemoryCatalogImportRepository from "./MemoryCatalogImportRepository.ts"
 import * as MemoryCatalogRepository from "./MemoryCatalogRepository.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 import * as MemoryDeletionRequestRepository from "./MemoryDeletionRequestRepository.ts"
@@ -58,6 +60,7 @@ export type Ports =
   | TokenRepository
   | StoreConnectionRepository
   | CatalogRepository
+  | CatalogImportRepository
   | RunRepository
   | RecommendationRepository
   | AlertRepository
@@ -86,6 +89,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryTokenRepository.layer,
     MemoryStoreConnectionRepository.layer,
     MemoryCatalogRepository.layer,
+    MemoryCatalogImportRepository.layer,
     MemoryRunRepository.layer,
     MemoryRecommendationRepository.layer,
     MemoryAlertRepository.layer,

@@ -3,6 +3,7 @@ import type { Alert } from "../../Alert.ts"
 import type { ApiToken } from "../../ApiToken.ts"
 import type { AuditEvent } from "../../AuditEvent.ts"
 import type { AuthorizationCode } from "../../AuthorizationCode.ts"
+import type { CatalogImportRecord } from "../../CatalogImportRecord.ts"
 import type { CatalogItem } from "../../CatalogItem.ts"
 import type { DeletionRequest } from "../../DeletionRequest.ts"
 import type { Membership } from "../../Membership.ts"
@@ -97,6 +98,7 @@ export interface Tables {
   readonly oauthTokens: HashMap.HashMap<string, OAuthToken>
   /** Keyed by the hash of the link's nonce. */
   readonly loginLinks: HashMap.HashMap<string, UsedLoginLink>
+  readonly catalogImports: HashMap.HashMap<string, CatalogImportRecord>
 }
 
 export const emptyTables: Tables = {
@@ -119,7 +121,8 @@ export const emptyTables: Tables = {
   authorizationCodes: HashMap.empty(),
   oauthGrants: HashMap.empty(),
   oauthTokens: HashMap.empty(),
-  loginLinks: HashMap.empty()
+  loginLinks: HashMap.empty(),
+  catalogImports: HashMap.empty()
 }
 
 export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
@@ -146,6 +149,7 @@ export const membershipsTable: Table<Membership> = table("memberships")
 export const tokensTable: Table<TokenRow> = table("tokens")
 export const storeConnectionsTable: Table<StoreConnectionRow> = table("storeConnections")
 export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
+export const catalogImportsTable: Table<CatalogImportRecord> = table("catalogImports")
 export const runsTable: Table<RunRow> = table("runs")
 export const recommendationsTable: Table<Recommendation> = table("recommendations")
 export const alertsTable: Table<Alert> = table("alerts")
