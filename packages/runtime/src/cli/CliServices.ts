@@ -10,9 +10,7 @@ import { Layer } from "effect"
  * by the caller), the use cases over them, and the identity key store. The schema is migrated
  * before any of it is used.
  */
-export const layer = Layer.mergeAll(
-  AuditTrail.layer,
-  Runs.layer,
-  RunExecutor.layer,
-  CatalogImports.layer.pipe(Layer.provide(AuditTrail.layer))
-).pipe(Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)), Layer.provide(Migrations.layer))
+export const layer = Layer.mergeAll(AuditTrail.layer, Runs.layer, RunExecutor.layer, CatalogImports.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)),
+  Layer.provide(Migrations.layer)
+)
