@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing"
 import { Alerts } from "../src/AlertsService.ts"
 import { MemoryStore } from "../src/memory/MemoryStore.ts"
 import { CatalogRepository } from "../src/ports/CatalogRepository.ts"
+import { StoreConnectionRepository } from "../src/ports/StoreConnectionRepository.ts"
 import { WriteBackOutbox } from "../src/ports/WriteBackOutbox.ts"
 import { Recommendations } from "../src/RecommendationsService.ts"
 import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
@@ -116,6 +117,20 @@ describe("WriteBackDelivery", () => {
       assert.strictEqual((yield* (yield* WriteBackDelivery).deliverOne(writeBack)).outcome, "rejected")
       assert.strictEqual(yield* statusOf(recommendation.id), "write_back_failed")
       assert.include((yield* outboxRow(recommendation.id))?.lastError ?? "", "variant archived")
+      assert.deepStrictEqual(yield* openAlertKinds, [["write_back_failed", "critical", item.id]])
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("a store disconnected after the approval: the write-back is refused at once, not retried", () =>
+    Effect.gen(function* () {
+      const { item, recommendation, writeBack } = yield* approved
+      yield* StoreConnectionRepository.use((stores) => stores.disconnect(wsA))
+      assert.strictEqual((yield* (yield* WriteBackDelivery).deliverOne(writeBack)).outcome, "rejected")
+      assert.strictEqual(yield* statusOf(recommendation.id), "write_back_failed")
+      const row = yield* outboxRow(recommendation.id)
+      assert.deepStrictEqual([row?.status, row?.attempts], ["failed", 1])
+      assert.include(row?.lastError ?? "", "not connected")
+      assert.strictEqual(yield* (yield* MemoryStore).deliveries, 0, "nothing reached the store")
       assert.deepStrictEqual(yield* openAlertKinds, [["write_back_failed", "critical", item.id]])
     }).pipe(Effect.provide(useCases))
   )
