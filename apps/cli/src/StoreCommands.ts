@@ -1,3 +1,4 @@
+import { NodeHttpClient } from "@effect/platform-node"
 import { ResourceNotFound } from "@margin/core/Errors"
 import { WorkspaceId } from "@margin/core/Ids"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
@@ -6,7 +7,8 @@ import { type StoreConnection, StoreConnectionStatus, StorePlatform } from "@mar
 import { toIso } from "@margin/core/Timestamp"
 import { PgSandboxStore } from "@margin/postgres"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option, Redacted, Schema, Stream } from "effect"
+import { checkShopifyShop, requireMyshopifyDomain, ShopifyConfig } from "@margin/stores"
+import { Clock, Effect, Option, Redacted, Result, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { workspaceFlag } from "./Flags.ts"
@@ -46,7 +48,11 @@ export const copyCatalogToSandbox = Effect.fn("copyCatalogToSandbox")(function* 
   )
 })
 
-/** Connects (or reconnects) the workspace's store; audited. */
+/**
+ * Connects (or reconnects) the workspace's store; audited. A Shopify store is checked first, with
+ * one read of the Admin API with the token (`shop { name myshopifyDomain }`): a token Shopify
+ * refuses, or one that opens another shop, is refused before anything is stored.
+ */
 export const connectStore = Effect.fn("connectStore")(function* (
   workspaceId: WorkspaceId,
   platform: StorePlatform,
@@ -54,8 +60,29 @@ export const connectStore = Effect.fn("connectStore")(function* (
   credentials: Redacted.Redacted<string> | null
 ) {
   yield* requireWorkspace(workspaceId)
+  const checked =
+    platform === "shopify" && shop !== null && credentials !== null
+      ? yield* checkShopifyShop(shop, credentials).pipe(
+          Effect.catchTags({
+            ShopifyRefused: (refused) =>
+              new OperatorError({ message: `Shopify refused the connection: ${refused.message}` }),
+            StoreUnavailable: (unavailable) =>
+              new OperatorError({
+                message: `could not check the connection, try again: ${unavailable.message}`,
+                kind: "unavailable"
+              })
+          }),
+          Effect.provide([ShopifyConfig.layer, NodeHttpClient.layerUndici])
+        )
+      : null
   const now = yield* Clock.currentTimeMillis
-  const connection: StoreConnection = { workspaceId, platform, shop, status: "connected", connectedAt: now }
+  const connection: StoreConnection = {
+    workspaceId,
+    platform,
+    shop: checked === null ? shop : checked.domain,
+    status: "connected",
+    connectedAt: now
+  }
   yield* audited(
     StoreConnectionRepository.use((stores) =>
       stores.connect(connection, credentials === null ? null : Redacted.value(credentials))
@@ -72,7 +99,7 @@ export const connectStore = Effect.fn("connectStore")(function* (
     ]
   )
   const variants = platform === "sandbox" ? yield* copyCatalogToSandbox(workspaceId) : null
-  return { connection, variants }
+  return { connection, variants, shopName: checked?.name ?? null }
 })
 
 /** A store connection as marginctl shows it: never its credentials (the port does not read them back). */
@@ -84,11 +111,12 @@ const connectionJson = (connection: StoreConnection) => ({
   connected_at: toIso(connection.connectedAt)
 })
 
+/** The shop's myshopify domain, refused with the reason before any call (the check's own rule). */
 const ShopDomain = Schema.String.pipe(
   Schema.check(
-    Schema.isPattern(/^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)+$/, {
-      message: "expected a shop domain like acme.myshopify.com"
-    })
+    Schema.makeFilter((shop: string) =>
+      Result.match(requireMyshopifyDomain(shop), { onSuccess: () => undefined, onFailure: (reason) => reason })
+    )
   )
 )
 
@@ -98,7 +126,7 @@ const connect = Command.make(
     workspace: workspaceFlag,
     platform: Flag.Literals("platform", StorePlatform.literals),
     shop: Flag.String("shop").pipe(
-      Flag.withDescription("Shopify: the shop's domain, e.g. acme.myshopify.com"),
+      Flag.withDescription("Shopify: the shop's myshopify domain, e.g. acme.myshopify.com (checked with the token)"),
       Flag.withSchema(ShopDomain),
       Flag.optional
     ),
@@ -117,20 +145,22 @@ const connect = Command.make(
     if (platform === "sandbox" && (Option.isSome(shop) || Option.isSome(accessToken))) {
       return yield* new OperatorError({ message: "the sandbox store takes no --shop or --access-token", kind: "usage" })
     }
-    const { connection, variants } = yield* connectStore(
+    const { connection, variants, shopName } = yield* connectStore(
       workspace,
       platform,
       Option.getOrNull(shop),
       Option.getOrNull(accessToken)
     )
     yield* report(
-      { ...connectionJson(connection), sandbox_variants: variants },
+      { ...connectionJson(connection), shop_name: shopName, sandbox_variants: variants },
       (r) =>
-        `Connected ${r.workspace_id} to ${r.platform === "shopify" ? `Shopify ${r.shop}` : "the sandbox store"}${r.sandbox_variants === null ? "" : `; copied ${r.sandbox_variants} catalog prices into it`}`
+        `Connected ${r.workspace_id} to ${r.platform === "shopify" ? `Shopify ${r.shop} ("${r.shop_name}"; checked with the token)` : "the sandbox store"}${r.sandbox_variants === null ? "" : `; copied ${r.sandbox_variants} catalog prices into it`}`
     )
   })
 ).pipe(
-  Command.withDescription("Connect a workspace's store (sandbox: copies the catalog prices into it)"),
+  Command.withDescription(
+    "Connect a workspace's store (Shopify: checked with one read first; sandbox: copies the catalog prices into it)"
+  ),
   Command.withExamples([
     {
       command: "marginctl store connect --workspace ws_01jh8x --platform sandbox --json",
