@@ -26,6 +26,7 @@ import { Recommendations } from "../src/RecommendationsService.ts"
 import { RunExecutor } from "../src/RunExecutor.ts"
 import { Runs } from "../src/RunsService.ts"
 import { WorkspaceStatus } from "../src/WorkspaceStatusService.ts"
+import { WriteBackCancellation } from "../src/WriteBackCancellation.ts"
 import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
 import { aCatalogItem, aRecommendation, aStoreConnection, aUser, aWorkspace } from "./Fixtures.ts"
 
@@ -39,7 +40,8 @@ export const useCases = Layer.mergeAll(
   Runs.layer,
   WorkspaceStatus.layer,
   RunExecutor.layerWith({ chunkSize: 2 }),
-  WriteBackDelivery.layerWith(testDelivery)
+  WriteBackDelivery.layerWith(testDelivery),
+  WriteBackCancellation.layer
 ).pipe(Layer.provideMerge(MemoryAdapters.layer))
 
 export const wsA = WorkspaceId.make("ws_a")
