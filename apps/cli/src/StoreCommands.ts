@@ -1,17 +1,19 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { ResourceNotFound } from "@margin/core/Errors"
-import { WorkspaceId } from "@margin/core/Ids"
+import { RecommendationId, UserId, WorkspaceId } from "@margin/core/Ids"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { type StoreConnection, StoreConnectionStatus, StorePlatform } from "@margin/core/StoreConnection"
 import { toIso } from "@margin/core/Timestamp"
+import { WriteBackCancellation } from "@margin/core/WriteBackCancellation"
 import { PgSandboxStore } from "@margin/postgres"
 import { onDatabase } from "@margin/runtime/cli"
 import { checkShopifyShop, requireMyshopifyDomain, ShopifyConfig } from "@margin/stores"
 import { Clock, Effect, Option, Redacted, Result, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
-import { workspaceFlag } from "./Flags.ts"
+import { idOf, workspaceFlag } from "./Flags.ts"
 import { afterFlag, limitFlag, listingOf, reportListing } from "./Listing.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
@@ -309,6 +311,56 @@ const show = Command.make(
   Command.withExamples([{ command: "marginctl store show --workspace ws_01jh8x --json" }])
 )
 
+const cancelWriteBack = Command.make(
+  "cancel-write-back",
+  {
+    workspace: workspaceFlag,
+    recommendation: Flag.String("recommendation").pipe(
+      Flag.withDescription("The approved recommendation (rec_…) whose write-back is still pending"),
+      Flag.withSchema(idOf("rec").pipe(Schema.decodeTo(RecommendationId)))
+    ),
+    by: Flag.String("by").pipe(
+      Flag.withDescription("The member who asks for it (usr_…): an admin or the owner; recorded as the actor"),
+      Flag.withSchema(idOf("usr").pipe(Schema.decodeTo(UserId)))
+    )
+  },
+  Effect.fn(function* ({ workspace: workspaceId, recommendation, by }) {
+    yield* requireWorkspace(workspaceId)
+    const membership = yield* MembershipRepository.use((memberships) => memberships.get(workspaceId, by))
+    const role = Option.getOrNull(Option.map(membership, (member) => member.role))
+    const cancelled = yield* WriteBackCancellation.use((cancellation) =>
+      cancellation.cancel(workspaceId, recommendation, { _tag: "SessionActor", userId: by }, role)
+    ).pipe(
+      Effect.catchTag(
+        "ForbiddenRole",
+        () =>
+          new OperatorError({
+            message: `${by} ${role === null ? "is not a member of the workspace" : `has the role ${role}`}: cancelling a write-back needs an admin or the owner`
+          })
+      )
+    )
+    yield* report(
+      {
+        workspace_id: workspaceId,
+        recommendation_id: recommendation,
+        status: cancelled.recommendation.status,
+        idempotent: cancelled.idempotent
+      },
+      (r) =>
+        r.idempotent
+          ? `The write-back of ${r.recommendation_id} was already cancelled`
+          : `Cancelled the write-back of ${r.recommendation_id}: it will not be delivered; the recommendation is ${r.status}`
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Cancel the pending write-back of an approved recommendation (an admin or the owner asks; audited): it is never delivered"
+  ),
+  Command.withExamples([
+    { command: "marginctl store cancel-write-back --workspace ws_01jh8x --recommendation rec_01jh9a --by usr_01jh8y" }
+  ])
+)
+
 export const storeCommand = Command.make("store").pipe(
   Command.withDescription("Connect, disconnect, list and show stores; inspect the sandbox store"),
   Command.withExamples([
@@ -320,6 +372,7 @@ export const storeCommand = Command.make("store").pipe(
     onDatabase(disconnect),
     onDatabase(list),
     onDatabase(show),
-    onDatabase(writes)
+    onDatabase(writes),
+    onDatabase(cancelWriteBack)
   ])
 )
