@@ -6,12 +6,7 @@ import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
-import {
-  assertFailed,
-  marginctlJsonOnTestDatabase,
-  marginctlOnTestDatabase,
-  processTimeout
-} from "./testing/Marginctl.ts"
+import { assertFailed, jsonOf, marginctlOnTestDatabase, processTimeout } from "./testing/Marginctl.ts"
 
 /** `marginctl store cancel-write-back`: an admin or the owner cancels a pending write-back; audited. */
 
@@ -35,36 +30,28 @@ layer(services, { timeout: "5 minutes" })("marginctl store cancel-write-back", (
         const recommendation = yield* seedRecommendation(run, yield* seedItem(workspace.id, { sku: "CW-1" }), {
           status: "approved"
         })
-        const writeBack = yield* newWriteBack(recommendation)
-        yield* WriteBackOutbox.use((outbox) => outbox.enqueue(writeBack))
-        const cancel = (by: string, ...more: ReadonlyArray<string>) =>
+        const cancelOf = (recommendationId: string, by: string, ...more: ReadonlyArray<string>) =>
           marginctlOnTestDatabase(
             "store",
             "cancel-write-back",
             "--workspace",
             workspace.id,
             "--recommendation",
-            recommendation.id,
+            recommendationId,
             "--by",
             by,
             ...more
           )
+        const writeBack = yield* newWriteBack(recommendation)
+        yield* WriteBackOutbox.use((outbox) => outbox.enqueue(writeBack))
+        const cancel = (by: string, ...more: ReadonlyArray<string>) => cancelOf(recommendation.id, by, ...more)
 
         assertFailed(
           yield* cancel(approver.id),
           /has the role approver: cancelling a write-back needs an admin or the owner/,
           1
         )
-        const done = yield* marginctlJsonOnTestDatabase(
-          "store",
-          "cancel-write-back",
-          "--workspace",
-          workspace.id,
-          "--recommendation",
-          recommendation.id,
-          "--by",
-          admin.id
-        )
+        const done = jsonOf(yield* cancel(admin.id, "--json"))
         assert.deepStrictEqual([done.status, done.idempotent], ["write_back_failed", false])
         const row = yield* WriteBackOutbox.use((outbox) => outbox.getByRecommendation(workspace.id, recommendation.id))
         assert.deepStrictEqual(
@@ -81,31 +68,9 @@ layer(services, { timeout: "5 minutes" })("marginctl store cancel-write-back", (
             ["recommendation.write_back_failed", `user:${admin.id}`]
           ]
         )
-        const again = yield* marginctlJsonOnTestDatabase(
-          "store",
-          "cancel-write-back",
-          "--workspace",
-          workspace.id,
-          "--recommendation",
-          recommendation.id,
-          "--by",
-          admin.id
-        )
+        const again = jsonOf(yield* cancel(admin.id, "--json"))
         assert.isTrue(again.idempotent)
-        assertFailed(
-          yield* marginctlOnTestDatabase(
-            "store",
-            "cancel-write-back",
-            "--workspace",
-            workspace.id,
-            "--recommendation",
-            "rec_nothing",
-            "--by",
-            admin.id
-          ),
-          /write-back of recommendation rec_nothing/,
-          3
-        )
+        assertFailed(yield* cancelOf("rec_nothing", admin.id), /write-back of recommendation rec_nothing/, 3)
       }),
     processTimeout
   )

@@ -3,16 +3,13 @@ import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { MemoryStore } from "../src/memory/MemoryStore.ts"
 import { WriteBackOutbox } from "../src/ports/WriteBackOutbox.ts"
-import { Recommendations } from "../src/RecommendationsService.ts"
 import { WriteBackCancellation } from "../src/WriteBackCancellation.ts"
 import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
 import {
+  approvedWriteBack,
   auditOf,
-  connectStore,
   seedItem,
   seedRecommendation,
-  seedWorkspace,
-  sessionActor,
   tokenActor,
   useCases,
   wsA
@@ -21,18 +18,7 @@ import {
 const start = 1_000_000
 
 /** Item A's recommendation approved; its write-back pending, not yet delivered. */
-const pending = Effect.gen(function* () {
-  yield* seedWorkspace(wsA, "max")
-  yield* connectStore(wsA)
-  yield* TestClock.setTime(start)
-  const item = yield* seedItem(wsA, { sku: "A", price: 1000, cost: 700 })
-  const recommendation = yield* seedRecommendation(item, 1099)
-  const recommendations = yield* Recommendations
-  yield* recommendations.accept(wsA, recommendation.id, tokenActor)
-  const { writeBack } = yield* recommendations.approve(wsA, recommendation.id, sessionActor, "approver")
-  if (writeBack === null) return yield* Effect.die("approve enqueues a write-back")
-  return { recommendation, writeBack }
-})
+const pending = approvedWriteBack(start)
 
 const rowOf = (recommendationId: Parameters<WriteBackOutbox["Service"]["getByRecommendation"]>[1]) =>
   Effect.map(

@@ -8,34 +8,12 @@ import { StoreConnectionRepository } from "../src/ports/StoreConnectionRepositor
 import { WriteBackOutbox } from "../src/ports/WriteBackOutbox.ts"
 import { Recommendations } from "../src/RecommendationsService.ts"
 import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
-import {
-  auditOf,
-  connectStore,
-  seedItem,
-  seedRecommendation,
-  seedWorkspace,
-  sessionActor,
-  testDelivery,
-  tokenActor,
-  useCases,
-  wsA
-} from "../testing/UseCases.ts"
+import { approvedWriteBack, auditOf, testDelivery, useCases, wsA } from "../testing/UseCases.ts"
 
 const start = 1_000_000
 
 /** Item A at 10.00 in the catalog and the store; its recommendation to 10.99 accepted and approved. */
-const approved = Effect.gen(function* () {
-  yield* seedWorkspace(wsA, "max")
-  yield* connectStore(wsA)
-  yield* TestClock.setTime(start)
-  const item = yield* seedItem(wsA, { sku: "A", price: 1000, cost: 700 })
-  const recommendation = yield* seedRecommendation(item, 1099)
-  const recommendations = yield* Recommendations
-  yield* recommendations.accept(wsA, recommendation.id, tokenActor)
-  const { writeBack } = yield* recommendations.approve(wsA, recommendation.id, sessionActor, "approver")
-  if (writeBack === null) return yield* Effect.die("approve enqueues a write-back")
-  return { item, recommendation, writeBack }
-})
+const approved = approvedWriteBack(start)
 
 const statusOf = (id: Parameters<Recommendations["Service"]["get"]>[1]) =>
   Effect.map(
