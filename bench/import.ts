@@ -1,6 +1,6 @@
 // Catalog import at scale, on PostgreSQL: `marginctl catalog import` against a bare COPY of the same file.
-// Usage: npm run bench:import [-- <lines> [<batch size> [<writers>]]]   (default 100,000 then 1,000,000 lines;
-// the importer's defaults: batches of 2,500, 2 writers)
+// Usage: npm run bench:import [-- <lines> [<batch size>]]   (default 100,000 then 1,000,000 lines;
+// the importer's default: batches of 2,000)
 // Writes a synthetic catalog CSV (bench/BenchCatalog.ts), then, in a fresh database on DATABASE_URL, else
 // PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/test (dropped afterwards):
 //   - COPY: `psql \copy` of the file into a plain staging table (text columns, no index, no check);
@@ -9,9 +9,9 @@
 //     indexes, checks and foreign key: the bare load of this catalog into this table;
 //   - schema floor: one INSERT ... SELECT from that staging table into catalog_items, server-side (what the
 //     table's indexes, checks and foreign key cost a statement that inserts, as the import's upserts do);
-//   - import: the importer marginctl runs (apps/cli/src/CatalogImporter.ts): parse and validate every line,
-//     upsert by sku through CatalogRepository.upsertMany into catalog_items (its indexes, checks and
-//     foreign key) in batches, two written at once.
+//   - import: the importer marginctl runs (apps/cli/src/CatalogImporter.ts, the CatalogImports use case): parse
+//     and validate every line, read the batch's items by sku (locked), decide each line, write the new and
+//     changed items into catalog_items (its indexes, checks and foreign key), the whole file in one transaction.
 // Each load into catalog_items starts from an empty table (TRUNCATE between them), so none pays for another's rows.
 // Prints rows/second of each, their ratios, the CPU the database and the importer spent (when PostgreSQL runs on
 // this machine), and the importer's peak RSS for each file size (flat = bounded memory).
@@ -20,22 +20,22 @@ import { createWriteStream, mkdtempSync, rmSync, statSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
-import { defaultImportOptions, importCatalogFile } from "@margin/cli/CatalogImporter"
+import { importCatalogFile } from "@margin/cli/CatalogImporter"
 import { csvHeader, toCsvLine } from "@margin/core/CatalogImport"
+import { CatalogImports, defaultImportOptions } from "@margin/core/CatalogImportService"
 import { WorkspaceId } from "@margin/core/Ids"
 import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
 import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
-import { Effect, Logger } from "effect"
+import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { catalogBatch } from "./BenchCatalog.ts"
 import { cpuMs } from "./ProcessCpu.ts"
 
 const sizes = process.argv[2] === undefined ? [100_000, 1_000_000] : [Number(process.argv[2])]
 const batchSize = Number(process.argv[3] ?? defaultImportOptions.batchSize)
-const writers = Number(process.argv[4] ?? defaultImportOptions.writers)
-if (![...sizes, batchSize, writers].every((n) => Number.isSafeInteger(n) && n > 0)) {
-  console.error(`usage: node bench/import.ts [lines] [batch size] [writers], got "${process.argv.slice(2).join(" ")}"`)
+if (![...sizes, batchSize].every((n) => Number.isSafeInteger(n) && n > 0)) {
+  console.error(`usage: node bench/import.ts [lines] [batch size], got "${process.argv.slice(2).join(" ")}"`)
   process.exit(2)
 }
 
@@ -181,11 +181,9 @@ const benchOne = (size: number, dir: string) =>
     yield* emptyCatalog
 
     const workspaceId = yield* workspace("import")
-    const imported = yield* withPeakRss(
-      measured(importCatalogFile(workspaceId, file, "csv", { ...defaultImportOptions, batchSize, writers }))
-    )
-    const summary = imported.value.value
-    if (summary.imported !== size || summary.rejectedTotal !== 0) {
+    const imported = yield* withPeakRss(measured(importCatalogFile(workspaceId, file, "csv")))
+    const { summary } = imported.value.value
+    if (summary.created !== size || summary.rejectedTotal !== 0) {
       return yield* Effect.die(`expected ${size} new items, got ${JSON.stringify(summary)}`)
     }
     return {
@@ -208,7 +206,7 @@ const program = Effect.gen(function* () {
     (path) => Effect.sync(() => rmSync(path, { recursive: true, force: true }))
   )
   console.log(
-    `catalog import on PostgreSQL, batches of ${number(batchSize)}, ${writers} writer${writers === 1 ? "" : "s"}; load average ${loadavg()[0]?.toFixed(2)}`
+    `catalog import on PostgreSQL, batches of ${number(batchSize)}, one transaction; load average ${loadavg()[0]?.toFixed(2)}`
   )
   for (const size of sizes) {
     const result = yield* benchOne(size, dir)
@@ -231,7 +229,7 @@ const program = Effect.gen(function* () {
 }).pipe(Effect.scoped)
 
 program.pipe(
-  Effect.provide(ScratchDatabase.layer),
+  Effect.provide(CatalogImports.layerWith({ batchSize }).pipe(Layer.provideMerge(ScratchDatabase.layer))),
   Effect.provide(NodeServices.layer),
   Effect.provide(Logger.layer([])),
   NodeRuntime.runMain

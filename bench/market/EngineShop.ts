@@ -31,6 +31,8 @@ const imported = (item: MarketItem, input: CatalogItemInput): CatalogItem => {
     storeVariantRef: null,
     analysedCost: input.cost,
     priceHistory: [],
+    priceSetAt: 0,
+    writtenBackFrom: null,
     createdAt: 0,
     updatedAt: 0
   }

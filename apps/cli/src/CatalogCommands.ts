@@ -1,6 +1,7 @@
 import { formatOfFileName } from "@margin/core/CatalogImport"
 import { planLimits } from "@margin/core/Plan"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { catalogImportSummaryJson } from "@margin/edge/wire"
 import { onDatabase } from "@margin/runtime/cli"
 import { Effect, Result } from "effect"
 import { Command, Flag } from "effect/cli"
@@ -16,28 +17,35 @@ const importCommand = Command.make(
     workspace: workspaceFlag,
     file: Flag.File("file", { mustExist: true }).pipe(
       Flag.withDescription("A .csv file (header line first) or a .jsonl file, one item per line")
+    ),
+    dryRun: Flag.Boolean("dry-run").pipe(
+      Flag.withDescription("Decide every line and report what the import would do; write nothing"),
+      Flag.withDefault(false)
     )
   },
-  Effect.fn(function* ({ workspace: workspaceId, file }) {
+  Effect.fn(function* ({ workspace: workspaceId, file, dryRun }) {
     const workspace = yield* requireWorkspace(workspaceId)
     const format = formatOfFileName(file)
     if (Result.isFailure(format)) return yield* new OperatorError({ message: format.failure, kind: "usage" })
-    const summary = yield* importCatalogFile(workspaceId, file, format.success)
+    const { summary } = yield* importCatalogFile(workspaceId, file, format.success, dryRun)
     const items = yield* CatalogRepository.use((catalog) => catalog.count(workspaceId))
     const limit = planLimits[workspace.plan].catalogItems
     yield* report(
       {
         workspace_id: workspaceId,
-        imported: summary.imported,
-        updated: summary.updated,
-        rejected: summary.rejected.map((rejected) => ({ line: rejected.line, error: rejected.error })),
-        rejected_total: summary.rejectedTotal,
+        dry_run: dryRun,
+        ...catalogImportSummaryJson(summary),
         catalog_items: items,
         catalog_items_limit: limit
       },
       (r) =>
         [
-          `Imported ${r.imported} new item${r.imported === 1 ? "" : "s"}, updated ${r.updated}, rejected ${r.rejected_total} line${r.rejected_total === 1 ? "" : "s"} into ${r.workspace_id}`,
+          `${r.dry_run ? "Dry run (nothing written): would have" : "Imported into"} ${r.workspace_id}: ` +
+            `${r.created} created, ${r.updated} updated (${r.price_changed} price, ${r.cost_changed} cost, ` +
+            `${r.other_changed} other), ${r.unchanged} unchanged, ${r.rejected_total} rejected`,
+          ...(r.stale_price > 0
+            ? [`  ${r.stale_price} line${r.stale_price === 1 ? "" : "s"} kept the item's newer price (stale_price)`]
+            : []),
           ...r.rejected.map((rejected) => `  line ${rejected.line}: ${rejected.error}`),
           ...(r.rejected_total > r.rejected.length ? [`  ... and ${r.rejected_total - r.rejected.length} more`] : []),
           ...(limit !== null && items > limit
@@ -49,11 +57,17 @@ const importCommand = Command.make(
     )
   })
 ).pipe(
-  Command.withDescription("Import a catalog file: upsert by sku, streamed; bad lines are reported, good ones imported"),
+  Command.withDescription(
+    "Import a catalog file by sku, streamed, in one transaction: a line changes only what it mentions; bad lines are reported, good ones imported"
+  ),
   Command.withExamples([
     {
       command: "marginctl catalog import --workspace ws_01jh8x --file items.csv --json",
       description: "CSV with a header line, or .jsonl: one item per line"
+    },
+    {
+      command: "marginctl catalog import --workspace ws_01jh8x --file prices.csv --dry-run",
+      description: "What the import would do, nothing written"
     }
   ])
 )

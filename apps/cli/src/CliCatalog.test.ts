@@ -43,12 +43,56 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             "--file",
             csv
           )
-          assert.deepStrictEqual([first.imported, first.updated, first.rejected_total], [3, 0, 2])
+          assert.deepStrictEqual([first.created, first.updated, first.rejected_total, first.dry_run], [3, 0, 2, false])
           assert.deepStrictEqual(first.rejected, [
-            { line: 3, error: "title is required" },
-            { line: 5, error: 'price: "abc" is not an amount: use digits with an optional decimal point, like 12.34' }
+            { line: 3, error: "sku A-2 is not in the catalog: a new item needs title" },
+            { line: 5, error: 'price: "abc" is not an amount like 12.99' }
           ])
           assert.strictEqual(first.catalog_items, 3)
+
+          const sql = yield* SqlClient.SqlClient
+          // The store-reference file: sku and price only. Everything else of A-1 stays.
+          const prices = tempFile("prices.csv", ["sku,price", "A-1,14.99", "A-3,4.50"].join("\n"))
+          const itemA1 = sql<{
+            readonly price: number
+            readonly cost: number | null
+            readonly tags: ReadonlyArray<string>
+            readonly inventory: number | null
+            readonly unitsSold30d: number
+            readonly points: number
+          }>`
+          SELECT price, cost, tags, inventory, units_sold_30d, jsonb_array_length(price_history) AS points
+          FROM catalog_items WHERE workspace_id = ${workspaceId} AND sku = 'A-1'`
+          const original = yield* itemA1
+          const dry = yield* marginctlJsonOnTestDatabase(
+            "catalog",
+            "import",
+            "--workspace",
+            workspaceId,
+            "--file",
+            prices,
+            "--dry-run"
+          )
+          assert.deepStrictEqual(
+            [dry.dry_run, dry.updated, dry.price_changed, dry.cost_changed, dry.other_changed, dry.unchanged],
+            [true, 1, 1, 0, 0, 1]
+          )
+          assert.deepStrictEqual(yield* itemA1, original, "a dry run writes nothing")
+          const real = yield* marginctlJsonOnTestDatabase(
+            "catalog",
+            "import",
+            "--workspace",
+            workspaceId,
+            "--file",
+            prices
+          )
+          assert.deepStrictEqual({ ...real, dry_run: true }, dry)
+          assert.deepStrictEqual(yield* itemA1, [{ ...original[0], price: 1499, points: 1 }])
+          assert.deepStrictEqual(
+            [original[0]?.cost, original[0]?.tags],
+            [550, ["kitchen", "mugs"]],
+            "cost and tags were there to keep"
+          )
 
           const jsonl = tempFile(
             "items.jsonl",
@@ -74,9 +118,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             "--file",
             jsonl
           )
-          assert.deepStrictEqual([second.imported, second.updated], [1, 1])
+          assert.deepStrictEqual([second.created, second.updated, second.price_changed], [1, 1, 1])
           assert.deepStrictEqual(second.rejected, [{ line: 3, error: "not valid JSON" }])
-          const sql = yield* SqlClient.SqlClient
           const stored = yield* sql<{
             readonly sku: string
             readonly price: number
@@ -114,7 +157,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               "--file",
               tempFile("bad.csv", "sku,name\n")
             ),
-            /line 1: header: unknown column "name"/,
+            /bad\.csv: line 1: header: unknown column "name"/,
             1
           )
 

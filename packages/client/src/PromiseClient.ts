@@ -91,6 +91,9 @@ export const createClient = (config: ClientConfig): PromiseClient => {
     resolveAlert: (id, options) => run((client) => client.resolveAlert(id), options),
     dismissAlert: (id, options) => run((client) => client.dismissAlert(id), options),
     listCatalogItems: (query, options) => run((client) => client.listCatalogItems(query), options),
+    importCatalog: (file, importOptions, options) =>
+      run((client) => client.importCatalog(file, importOptions), options),
+    getCatalogImport: (id, options) => run((client) => client.getCatalogImport(id), options),
     exportReport: (format, options) => run((client) => client.exportReport(format), options),
     getWorkspaceStatus: (options) => run((client) => client.getWorkspaceStatus(), options),
     healthz: (options) => run((client) => client.healthz(), options),

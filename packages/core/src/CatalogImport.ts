@@ -1,6 +1,7 @@
 import { Result, Schema } from "effect"
 import type { CatalogItemInput } from "./CatalogItem.ts"
-import { CurrencyCode, formatMajorUnits, parseMajorUnits } from "./Money.ts"
+import type { CatalogPatch } from "./CatalogPatch.ts"
+import { CurrencyCode, formatMajorUnits } from "./Money.ts"
 import { Tag } from "./Tag.ts"
 
 /**
@@ -10,11 +11,15 @@ import { Tag } from "./Tag.ts"
  * CSV: a header line naming the columns, then one item per line. Fields are separated by `,`;
  * a field holding `,` or `"` is quoted (`"a, b"`, `"say ""hi"""`). JSONL: one JSON object per line
  * with the same keys. `tags` are separated by `;` (JSONL also takes an array of strings); amounts
- * are decimal strings in major units (`12.99`, JSONL also takes numbers); empty or null = unknown.
- * Blank lines are skipped. The optional `store_product_ref` and `store_variant_ref` link an item to
- * its product and variant in the connected store (Shopify ids for write-back); empty keeps what the
- * item had. The optional `competitor_price` is the lowest current competitor price (same currency): a
- * file with the column sets it on every item (empty = none), a file without it keeps the items'.
+ * are decimal strings in major units of the item's currency (`12.99`, JSONL also takes numbers).
+ * Blank lines are skipped.
+ *
+ * A line says only what it mentions (CatalogPatch): a column the file has not (a key the line has
+ * not), or an empty cell, leaves the item's field as it is. Clearing is explicit: the cell `null`
+ * (JSONL: the value null) clears a field that may be unknown (`clearableColumns`); the others cannot
+ * be cleared. Only `sku` is required of every line; a sku the catalog has not yet also needs
+ * `title`, `currency` and `price` (CatalogImportDecision). `observed_at` (ISO 8601 with a zone) says
+ * when the line's price was in force; left out, the time of the import.
  */
 export const catalogColumns = [
   "sku",
@@ -30,22 +35,39 @@ export const catalogColumns = [
   "units_sold_30d",
   "store_product_ref",
   "store_variant_ref",
-  "competitor_price"
+  "competitor_price",
+  "observed_at"
 ] as const
 export type CatalogColumn = (typeof catalogColumns)[number]
 
-/** Columns a CSV header must name; the others may be left out (unknown for every item). */
-export const requiredCatalogColumns: ReadonlyArray<CatalogColumn> = ["sku", "title", "currency", "price"]
+/** Columns a CSV header must name; the others may be left out (kept as the items have them). */
+export const requiredCatalogColumns: ReadonlyArray<CatalogColumn> = ["sku"]
+
+/** Columns whose value may be unknown: the cell `null` (JSONL null) clears them (tags: no tags). */
+export const clearableColumns: ReadonlyArray<CatalogColumn> = [
+  "tags",
+  "cost",
+  "compare_at_price",
+  "min_price",
+  "max_price",
+  "inventory",
+  "store_product_ref",
+  "store_variant_ref",
+  "competitor_price"
+]
+
+/** The CSV cell that clears a clearable column (any case). */
+export const clearCell = "null"
 
 export type CatalogFormat = "csv" | "jsonl"
 
 /** What one line of the file gave. */
 export type CatalogLine =
-  | { readonly _tag: "Item"; readonly line: number; readonly item: CatalogItemInput }
+  | { readonly _tag: "Item"; readonly line: number; readonly patch: CatalogPatch }
   | { readonly _tag: "Rejected"; readonly line: number; readonly error: string }
   | { readonly _tag: "Blank"; readonly line: number }
 
-/** Turns the text of line `line` (1-based, without its line break) into an item or a reason. */
+/** Turns the text of line `line` (1-based, without its line break) into a patch or a reason. */
 export type CatalogLineParser = (text: string, line: number) => CatalogLine
 
 /** The format a file name announces: `.csv` or `.jsonl` / `.ndjson`. */
@@ -56,28 +78,22 @@ export const formatOfFileName = (fileName: string): Result.Result<CatalogFormat,
   return Result.fail(`cannot tell the format of "${fileName}": name it .csv or .jsonl`)
 }
 
-/** One item's fields as text, before validation; "" = not given. */
-interface RawItem {
-  readonly sku: string
-  readonly title: string
-  readonly tags: ReadonlyArray<string>
-  readonly currency: string
-  readonly price: string
-  readonly cost: string
-  readonly compare_at_price: string
-  readonly min_price: string
-  readonly max_price: string
-  readonly inventory: string
-  readonly units_sold_30d: string
-  readonly store_product_ref: string
-  readonly store_variant_ref: string
-  /** Undefined when the file (CSV) or the line (JSONL) has no such column. */
-  readonly competitor_price: string | undefined
+/**
+ * One line's cells before validation: undefined = not mentioned (no such column or key),
+ * null = cleared, text = the cell as written. Tags come split.
+ */
+type RawLine = { readonly [C in Exclude<CatalogColumn, "tags">]?: string | null } & {
+  readonly tags?: ReadonlyArray<string> | null
 }
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] }
 
 const maxSkuLength = 128
 const maxStoreRefLength = 255
 const integerPattern = /^-?\d+$/
+const amountPattern = /^\d+(\.\d+)?$/
+/** ISO 8601 with a date, a time and a zone (`Z` or `+02:00`): a time without a zone means nothing here. */
+const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i
 /**
  * Memoizes a decoder of the few distinct values a catalog repeats on every line (currencies,
  * tags): a schema decode costs more than the rest of the line. Bounded, so a file of unique
@@ -99,13 +115,17 @@ const decodeTag = memoized(Schema.decodeUnknownResult(Tag), 10_000)
 
 const rejected = (line: number, error: string): CatalogLine => ({ _tag: "Rejected", line, error })
 
-const amount = (column: CatalogColumn, text: string, currency: CurrencyCode): Result.Result<number | null, string> =>
-  text === ""
-    ? Result.succeed(null)
-    : Result.mapError(parseMajorUnits(text, currency), (reason) => `${column}: ${reason}`)
+const cannotClear = (column: CatalogColumn): string =>
+  `${column} cannot be cleared; leave the ${column} cell empty (or the key out) to keep it`
 
-const integer = (column: CatalogColumn, text: string, minimum: number | null): Result.Result<number | null, string> => {
-  if (text === "") return Result.succeed(null)
+/** The cell's text when it says something: undefined when it is missing or empty. */
+const mentioned = (cell: string | null | undefined): string | null | undefined => {
+  if (cell === undefined || cell === null) return cell
+  const trimmed = cell.trim()
+  return trimmed === "" ? undefined : trimmed
+}
+
+const integer = (column: CatalogColumn, text: string, minimum: number | null): Result.Result<number, string> => {
   const value = Number(text)
   if (!integerPattern.test(text) || !Number.isSafeInteger(value)) {
     return Result.fail(`${column}: "${text}" is not a whole number`)
@@ -129,77 +149,95 @@ const parseTags = (texts: ReadonlyArray<string>): Result.Result<Array<Tag>, stri
   return Result.succeed(tags)
 }
 
+/** The amount columns of a patch, each with its field. */
+const amountColumns = [
+  ["price", "price"],
+  ["cost", "cost"],
+  ["compare_at_price", "compareAtPrice"],
+  ["min_price", "minPrice"],
+  ["max_price", "maxPrice"],
+  ["competitor_price", "competitorPrice"]
+] as const
+
+const refColumns = [
+  ["store_product_ref", "storeProductRef"],
+  ["store_variant_ref", "storeVariantRef"]
+] as const
+
 /**
  * The checks every line goes through, whatever its format. Written with early returns rather
  * than `Result.gen`: this runs once per line of files of a million lines, and the generator
- * costs several times the checks themselves.
+ * costs several times the checks themselves. Amounts are checked for their form here and turned
+ * into minor units once the item's currency is known (CatalogImportDecision).
  */
-const validate = (raw: RawItem): Result.Result<CatalogItemInput, string> => {
-  const sku = raw.sku.trim()
-  if (sku === "") return Result.fail("sku is required")
+const validate = (raw: RawLine): Result.Result<CatalogPatch, string> => {
+  const sku = mentioned(raw.sku)
+  if (sku === undefined || sku === null) return Result.fail("sku is required")
   if (sku.length > maxSkuLength) return Result.fail(`sku is longer than ${maxSkuLength} characters`)
-  const title = raw.title.trim()
-  if (title === "") return Result.fail("title is required")
-  const currencyText = raw.currency.trim()
-  if (currencyText === "") return Result.fail("currency is required")
-  const currency = decodeCurrency(currencyText.toUpperCase())
-  if (Result.isFailure(currency)) return Result.fail(`currency: "${currencyText}" is not an ISO 4217 code like USD`)
-  const code = currency.success
-  const priceText = raw.price.trim()
-  if (priceText === "") return Result.fail("price is required")
-  const price = parseMajorUnits(priceText, code)
-  if (Result.isFailure(price)) return Result.fail(`price: ${price.failure}`)
-  const cost = amount("cost", raw.cost.trim(), code)
-  if (Result.isFailure(cost)) return Result.fail(cost.failure)
-  const compareAtPrice = amount("compare_at_price", raw.compare_at_price.trim(), code)
-  if (Result.isFailure(compareAtPrice)) return Result.fail(compareAtPrice.failure)
-  const minPrice = amount("min_price", raw.min_price.trim(), code)
-  if (Result.isFailure(minPrice)) return Result.fail(minPrice.failure)
-  const maxPrice = amount("max_price", raw.max_price.trim(), code)
-  if (Result.isFailure(maxPrice)) return Result.fail(maxPrice.failure)
-  // A floor above the ceiling is imported as it is: the next run raises a floor_above_ceiling alert about it.
-  const inventory = integer("inventory", raw.inventory.trim(), null)
-  if (Result.isFailure(inventory)) return Result.fail(inventory.failure)
-  const unitsSold = integer("units_sold_30d", raw.units_sold_30d.trim(), 0)
-  if (Result.isFailure(unitsSold)) return Result.fail(unitsSold.failure)
-  const tags = parseTags(raw.tags)
-  if (Result.isFailure(tags)) return Result.fail(tags.failure)
-  const productRef = raw.store_product_ref.trim()
-  if (productRef.length > maxStoreRefLength) {
-    return Result.fail(`store_product_ref is longer than ${maxStoreRefLength} characters`)
+  const patch: Writable<CatalogPatch> = { sku }
+  const title = mentioned(raw.title)
+  if (title === null) return Result.fail(cannotClear("title"))
+  if (title !== undefined) patch.title = title
+  const currencyText = mentioned(raw.currency)
+  if (currencyText === null) return Result.fail(cannotClear("currency"))
+  if (currencyText !== undefined) {
+    const currency = decodeCurrency(currencyText.toUpperCase())
+    if (Result.isFailure(currency)) return Result.fail(`currency: "${currencyText}" is not an ISO 4217 code like USD`)
+    patch.currency = currency.success
   }
-  const variantRef = raw.store_variant_ref.trim()
-  if (variantRef.length > maxStoreRefLength) {
-    return Result.fail(`store_variant_ref is longer than ${maxStoreRefLength} characters`)
+  for (const [column, field] of amountColumns) {
+    const text = mentioned(raw[column])
+    if (text === undefined) continue
+    if (text === null) {
+      if (field === "price") return Result.fail(cannotClear("price"))
+      patch[field] = null
+      continue
+    }
+    if (!amountPattern.test(text)) return Result.fail(`${column}: "${text}" is not an amount like 12.99`)
+    patch[field] = text
   }
-  const competitorText = raw.competitor_price?.trim()
-  const competitorPrice = competitorText === undefined ? null : amount("competitor_price", competitorText, code)
-  if (competitorPrice !== null && Result.isFailure(competitorPrice)) return Result.fail(competitorPrice.failure)
-  const item: CatalogItemInput = {
-    ...(competitorPrice === null ? {} : { competitorPrice: competitorPrice.success }),
-    sku,
-    title,
-    tags: tags.success,
-    currency: code,
-    price: price.success,
-    cost: cost.success,
-    compareAtPrice: compareAtPrice.success,
-    minPrice: minPrice.success,
-    maxPrice: maxPrice.success,
-    inventory: inventory.success,
-    unitsSold30d: unitsSold.success ?? 0
+  const inventory = mentioned(raw.inventory)
+  if (inventory === null) patch.inventory = null
+  else if (inventory !== undefined) {
+    const value = integer("inventory", inventory, null)
+    if (Result.isFailure(value)) return Result.fail(value.failure)
+    patch.inventory = value.success
   }
-  // Left out rather than empty: an update keeps the refs the item has (CatalogItemInput).
-  if (productRef === "" && variantRef === "") return Result.succeed(item)
-  return Result.succeed({
-    ...item,
-    ...(productRef === "" ? {} : { storeProductRef: productRef }),
-    ...(variantRef === "" ? {} : { storeVariantRef: variantRef })
-  })
+  const unitsSold = mentioned(raw.units_sold_30d)
+  if (unitsSold === null) return Result.fail(cannotClear("units_sold_30d"))
+  if (unitsSold !== undefined) {
+    const value = integer("units_sold_30d", unitsSold, 0)
+    if (Result.isFailure(value)) return Result.fail(value.failure)
+    patch.unitsSold30d = value.success
+  }
+  if (raw.tags === null) patch.tags = []
+  else if (raw.tags?.some((tag) => tag.trim() !== "")) {
+    const tags = parseTags(raw.tags)
+    if (Result.isFailure(tags)) return Result.fail(tags.failure)
+    patch.tags = tags.success
+  }
+  for (const [column, field] of refColumns) {
+    const ref = mentioned(raw[column])
+    if (ref === undefined) continue
+    if (ref !== null && ref.length > maxStoreRefLength) {
+      return Result.fail(`${column} is longer than ${maxStoreRefLength} characters`)
+    }
+    patch[field] = ref
+  }
+  const observed = mentioned(raw.observed_at)
+  if (observed === null) return Result.fail(cannotClear("observed_at"))
+  if (observed !== undefined) {
+    const at = instantPattern.test(observed) ? Date.parse(observed) : Number.NaN
+    if (!Number.isFinite(at)) {
+      return Result.fail(`observed_at: "${observed}" is not an ISO 8601 time with a zone, like 2026-03-01T09:00:00Z`)
+    }
+    patch.observedAt = at
+  }
+  return Result.succeed(patch)
 }
 
-const toLine = (result: Result.Result<CatalogItemInput, string>, line: number): CatalogLine =>
-  Result.isSuccess(result) ? { _tag: "Item", line, item: result.success } : rejected(line, result.failure)
+const toLine = (result: Result.Result<CatalogPatch, string>, line: number): CatalogLine =>
+  Result.isSuccess(result) ? { _tag: "Item", line, patch: result.success } : rejected(line, result.failure)
 
 const isBlank = (text: string): boolean => text.trim() === ""
 
@@ -252,6 +290,10 @@ export const splitCsvRecord = (text: string): Result.Result<Array<string>, strin
   }
 }
 
+/** A CSV cell of `column`: the clear cell stands for null in a clearable column. */
+const csvCell = (column: CatalogColumn, text: string): string | null =>
+  clearableColumns.includes(column) && text.trim().toLowerCase() === clearCell ? null : text
+
 /**
  * Reads the CSV header (line 1) and returns the parser of the lines after it; fails, with the
  * reason, when the header names an unknown or repeated column or leaves out a required one.
@@ -259,25 +301,20 @@ export const splitCsvRecord = (text: string): Result.Result<Array<string>, strin
 export const csvLineParser = (header: string): Result.Result<CatalogLineParser, string> => {
   const names = splitCsvRecord(header.replace(/^\uFEFF/, ""))
   if (Result.isFailure(names)) return Result.fail(`header: ${names.failure}`)
-  const positions = new Map<CatalogColumn, number>()
+  const positions: Array<readonly [CatalogColumn, number]> = []
   for (const [position, text] of names.success.entries()) {
     const name = text.trim().toLowerCase()
     const column = catalogColumns.find((known) => known === name)
     if (column === undefined) {
       return Result.fail(`header: unknown column "${text.trim()}"; the columns are ${catalogColumns.join(",")}`)
     }
-    if (positions.has(column)) return Result.fail(`header: column "${column}" appears twice`)
-    positions.set(column, position)
+    if (positions.some(([known]) => known === column)) return Result.fail(`header: column "${column}" appears twice`)
+    positions.push([column, position])
   }
-  const missing = requiredCatalogColumns.filter((column) => !positions.has(column))
+  const missing = requiredCatalogColumns.filter((column) => !positions.some(([known]) => known === column))
   if (missing.length > 0)
     return Result.fail(`header: missing column${missing.length > 1 ? "s" : ""} ${missing.join(", ")}`)
   const width = names.success.length
-  const competitorColumn = positions.has("competitor_price")
-  const at = (fields: ReadonlyArray<string>, column: CatalogColumn): string => {
-    const position = positions.get(column)
-    return position === undefined ? "" : (fields[position] ?? "")
-  }
   return Result.succeed((text, line) => {
     if (isBlank(text)) return { _tag: "Blank", line }
     const fields = splitCsvRecord(text)
@@ -285,26 +322,13 @@ export const csvLineParser = (header: string): Result.Result<CatalogLineParser, 
     if (fields.success.length !== width) {
       return rejected(line, `expected ${width} fields like the header, found ${fields.success.length}`)
     }
-    const values = fields.success
-    return toLine(
-      validate({
-        sku: at(values, "sku"),
-        title: at(values, "title"),
-        tags: at(values, "tags").split(";"),
-        currency: at(values, "currency"),
-        price: at(values, "price"),
-        cost: at(values, "cost"),
-        compare_at_price: at(values, "compare_at_price"),
-        min_price: at(values, "min_price"),
-        max_price: at(values, "max_price"),
-        inventory: at(values, "inventory"),
-        units_sold_30d: at(values, "units_sold_30d"),
-        store_product_ref: at(values, "store_product_ref"),
-        store_variant_ref: at(values, "store_variant_ref"),
-        competitor_price: competitorColumn ? at(values, "competitor_price") : undefined
-      }),
-      line
-    )
+    const raw: Writable<RawLine> = {}
+    for (const [column, position] of positions) {
+      const cell = csvCell(column, fields.success[position] ?? "")
+      if (column === "tags") raw.tags = cell === null ? null : cell.split(";")
+      else raw[column] = cell
+    }
+    return toLine(validate(raw), line)
   })
 }
 
@@ -312,13 +336,18 @@ const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
 // A number would lose what makes these text (leading zeros of a sku, for one; digits of a large store id).
-const textColumns: ReadonlyArray<CatalogColumn> = ["sku", "title", "currency", "store_product_ref", "store_variant_ref"]
+const textColumns: ReadonlyArray<CatalogColumn> = [
+  "sku",
+  "title",
+  "currency",
+  "store_product_ref",
+  "store_variant_ref",
+  "observed_at"
+]
 
-/** A JSON value of a text or number column as text; numbers keep their shortest decimal form. */
-const jsonText = (record: Readonly<Record<string, unknown>>, column: CatalogColumn): Result.Result<string, string> => {
-  const value = record[column]
-  if (value === undefined || value === null) return Result.succeed("")
-  if (typeof value === "string") return Result.succeed(value)
+/** A JSON value of a text or number column as text (null kept: it clears); numbers keep their shortest decimal form. */
+const jsonCell = (value: unknown, column: CatalogColumn): Result.Result<string | null, string> => {
+  if (value === null || typeof value === "string") return Result.succeed(value)
   const numeric = !textColumns.includes(column)
   if (numeric && typeof value === "number" && Number.isFinite(value) && !/e/i.test(String(value))) {
     return Result.succeed(String(value))
@@ -326,11 +355,12 @@ const jsonText = (record: Readonly<Record<string, unknown>>, column: CatalogColu
   return Result.fail(`${column}: expected a string${numeric ? " or a number" : ""}`)
 }
 
-const jsonTags = (value: unknown): Result.Result<ReadonlyArray<string>, string> => {
-  if (value === undefined || value === null) return Result.succeed([])
+const jsonTags = (value: unknown): Result.Result<ReadonlyArray<string> | null, string> => {
+  if (value === null) return Result.succeed(null)
   if (typeof value === "string") return Result.succeed(value.split(";"))
   if (Array.isArray(value) && value.every((tag): tag is string => typeof tag === "string")) {
-    return Result.succeed(value)
+    // An empty array says "no tags", as null does.
+    return Result.succeed(value.length === 0 ? null : value)
   }
   return Result.fail("tags: expected an array of strings or a ';'-separated string")
 }
@@ -345,41 +375,31 @@ export const jsonlLineParser: CatalogLineParser = (text, line) => {
   if (Result.isFailure(parsed)) return rejected(line, parsed.failure)
   const record = parsed.success
   if (!isRecord(record)) return rejected(line, "expected a JSON object")
-  const unknown = Object.keys(record).find((key) => !catalogColumns.some((column) => column === key))
-  if (unknown !== undefined) return rejected(line, `unknown key "${unknown}"; the keys are ${catalogColumns.join(",")}`)
-  const tags = jsonTags(record.tags)
-  if (Result.isFailure(tags)) return rejected(line, tags.failure)
-  const texts: Partial<Record<CatalogColumn, string>> = {}
-  for (const column of catalogColumns) {
-    if (column === "tags") continue
-    const value = jsonText(record, column)
-    if (Result.isFailure(value)) return rejected(line, value.failure)
-    texts[column] = value.success
+  const raw: Writable<RawLine> = {}
+  for (const [key, value] of Object.entries(record)) {
+    const column = catalogColumns.find((known) => known === key)
+    if (column === undefined) return rejected(line, `unknown key "${key}"; the keys are ${catalogColumns.join(",")}`)
+    if (value === undefined) continue
+    if (column === "tags") {
+      const tags = jsonTags(value)
+      if (Result.isFailure(tags)) return rejected(line, tags.failure)
+      raw.tags = tags.success
+      continue
+    }
+    const cell = jsonCell(value, column)
+    if (Result.isFailure(cell)) return rejected(line, cell.failure)
+    raw[column] = cell.success
   }
-  return toLine(
-    validate({
-      sku: texts.sku ?? "",
-      title: texts.title ?? "",
-      tags: tags.success,
-      currency: texts.currency ?? "",
-      price: texts.price ?? "",
-      cost: texts.cost ?? "",
-      compare_at_price: texts.compare_at_price ?? "",
-      min_price: texts.min_price ?? "",
-      max_price: texts.max_price ?? "",
-      inventory: texts.inventory ?? "",
-      units_sold_30d: texts.units_sold_30d ?? "",
-      store_product_ref: texts.store_product_ref ?? "",
-      store_variant_ref: texts.store_variant_ref ?? "",
-      competitor_price: "competitor_price" in record ? (texts.competitor_price ?? "") : undefined
-    }),
-    line
-  )
+  return toLine(validate(raw), line)
 }
 
-/** The columns `toCsvLine` writes: every column but the store refs and the competitor price. */
+/** The columns `toCsvLine` writes: every column but the store refs, the competitor price and observed_at. */
 const csvLineColumns: ReadonlyArray<CatalogColumn> = catalogColumns.filter(
-  (column) => column !== "store_product_ref" && column !== "store_variant_ref" && column !== "competitor_price"
+  (column) =>
+    column !== "store_product_ref" &&
+    column !== "store_variant_ref" &&
+    column !== "competitor_price" &&
+    column !== "observed_at"
 )
 
 /** Writes an item as one CSV line under `csvHeader` (seeding, tests, benchmarks; store refs and competitor price left out). */

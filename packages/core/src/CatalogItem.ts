@@ -32,6 +32,18 @@ export const CatalogItem = Schema.Struct({
   priceHistory: Schema.Array(PricePoint),
   /** The lowest current competitor price, same currency; null = unknown. */
   competitorPrice: Schema.NullOr(MinorUnits),
+  /**
+   * Since when the current price is known to be in force: the time an import observed it (its
+   * `observed_at`, else the time of the import) or the time a write-back applied it. An import that
+   * observed a price earlier than this is older news and does not move the price (CatalogImportDecision).
+   */
+  priceSetAt: Timestamp,
+  /**
+   * The price a write-back replaced, while the write-back's price is still the item's; null once any
+   * other price is set. An import that sends this price back without an `observed_at` is a file
+   * exported before the write-back, not a new price (CatalogImportDecision).
+   */
+  writtenBackFrom: Schema.NullOr(MinorUnits),
   createdAt: Timestamp,
   updatedAt: Timestamp
 })

@@ -27,6 +27,9 @@ export type SupportSessionId = typeof SupportSessionId.Type
 export const DeletionRequestId = Schema.String.pipe(Schema.brand("DeletionRequestId"))
 export type DeletionRequestId = typeof DeletionRequestId.Type
 
+export const CatalogImportId = Schema.String.pipe(Schema.brand("CatalogImportId"))
+export type CatalogImportId = typeof CatalogImportId.Type
+
 /** An OAuth client: `mcl_…` when registered (RFC 7591), or the https URL of its client ID metadata document. */
 export const OAuthClientId = Schema.String.pipe(Schema.brand("OAuthClientId"))
 export type OAuthClientId = typeof OAuthClientId.Type
@@ -48,6 +51,7 @@ export const idPrefixes = {
   supportSession: "sup",
   deletionRequest: "del",
   oauthClient: "mcl",
-  grant: "grt"
+  grant: "grt",
+  catalogImport: "imp"
 } as const
 export type IdKind = keyof typeof idPrefixes

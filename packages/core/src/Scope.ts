@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 
-/** Every scope a token can carry: the contract's nine plus the additive `alerts:read`. */
+/** Every scope a token can carry: the contract's nine plus the additive `alerts:read` and `catalog:write`. */
 export const scopes = [
   "runs:read",
   "runs:trigger",
@@ -10,6 +10,7 @@ export const scopes = [
   "alerts:read",
   "alerts:write",
   "catalog:read",
+  "catalog:write",
   "reports:read",
   "workspace:read"
 ] as const

@@ -11,7 +11,10 @@ import {
   splitCsvRecord,
   toCsvLine
 } from "../src/CatalogImport.ts"
+import { decideImportLine } from "../src/CatalogImportDecision.ts"
 import type { CatalogItemInput } from "../src/CatalogItem.ts"
+import type { CatalogPatch } from "../src/CatalogPatch.ts"
+import { WorkspaceId } from "../src/Ids.ts"
 import { CurrencyCode } from "../src/Money.ts"
 
 const usd = CurrencyCode.make("USD")
@@ -22,9 +25,9 @@ const parser = (header: string = csvHeader): CatalogLineParser => {
   return result.success
 }
 
-const item = (line: CatalogLine): CatalogItemInput => {
+const patch = (line: CatalogLine): CatalogPatch => {
   if (line._tag !== "Item") return assert.fail(`expected an item, got ${JSON.stringify(line)}`)
-  return line.item
+  return line.patch
 }
 
 const error = (line: CatalogLine): string => {
@@ -32,62 +35,101 @@ const error = (line: CatalogLine): string => {
   return line.error
 }
 
+/** The item a line creates in an empty catalog, as an import input (what toCsvLine wrote). */
+const created = (line: CatalogLine): CatalogItemInput => {
+  const decision = decideImportLine(undefined, patch(line), WorkspaceId.make("ws_t"), 0)
+  if (decision._tag !== "Created") return assert.fail(`expected a new item, got ${JSON.stringify(decision)}`)
+  const { item } = decision
+  return {
+    sku: item.sku,
+    title: item.title,
+    tags: item.tags,
+    currency: item.currency,
+    price: item.price,
+    cost: item.cost,
+    compareAtPrice: item.compareAtPrice,
+    minPrice: item.minPrice,
+    maxPrice: item.maxPrice,
+    inventory: item.inventory,
+    unitsSold30d: item.unitsSold30d
+  }
+}
+
 describe("CatalogImport CSV", () => {
-  it("reads a full line into minor units, tags and counts", () => {
-    const parsed = item(parser()("SKU-1,Blue mug,kitchen;mugs,USD,12.99,5.5,15,10,20.00,42,7", 2))
-    assert.deepStrictEqual(parsed, {
+  it("reads a full line: amounts as the file writes them, tags split, counts", () => {
+    assert.deepStrictEqual(patch(parser()("SKU-1,Blue mug,kitchen;mugs,USD,12.99,5.5,15,10,20.00,42,7", 2)), {
       sku: "SKU-1",
       title: "Blue mug",
       tags: ["kitchen", "mugs"],
       currency: usd,
-      price: 1299,
-      cost: 550,
-      compareAtPrice: 1500,
-      minPrice: 1000,
-      maxPrice: 2000,
+      price: "12.99",
+      cost: "5.5",
+      compareAtPrice: "15",
+      minPrice: "10",
+      maxPrice: "20.00",
       inventory: 42,
       unitsSold30d: 7
     })
   })
 
-  it("treats empty fields as unknown and units sold as 0", () => {
-    const parsed = item(parser()("S2,Plate,,usd,3,,,,,,", 3))
-    assert.deepStrictEqual(parsed, {
+  it("leaves empty cells out: an empty cell mentions nothing", () => {
+    assert.deepStrictEqual(patch(parser()("S2,Plate,,usd,3,,,,,,", 3)), {
       sku: "S2",
       title: "Plate",
-      tags: [],
       currency: usd,
-      price: 300,
+      price: "3"
+    })
+  })
+
+  it("reads the cell null as a clear, in the columns that may be unknown only", () => {
+    const parse = parser(`${csvHeader},store_product_ref,store_variant_ref,competitor_price`)
+    assert.deepStrictEqual(patch(parse("S,,NULL,,,null,null,null, null ,null,,null,null,null", 2)), {
+      sku: "S",
+      tags: [],
       cost: null,
       compareAtPrice: null,
       minPrice: null,
       maxPrice: null,
       inventory: null,
-      unitsSold30d: 0
+      storeProductRef: null,
+      storeVariantRef: null,
+      competitorPrice: null
+    })
+    assert.match(error(parse("S,,,,null,,,,,,,,,", 3)), /^price: "null" is not an amount/)
+    assert.match(error(parse("S,,,,,,,,,,null,,,", 4)), /^units_sold_30d: "null" is not a whole number/)
+    // A title is text: "null" is a title like any other.
+    assert.strictEqual(patch(parse("S,null,,,,,,,,,,,,", 5)).title, "null")
+  })
+
+  it("needs only a sku column: the header names what the file mentions", () => {
+    const parse = parser("sku,price")
+    assert.deepStrictEqual(patch(parse("SP-1,1.50", 2)), { sku: "SP-1", price: "1.50" })
+    assert.deepStrictEqual(patch(parser("price,currency,title,sku")("1.50,EUR,Spoon,SP-1", 2)), {
+      sku: "SP-1",
+      price: "1.50",
+      currency: CurrencyCode.make("EUR"),
+      title: "Spoon"
     })
   })
 
-  it("uses the currency's minor unit", () => {
-    assert.strictEqual(item(parser()("J1,Tea,,JPY,1200,,,,,,", 2)).price, 1200)
-    assert.strictEqual(item(parser()("K1,Tea,,KWD,1.250,,,,,,", 2)).price, 1250)
-    assert.match(error(parser()("J2,Tea,,JPY,12.5,,,,,,", 2)), /^price: .*more than 0 decimals/)
+  it("reads observed_at as an instant with a zone", () => {
+    const parse = parser("sku,price,observed_at")
+    assert.strictEqual(patch(parse("S,1,2026-03-01T09:00:00Z", 2)).observedAt, Date.UTC(2026, 2, 1, 9))
+    assert.strictEqual(
+      patch(parse("S,1,2026-03-01T11:00:00.500+02:00", 2)).observedAt,
+      Date.UTC(2026, 2, 1, 9, 0, 0, 500)
+    )
+    assert.match(error(parse("S,1,2026-03-01 09:00", 3)), /^observed_at: .* is not an ISO 8601 time with a zone/)
+    assert.match(error(parse("S,1,2026-03-01T09:00:00", 3)), /^observed_at: /)
   })
 
-  it("takes the columns in the header's order and leaves out optional ones", () => {
-    const parse = parser("price,currency,title,sku")
-    const parsed = item(parse("1.50,EUR,Spoon,SP-1", 2))
-    assert.strictEqual(parsed.sku, "SP-1")
-    assert.strictEqual(parsed.price, 150)
-    assert.strictEqual(parsed.cost, null)
-  })
-
-  it("reads the optional store refs, trimmed; empty ones are left out (an update keeps the item's)", () => {
+  it("reads the optional store refs, trimmed", () => {
     const parse = parser(`${csvHeader},store_product_ref,store_variant_ref`)
-    const linked = item(parse("S,Mug,,USD,1,,,,,,, gid://shopify/Product/7 ,44563467321", 2))
+    const linked = patch(parse("S,Mug,,USD,1,,,,,,, gid://shopify/Product/7 ,44563467321", 2))
     assert.deepStrictEqual([linked.storeProductRef, linked.storeVariantRef], ["gid://shopify/Product/7", "44563467321"])
-    const variantOnly = item(parse("S,Mug,,USD,1,,,,,,,,v-1", 3))
+    const variantOnly = patch(parse("S,Mug,,USD,1,,,,,,,,v-1", 3))
     assert.deepStrictEqual([Object.hasOwn(variantOnly, "storeProductRef"), variantOnly.storeVariantRef], [false, "v-1"])
-    const none = item(parse("S,Mug,,USD,1,,,,,,, , ", 4))
+    const none = patch(parse("S,Mug,,USD,1,,,,,,, , ", 4))
     assert.isFalse(Object.hasOwn(none, "storeProductRef") || Object.hasOwn(none, "storeVariantRef"))
     assert.match(
       error(parse(`S,Mug,,USD,1,,,,,,,,${"v".repeat(256)}`, 5)),
@@ -95,28 +137,27 @@ describe("CatalogImport CSV", () => {
     )
   })
 
-  it("reads the optional competitor price: a file with the column sets it (empty = none), one without leaves it out", () => {
+  it("reads the optional competitor price: set, cleared with null, or left out", () => {
     const parse = parser(`${csvHeader},competitor_price`)
-    assert.strictEqual(item(parse("S,Mug,,USD,10,,,,,,,9.50", 2)).competitorPrice, 950)
-    assert.strictEqual(item(parse("S,Mug,,USD,10,,,,,,,", 3)).competitorPrice, null)
+    assert.strictEqual(patch(parse("S,Mug,,USD,10,,,,,,,9.50", 2)).competitorPrice, "9.50")
+    assert.strictEqual(patch(parse("S,Mug,,USD,10,,,,,,,null", 3)).competitorPrice, null)
+    assert.isFalse(Object.hasOwn(patch(parse("S,Mug,,USD,10,,,,,,,", 3)), "competitorPrice"))
     assert.match(error(parse("S,Mug,,USD,10,,,,,,,cheap", 4)), /^competitor_price: /)
-    assert.isFalse(Object.hasOwn(item(parser()("S,Mug,,USD,10,,,,,,", 5)), "competitorPrice"))
     const json = (text: string) =>
-      item(jsonlLineParser(`{"sku":"J","title":"Jug","currency":"JPY","price":"1000"${text}}`, 6))
-    assert.strictEqual(json(',"competitor_price":980').competitorPrice, 980)
+      patch(jsonlLineParser(`{"sku":"J","title":"Jug","currency":"JPY","price":"1000"${text}}`, 6))
+    assert.strictEqual(json(',"competitor_price":980').competitorPrice, "980")
     assert.strictEqual(json(',"competitor_price":null').competitorPrice, null)
     assert.isFalse(Object.hasOwn(json(""), "competitorPrice"))
   })
 
   it("reads quoted fields with commas and doubled quotes", () => {
-    const parsed = item(parser()('Q1,"Mug, large ""XL""",,USD,9,,,,,,', 2))
-    assert.strictEqual(parsed.title, 'Mug, large "XL"')
+    assert.strictEqual(patch(parser()('Q1,"Mug, large ""XL""",,USD,9,,,,,,', 2)).title, 'Mug, large "XL"')
     assert.deepStrictEqual(Result.getOrThrow(splitCsvRecord('"",a,"b"')), ["", "a", "b"])
     assert.deepStrictEqual(Result.getOrThrow(splitCsvRecord("a,,")), ["a", "", ""])
   })
 
   it("keeps a floor above the ceiling for the run to raise an alert about", () => {
-    const parsed = item(parser()("S,Mug,,USD,1,,,5,4,,", 2))
+    const parsed = created(parser()("S,Mug,,USD,1,,,5,4,,", 2))
     assert.deepStrictEqual([parsed.minPrice, parsed.maxPrice], [500, 400])
   })
 
@@ -128,7 +169,7 @@ describe("CatalogImport CSV", () => {
   it("rejects a bad header with the reason", () => {
     const failure = (header: string): string => Result.getOrThrow(Result.flip(csvLineParser(header)))
     assert.match(failure("sku,title,currency,prize"), /unknown column "prize"/)
-    assert.match(failure("sku,title,currency"), /missing column price/)
+    assert.match(failure("title,currency,price"), /missing column sku/)
     assert.match(failure("sku,title,currency,price,sku"), /"sku" appears twice/)
     assert.match(failure('sku,"title'), /not closed/)
   })
@@ -136,13 +177,9 @@ describe("CatalogImport CSV", () => {
   const badLines: ReadonlyArray<readonly [string, string, RegExp]> = [
     ["missing sku", ",Mug,,USD,1,,,,,,", /^sku is required$/],
     ["overlong sku", `${"x".repeat(129)},Mug,,USD,1,,,,,,`, /^sku is longer than 128/],
-    ["missing title", "S,,,USD,1,,,,,,", /^title is required$/],
-    ["missing currency", "S,Mug,,,1,,,,,,", /^currency is required$/],
     ["bad currency", "S,Mug,,DOLLARS,1,,,,,,", /^currency: "DOLLARS" is not an ISO 4217 code/],
-    ["missing price", "S,Mug,,USD,,,,,,,", /^price is required$/],
     ["price not a number", "S,Mug,,USD,abc,,,,,,", /^price: "abc" is not an amount/],
     ["negative price", "S,Mug,,USD,-1,,,,,,", /^price: "-1" is not an amount/],
-    ["too many decimals", "S,Mug,,USD,1.999,,,,,,", /^price: .*more than 2 decimals/],
     ["bad cost", "S,Mug,,USD,1,x,,,,,", /^cost: /],
     ["bad compare_at_price", "S,Mug,,USD,1,,1e3,,,,", /^compare_at_price: /],
     ["bad min_price", "S,Mug,,USD,1,,,?,,,", /^min_price: /],
@@ -164,7 +201,7 @@ describe("CatalogImport CSV", () => {
     })
   }
 
-  it("round-trips any valid item through toCsvLine", () => {
+  it("round-trips any valid item through toCsvLine into a new item", () => {
     const amount = fc.option(fc.integer({ min: 0, max: 10_000_000 }), { nil: null })
     const arbitraryItem = fc.record({
       sku: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ,"_-]{0,30}[A-Za-z0-9]$/),
@@ -179,15 +216,15 @@ describe("CatalogImport CSV", () => {
     fc.assert(
       fc.property(arbitraryItem, (generated) => {
         const input: CatalogItemInput = { ...generated, currency: usd, minPrice: null, maxPrice: null }
-        assert.deepStrictEqual(item(parser()(toCsvLine(input), 2)), input)
+        assert.deepStrictEqual(created(parser()(toCsvLine(input), 2)), input)
       })
     )
   })
 })
 
 describe("CatalogImport JSONL", () => {
-  it("reads an object with string or number amounts and array or string tags", () => {
-    const parsed = item(
+  it("reads an object with string or number amounts and array or string tags; null clears", () => {
+    const parsed = patch(
       jsonlLineParser(
         JSON.stringify({
           sku: "J-1",
@@ -208,22 +245,22 @@ describe("CatalogImport JSONL", () => {
       title: "Jug",
       tags: ["kitchen", "jugs"],
       currency: CurrencyCode.make("EUR"),
-      price: 1999,
-      cost: 710,
+      price: "19.99",
+      cost: "7.10",
       compareAtPrice: null,
-      minPrice: null,
-      maxPrice: null,
       inventory: 3,
       unitsSold30d: 12
     })
     assert.deepStrictEqual(
-      item(jsonlLineParser('{"sku":"J-2","title":"Cup","tags":"a;b","currency":"USD","price":"1"}', 2)).tags,
+      patch(jsonlLineParser('{"sku":"J-2","title":"Cup","tags":"a;b","currency":"USD","price":"1"}', 2)).tags,
       ["a", "b"]
     )
+    assert.deepStrictEqual(patch(jsonlLineParser('{"sku":"J-2","tags":[]}', 3)), { sku: "J-2", tags: [] })
+    assert.deepStrictEqual(patch(jsonlLineParser('{"sku":"J-2","cost":""}', 3)), { sku: "J-2" })
   })
 
-  it("reads the store refs as strings only (a number could lose digits of a store id)", () => {
-    const linked = item(
+  it("reads the store refs as strings only (a number could lose digits of a store id); null unlinks", () => {
+    const linked = patch(
       jsonlLineParser(
         '{"sku":"J","title":"Jug","currency":"USD","price":"1","store_product_ref":"p-1","store_variant_ref":"v-1"}',
         2
@@ -234,10 +271,7 @@ describe("CatalogImport JSONL", () => {
       error(jsonlLineParser('{"sku":"J","title":"Jug","currency":"USD","price":"1","store_variant_ref":445634}', 3)),
       /^store_variant_ref: expected a string$/
     )
-    const unlinked = item(
-      jsonlLineParser('{"sku":"J","title":"Jug","currency":"USD","price":"1","store_variant_ref":null}', 4)
-    )
-    assert.isFalse(Object.hasOwn(unlinked, "storeVariantRef"))
+    assert.strictEqual(patch(jsonlLineParser('{"sku":"J","store_variant_ref":null}', 4)).storeVariantRef, null)
   })
 
   const badLines: ReadonlyArray<readonly [string, string, RegExp]> = [
@@ -262,7 +296,10 @@ describe("CatalogImport JSONL", () => {
       '{"sku":"x","title":"t","currency":"USD","price":"1","tags":[1]}',
       /^tags: expected an array of strings/
     ],
-    ["a missing price", '{"sku":"x","title":"t","currency":"USD"}', /^price is required$/]
+    ["a cleared price", '{"sku":"x","price":null}', /^price cannot be cleared/],
+    ["a cleared title", '{"sku":"x","title":null}', /^title cannot be cleared/],
+    ["a cleared units sold", '{"sku":"x","units_sold_30d":null}', /^units_sold_30d cannot be cleared/],
+    ["no sku", '{"price":"1"}', /^sku is required$/]
   ]
   for (const [name, text, expected] of badLines) {
     it(`rejects ${name}`, () => {

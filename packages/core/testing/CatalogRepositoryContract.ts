@@ -97,6 +97,8 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
             workspaceId: workspace.id,
             analysedCost: 0,
             priceHistory: [],
+            priceSetAt: fixtureNow,
+            writtenBackFrom: null,
             createdAt: null,
             updatedAt: null
           }
@@ -315,6 +317,142 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
             [["t"], 1100, 20, [{ price: 1000, units: 30 }]]
           )
         }
+      })
+    )
+
+    it.effect("setPrice remembers since when the price is in force and the price a write-back replaced", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const item = yield* seedItem(workspace.id, { sku: "W", price: 1000 })
+        assert.deepStrictEqual([item.priceSetAt, item.writtenBackFrom], [fixtureNow, null])
+        yield* catalog.setPrice(workspace.id, item.id, 1200, fixtureNow + minuteMs)
+        const applied = yield* itemBySku(workspace.id, "W")
+        assert.deepStrictEqual([applied.priceSetAt, applied.writtenBackFrom], [fixtureNow + minuteMs, 1000])
+        // An already applied price (a repeated delivery) changes nothing of it.
+        yield* catalog.setPrice(workspace.id, item.id, 1200, fixtureNow + 2 * minuteMs)
+        const repeated = yield* itemBySku(workspace.id, "W")
+        assert.deepStrictEqual(
+          [repeated.priceSetAt, repeated.writtenBackFrom, repeated.priceHistory],
+          [fixtureNow + minuteMs, 1000, applied.priceHistory]
+        )
+        // A seeding upsert that moves the price makes it nobody's write-back.
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "W", price: 1300 })],
+          fixtureNow + 3 * minuteMs
+        )
+        const reseeded = yield* itemBySku(workspace.id, "W")
+        assert.deepStrictEqual([reseeded.priceSetAt, reseeded.writtenBackFrom], [fixtureNow + 3 * minuteMs, null])
+      })
+    )
+
+    it.effect("applyImport decides each line against the item as the lines before left it, in order", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const kept = yield* seedItem(workspace.id, { sku: "K", price: 500 })
+        const foreign = yield* seedItem(other.id, { sku: "N", price: 700 })
+        const seen: Array<readonly [string, number | null]> = []
+        const decisions = yield* catalog.applyImport(
+          workspace.id,
+          [
+            { line: 2, patch: { sku: "N", title: "x" } },
+            { line: 3, patch: { sku: "N", title: "y" } },
+            { line: 4, patch: { sku: "K", title: "z" } },
+            { line: 5, patch: { sku: "K", title: "z" } }
+          ],
+          (current, patch) => {
+            seen.push([patch.sku, current === undefined ? null : current.price])
+            if (current === undefined) {
+              return {
+                _tag: "Created",
+                item: { ...kept, workspaceId: workspace.id, sku: patch.sku, title: patch.title ?? "", price: 900 }
+              }
+            }
+            if (patch.sku === "K" && current.title !== "z") {
+              return {
+                _tag: "Updated",
+                item: {
+                  ...current,
+                  title: "z",
+                  priceHistory: [{ price: 1, units: 2 }],
+                  priceSetAt: 5,
+                  writtenBackFrom: 4
+                },
+                priceChanged: false,
+                costChanged: false,
+                otherChanged: true,
+                stalePrice: false
+              }
+            }
+            return { _tag: "Unchanged", stalePrice: false }
+          }
+        )
+        assert.deepStrictEqual(
+          decisions.map((decision) => decision._tag),
+          ["Created", "Unchanged", "Updated", "Unchanged"]
+        )
+        // The second line of N saw the item the first created; the second of K the first's update.
+        assert.deepStrictEqual(seen, [
+          ["N", null],
+          ["N", 900],
+          ["K", 500],
+          ["K", 500]
+        ])
+        const created = yield* itemBySku(workspace.id, "N")
+        assert.notStrictEqual(created.id, foreign.id)
+        assert.deepStrictEqual([created.title, created.price, created.workspaceId], ["x", 900, workspace.id])
+        const updated = yield* itemBySku(workspace.id, "K")
+        assert.deepStrictEqual(updated, {
+          ...kept,
+          title: "z",
+          priceHistory: [{ price: 1, units: 2 }],
+          priceSetAt: 5,
+          writtenBackFrom: 4
+        })
+        assert.deepStrictEqual(yield* itemBySku(other.id, "N"), foreign, "another workspace's sku is not touched")
+      })
+    )
+
+    it.effect("applyImport writes every field of a decided item as it is", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const item = yield* seedItem(workspace.id, { sku: "F", price: 1000 })
+        const full: CatalogItem = {
+          ...item,
+          title: 'Full, "quoted"',
+          tags: ["a", "b-c"],
+          price: 1234,
+          cost: null,
+          compareAtPrice: 2000,
+          minPrice: 1,
+          maxPrice: 99_999,
+          inventory: -3,
+          unitsSold30d: 17,
+          storeProductRef: null,
+          storeVariantRef: "gid://shopify/ProductVariant/9",
+          analysedCost: 11,
+          priceHistory: [
+            { price: 900, units: 3 },
+            { price: 1000, units: 0 }
+          ],
+          competitorPrice: 1200,
+          priceSetAt: fixtureNow - 1,
+          writtenBackFrom: null,
+          updatedAt: fixtureNow + 7
+        }
+        yield* catalog.applyImport(workspace.id, [{ line: 2, patch: { sku: "F" } }], () => ({
+          _tag: "Updated",
+          item: full,
+          priceChanged: true,
+          costChanged: true,
+          otherChanged: true,
+          stalePrice: false
+        }))
+        assert.deepStrictEqual(yield* itemBySku(workspace.id, "F"), full)
       })
     )
   })

@@ -132,6 +132,8 @@ export const aCatalogItem = (overrides: Partial<CatalogItem> = {}): CatalogItem 
   analysedCost: null,
   priceHistory: [],
   competitorPrice: null,
+  priceSetAt: fixtureNow,
+  writtenBackFrom: null,
   createdAt: fixtureNow,
   updatedAt: fixtureNow,
   ...overrides

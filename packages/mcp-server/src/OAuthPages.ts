@@ -179,6 +179,7 @@ const scopeDescriptions: Record<Scope, string> = {
   "alerts:read": "see alerts",
   "alerts:write": "snooze, resolve and dismiss alerts",
   "catalog:read": "see the catalog",
+  "catalog:write": "import catalog files (prices, costs, stock)",
   "reports:read": "export reports",
   "workspace:read": "see the workspace's status"
 }

@@ -20,6 +20,8 @@ import oauth from "./migrations/0012_oauth.ts"
 import oauthLoginLinks from "./migrations/0013_oauth_login_links.ts"
 import decisionMemory from "./migrations/0014_decision_memory.ts"
 import idempotencyKeys from "./migrations/0015_idempotency_keys.ts"
+import catalogPriceState from "./migrations/0016_catalog_price_state.ts"
+import catalogImports from "./migrations/0017_catalog_imports.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -41,7 +43,9 @@ export const loader = PgMigrator.fromRecord({
   "0012_oauth": oauth,
   "0013_oauth_login_links": oauthLoginLinks,
   "0014_decision_memory": decisionMemory,
-  "0015_idempotency_keys": idempotencyKeys
+  "0015_idempotency_keys": idempotencyKeys,
+  "0016_catalog_price_state": catalogPriceState,
+  "0017_catalog_imports": catalogImports
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

@@ -6,6 +6,7 @@ import { CredentialCipher, type InvalidCredentialsKey } from "./CredentialCipher
 import * as PgAlertRepository from "./PgAlertRepository.ts"
 import * as PgAuditRepository from "./PgAuditRepository.ts"
 import * as PgAuthorizationCodeRepository from "./PgAuthorizationCodeRepository.ts"
+import * as PgCatalogImportRepository from "./PgCatalogImportRepository.ts"
 import * as PgCatalogRepository from "./PgCatalogRepository.ts"
 import * as PgDeletionRequestRepository from "./PgDeletionRequestRepository.ts"
 import * as PgIdempotencyKeyRepository from "./PgIdempotencyKeyRepository.ts"
@@ -45,6 +46,7 @@ export const layerWith = <E, R>(
     PgTokenRepository.layer,
     PgStoreConnectionRepository.layer,
     PgCatalogRepository.layer,
+    PgCatalogImportRepository.layer,
     PgRunRepository.layer,
     PgRecommendationRepository.layer,
     PgAlertRepository.layer,

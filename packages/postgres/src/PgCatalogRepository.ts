@@ -1,4 +1,5 @@
 import * as PgTypes from "@effect/sql-pg/PgTypes"
+import { decideBatch } from "@margin/core/CatalogImportBatch"
 import { type CatalogItem, type CatalogItemInput, PricePoint } from "@margin/core/CatalogItem"
 import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
@@ -37,6 +38,8 @@ export const CatalogItemRow = Schema.Struct({
   analysed_cost: NullableInt8,
   price_history: Schema.Array(PricePoint),
   competitor_price: NullableInt8,
+  price_set_at: Instant,
+  written_back_from: NullableInt8,
   created_at: Instant,
   updated_at: Instant
 })
@@ -61,6 +64,8 @@ export const toDomain = (row: CatalogItemRow): CatalogItem => ({
   analysedCost: row.analysed_cost,
   priceHistory: row.price_history,
   competitorPrice: row.competitor_price,
+  priceSetAt: row.price_set_at,
+  writtenBackFrom: row.written_back_from,
   createdAt: row.created_at,
   updatedAt: row.updated_at
 })
@@ -140,6 +145,40 @@ const upsertRecord =
   "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, " +
   "store_product_ref, store_variant_ref, competitor_price"
 
+/** A whole item as the columns of the write of an import (CatalogRepository.applyImport). */
+const importColumns = (items: ReadonlyArray<CatalogItem>) => {
+  const column = <A>(value: (item: CatalogItem) => A): Array<A> => items.map(value)
+  return [
+    [PgTypes.OID.text, column((item) => item.id)],
+    [PgTypes.OID.text, column((item) => item.sku)],
+    [PgTypes.OID.text, column((item) => item.title)],
+    [PgTypes.OID.text, column((item) => item.tags.join(";"))],
+    [PgTypes.OID.text, column((item) => item.currency)],
+    [PgTypes.OID.int8, column((item) => item.price)],
+    [PgTypes.OID.int8, column((item) => item.cost)],
+    [PgTypes.OID.int8, column((item) => item.compareAtPrice)],
+    [PgTypes.OID.int8, column((item) => item.minPrice)],
+    [PgTypes.OID.int8, column((item) => item.maxPrice)],
+    [PgTypes.OID.int4, column((item) => item.inventory)],
+    [PgTypes.OID.int4, column((item) => item.unitsSold30d)],
+    [PgTypes.OID.text, column((item) => item.storeProductRef)],
+    [PgTypes.OID.text, column((item) => item.storeVariantRef)],
+    [PgTypes.OID.int8, column((item) => item.competitorPrice)],
+    [PgTypes.OID.int8, column((item) => item.analysedCost)],
+    [PgTypes.OID.text, column((item) => JSON.stringify(item.priceHistory))],
+    [PgTypes.OID.int8, column((item) => item.priceSetAt)],
+    [PgTypes.OID.int8, column((item) => item.writtenBackFrom)],
+    [PgTypes.OID.int8, column((item) => item.createdAt)],
+    [PgTypes.OID.int8, column((item) => item.updatedAt)]
+  ] as const
+}
+
+/** The names of `importColumns`, in its order: the record of the unnest and the columns written. */
+const importRecord =
+  "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, " +
+  "store_product_ref, store_variant_ref, competitor_price, analysed_cost, price_history, price_set_at, " +
+  "written_back_from, created_at, updated_at"
+
 /** One array parameter; only an element type without an array type could fail, a defect. */
 const arrayParameter = ([oid, values]: readonly [number, ReadonlyArray<unknown>]) =>
   Effect.orDie(Effect.fromResult(PgTypes.array(values, oid, clientOptions.types)))
@@ -178,6 +217,7 @@ export const layerWith = ({
       const ids = yield* IdGenerator
       const columns = sql.literal(columnsOf(CatalogItemRow))
       const runColumns = sql.literal(columnsOf(RunItemRow))
+      const epoch = sql.literal("'epoch'::timestamptz")
 
       /**
        * The price history after a price change to `newPrice`: when the price really changes, the
@@ -213,11 +253,11 @@ export const layerWith = ({
               INSERT INTO catalog_items (
                 id, workspace_id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price,
                 inventory, units_sold_30d, store_product_ref, store_variant_ref, competitor_price, analysed_cost,
-                created_at, updated_at
+                price_set_at, created_at, updated_at
               )
               SELECT r.id, ${workspaceId}, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost,
                 r.compare_at_price, r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.store_product_ref,
-                r.store_variant_ref, r.competitor_price, r.cost, ${now}, ${now}
+                r.store_variant_ref, r.competitor_price, r.cost, ${now}, ${now}, ${now}
               FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(upsertRecord)})
               ON CONFLICT (workspace_id, sku) DO UPDATE SET
                 title = EXCLUDED.title,
@@ -240,6 +280,11 @@ export const layerWith = ({
                     : "catalog_items.competitor_price"
                 )},
                 price_history = ${priceHistoryAfter(sql.literal("EXCLUDED.price"))},
+                -- A price that changes is in force from now, and no write-back's any more.
+                price_set_at = CASE WHEN catalog_items.price = EXCLUDED.price
+                  THEN catalog_items.price_set_at ELSE EXCLUDED.updated_at END,
+                written_back_from = CASE WHEN catalog_items.price = EXCLUDED.price
+                  THEN catalog_items.written_back_from ELSE NULL END,
                 updated_at = EXCLUDED.updated_at
               RETURNING (xmax = 0) AS inserted
             )
@@ -266,6 +311,49 @@ export const layerWith = ({
           }
           return { inserted, updated: bySku.length - inserted }
         }).pipe(sql.withTransaction, asRepository("CatalogRepository.upsertMany"))
+
+      /**
+       * Writes whole items an import decided (CatalogRepository.applyImport): new ones inserted, changed
+       * ones replaced, by (workspace, sku). Instants travel as epoch milliseconds, the price history as
+       * JSON text, each column one array parameter (see upsertColumns).
+       */
+      const writeItems = (workspaceId: WorkspaceId, items: ReadonlyArray<CatalogItem>) =>
+        Effect.forEach(importColumns(items), arrayParameter).pipe(
+          Effect.flatMap(
+            (arrays) => sql`
+            INSERT INTO catalog_items (${sql.literal(importRecord)}, workspace_id)
+            SELECT r.id, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost, r.compare_at_price,
+              r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.store_product_ref, r.store_variant_ref,
+              r.competitor_price, r.analysed_cost, r.price_history::jsonb,
+              ${epoch} + r.price_set_at * interval '1 millisecond', r.written_back_from,
+              ${epoch} + r.created_at * interval '1 millisecond', ${epoch} + r.updated_at * interval '1 millisecond',
+              ${workspaceId}
+            FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(importRecord)})
+            ON CONFLICT (workspace_id, sku) DO UPDATE SET
+              ${sql.literal(
+                importRecord
+                  .split(", ")
+                  .filter((name) => name !== "id" && name !== "sku" && name !== "created_at")
+                  .map((name) => `${name} = EXCLUDED.${name}`)
+                  .join(", ")
+              )}`
+          )
+        )
+
+      const applyImport: CatalogRepository["Service"]["applyImport"] = (workspaceId, lines, decide) =>
+        Effect.gen(function* () {
+          const skus = Array.from(new Set(lines.map(({ patch }) => patch.sku)))
+          // Locked: a write-back applying a price meanwhile waits for the import, then sees its result.
+          const current = yield* sql`
+            SELECT ${columns} FROM catalog_items
+            WHERE workspace_id = ${workspaceId} AND sku = ANY(${skus})
+            FOR UPDATE`.pipe(Effect.flatMap(all))
+          const { decisions, written: rows } = yield* decideBatch(lines, current, decide, ids.next("catalogItem"))
+          for (let start = 0; start < rows.length; start += upsertStatementSize) {
+            yield* writeItems(workspaceId, rows.slice(start, start + upsertStatementSize))
+          }
+          return decisions
+        }).pipe(sql.withTransaction, asRepository("CatalogRepository.applyImport"))
 
       /** Items carrying any of `tags` (the GIN index on tags serves `&&`); every item when there are none. */
       const inScope = (tags: ReadonlyArray<Tag>) => (tags.length === 0 ? sql.literal("TRUE") : sql`tags && ${tags}`)
@@ -354,6 +442,7 @@ export const layerWith = ({
             asRepositoryWith("CatalogRepository.count", countOf)
           ),
         upsertMany,
+        applyImport,
         streamForRun: (workspaceId, tags, chunkSize) =>
           chunksById({ selected: columns, decode: all, workspaceId, tags, chunkSize }).pipe(
             asRepositoryStream("CatalogRepository.streamForRun")
@@ -399,7 +488,10 @@ export const layerWith = ({
         setPrice: (workspaceId, id, price, now) =>
           sql`
           UPDATE catalog_items
-          SET price = ${price}, price_history = ${priceHistoryAfter(price)}, updated_at = ${toTimestamptz(now)}
+          SET price = ${price}, price_history = ${priceHistoryAfter(price)},
+            price_set_at = CASE WHEN price = ${price} THEN price_set_at ELSE ${toTimestamptz(now)} END,
+            written_back_from = CASE WHEN price = ${price} THEN written_back_from ELSE price END,
+            updated_at = ${toTimestamptz(now)}
           WHERE workspace_id = ${workspaceId} AND id = ${id}`.pipe(
             asRepositoryWith("CatalogRepository.setPrice", () => Effect.void)
           )

@@ -5,10 +5,12 @@ import {
   dismissRecommendation,
   exportReport,
   getAlert,
+  getCatalogImport,
   getRecommendation,
   getRun,
   getWorkspaceStatus,
   healthz,
+  importCatalog,
   listAlerts,
   listCatalogItems,
   listRecommendations,
@@ -24,6 +26,7 @@ import {
 import {
   AlertChangedJson,
   AlertJson,
+  CatalogImportJson,
   CatalogItemJson,
   IdempotentRepeatJson,
   ListJson,
@@ -52,8 +55,8 @@ import {
 import { Authentication } from "./Authentication.ts"
 import { documentTransform } from "./DocumentTransform.ts"
 import { operation } from "./Operation.ts"
-import { restQuery } from "./OperationEndpoint.ts"
 import { RequestValidation } from "./RequestValidation.ts"
+import { restQuery } from "./RestQuery.ts"
 import { withSecuritySchemes } from "./SecuritySchemes.ts"
 import { transportErrors } from "./TransportErrors.ts"
 
@@ -78,6 +81,12 @@ const reportCsvExample = [
  * when built on its own (IsolatedGroup).
  */
 export const apiMiddlewares = [RequestValidation, Authentication] as const
+
+/** A catalog import's body: its media type says its format (text/csv, else JSON lines). */
+export const catalogImportContentTypes = ["text/csv", "application/x-ndjson", "application/jsonl"] as const
+
+/** The largest catalog file one import takes (a million lines of a usual catalog is about 100 MiB). */
+export const catalogImportMaxBytes = 512 * 1024 * 1024
 
 export const RunsGroup = HttpApiGroup.make("runs")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.runs }))
@@ -196,7 +205,22 @@ export const CatalogGroup = HttpApiGroup.make("catalog")
       query: restQuery(listCatalogItems),
       success: ListJson(CatalogItemJson, "CatalogItemList"),
       error: RepositoryErrorError
-    }).annotateMerge(operation(listCatalogItems))
+    }).annotateMerge(operation(listCatalogItems)),
+    HttpApiEndpoint.make(importCatalog.rest.method)(importCatalog.id, importCatalog.rest.path, {
+      // The file is the streamed body, not the entry's JSON body (its MCP form).
+      query: restQuery(importCatalog),
+      payload: HttpApiSchema.StreamUint8Array({
+        contentType: [...catalogImportContentTypes],
+        maxBytes: catalogImportMaxBytes
+      }),
+      success: CatalogImportJson.pipe(HttpApiSchema.status(201)),
+      error: [InvalidInputError, RepositoryErrorError]
+    }).annotateMerge(operation(importCatalog)),
+    HttpApiEndpoint.make(getCatalogImport.rest.method)(getCatalogImport.id, getCatalogImport.rest.path, {
+      params: getCatalogImport.input.path,
+      success: CatalogImportJson,
+      error: [ResourceNotFoundError, RepositoryErrorError]
+    }).annotateMerge(operation(getCatalogImport))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)

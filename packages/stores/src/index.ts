@@ -5,5 +5,6 @@
 export { SandboxFaults } from "./SandboxFaults.ts"
 export { SandboxStore, sandboxVariantRef } from "./SandboxStore.ts"
 export { ShopifyConfig } from "./ShopifyConfig.ts"
+export { type CheckedShop, checkShopifyShop, requireMyshopifyDomain } from "./ShopifyShopCheck.ts"
 export { ShopifyStore } from "./ShopifyStore.ts"
 export * as StoreRouter from "./StoreRouter.ts"

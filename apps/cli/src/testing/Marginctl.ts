@@ -59,6 +59,8 @@ export interface StartedMarginctl {
   readonly stdout: Effect.Effect<string>
   /** How it ended, once it has. */
   readonly outcome: Effect.Effect<Outcome>
+  /** `kill -9`: no finalizer runs; answers the signal it died of, once it has. */
+  readonly kill9: Effect.Effect<NodeJS.Signals | null>
 }
 
 /**
@@ -73,6 +75,8 @@ export const startMarginctlOnTestDatabase = (
       Effect.sync(() => {
         let printed = ""
         let stop = () => {}
+        let kill9 = () => {}
+        let signal: NodeJS.Signals | null = null
         const ended = new Promise<Outcome>((resolve) => {
           const child = execFile(
             node,
@@ -87,16 +91,24 @@ export const startMarginctlOnTestDatabase = (
           child.stdout?.on("data", (chunk: Buffer | string) => {
             printed += String(chunk)
           })
+          child.on("exit", (_code, exitSignal) => {
+            signal = exitSignal
+          })
           stop = () => child.kill()
+          kill9 = () => child.kill("SIGKILL")
         })
-        return { printed: () => printed, ended, stop }
+        return { printed: () => printed, ended, stop, kill9: () => kill9(), signal: () => signal }
       }),
       (started) => Effect.sync(started.stop)
     ).pipe(
       Effect.map(
         (started): StartedMarginctl => ({
           stdout: Effect.sync(started.printed),
-          outcome: Effect.promise(() => started.ended)
+          outcome: Effect.promise(() => started.ended),
+          kill9: Effect.sync(started.kill9).pipe(
+            Effect.andThen(Effect.promise(() => started.ended)),
+            Effect.andThen(Effect.sync(started.signal))
+          )
         })
       )
     )

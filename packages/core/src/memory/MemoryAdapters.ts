@@ -5,6 +5,7 @@ import { defaultRequestsPerMinute } from "../ports/RateBudget.ts"
 import * as MemoryAlertRepository from "./MemoryAlertRepository.ts"
 import * as MemoryAuditRepository from "./MemoryAuditRepository.ts"
 import * as MemoryAuthorizationCodeRepository from "./MemoryAuthorizationCodeRepository.ts"
+import * as MemoryCatalogImportRepository from "./MemoryCatalogImportRepository.ts"
 import * as MemoryCatalogRepository from "./MemoryCatalogRepository.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 import * as MemoryDeletionRequestRepository from "./MemoryDeletionRequestRepository.ts"
@@ -47,6 +48,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryTokenRepository.layer,
     MemoryStoreConnectionRepository.layer,
     MemoryCatalogRepository.layer,
+    MemoryCatalogImportRepository.layer,
     MemoryRunRepository.layer,
     MemoryRecommendationRepository.layer,
     MemoryAlertRepository.layer,

@@ -1,6 +1,10 @@
 import { Effect, HashMap, Layer, Option, Stream } from "effect"
-import type { CatalogItem, CatalogItemInput, PricePoint } from "../CatalogItem.ts"
+import { decideBatch } from "../CatalogImportBatch.ts"
+import type { ImportDecision } from "../CatalogImportDecision.ts"
+import type { CatalogItem, CatalogItemInput } from "../CatalogItem.ts"
+import type { CatalogPatch, CatalogPatchLine } from "../CatalogPatch.ts"
 import { CatalogItemId, type WorkspaceId } from "../Ids.ts"
+import { withPrice } from "../PriceHistory.ts"
 import { CatalogRepository } from "../ports/CatalogRepository.ts"
 import { IdGenerator } from "../ports/IdGenerator.ts"
 import type { Tag } from "../Tag.ts"
@@ -9,23 +13,22 @@ import { compareStrings, getRow, rowsWhere } from "./internal/MemoryRows.ts"
 import { catalogItemsTable, type Tables } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
-/** How many past (price, units) observations an item keeps for the elasticity estimate. */
-export const priceHistoryLimit = 24
+// The price history's rule is the domain's (PriceHistory.ts); re-exported where adapters and benches found it.
+export { priceHistoryLimit, withPrice } from "../PriceHistory.ts"
 
 /**
- * A new price for an item. When the price really changes, the outgoing price and the units sold
- * while it was in force become one observation of the item's price history.
+ * The price a write-back applied: a price change like any other, and the item remembers the price
+ * it replaced and when, so that an import of a file made before the write-back does not put the
+ * old price back (CatalogImportDecision). An already applied price changes nothing.
  */
-export const withPrice = (item: CatalogItem, price: number): Pick<CatalogItem, "price" | "priceHistory"> =>
+export const writtenBack = (
+  item: CatalogItem,
+  price: number,
+  now: number
+): Pick<CatalogItem, "price" | "priceHistory" | "priceSetAt" | "writtenBackFrom"> =>
   price === item.price
-    ? { price, priceHistory: item.priceHistory }
-    : {
-        price,
-        priceHistory: [
-          ...item.priceHistory,
-          { price: item.price, units: item.unitsSold30d } satisfies PricePoint
-        ].slice(-priceHistoryLimit)
-      }
+    ? { price, priceHistory: item.priceHistory, priceSetAt: item.priceSetAt, writtenBackFrom: item.writtenBackFrom }
+    : { ...withPrice(item, price), priceSetAt: now, writtenBackFrom: item.price }
 
 const inScope = (item: CatalogItem, tags: ReadonlyArray<Tag>): boolean =>
   tags.length === 0 || item.tags.some((tag) => tags.includes(tag))
@@ -69,6 +72,8 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                     // The import is the first time the cost is seen (CatalogRepository.upsertMany).
                     analysedCost: input.cost,
                     priceHistory: [],
+                    priceSetAt: now,
+                    writtenBackFrom: null,
                     createdAt: now,
                     updatedAt: now
                   }
@@ -77,6 +82,7 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                     ...input,
                     competitorPrice: competitorColumn ? (input.competitorPrice ?? null) : current.competitorPrice,
                     ...withPrice(current, input.price),
+                    ...(input.price === current.price ? {} : { priceSetAt: now, writtenBackFrom: null }),
                     updatedAt: now
                   }
             )
@@ -86,6 +92,26 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
             catalogItems: rows.reduce((all, item) => HashMap.set(all, item.id, item), tables.catalogItems)
           }))
           return { inserted: bySku.size - existing.size, updated: existing.size }
+        })
+      )
+
+    const applyImport = (
+      workspaceId: WorkspaceId,
+      lines: ReadonlyArray<CatalogPatchLine>,
+      decide: (current: CatalogItem | undefined, patch: CatalogPatch) => ImportDecision
+    ) =>
+      db.transaction(
+        Effect.gen(function* () {
+          const skus = new Set(lines.map(({ patch }) => patch.sku))
+          const current = yield* db.read((tables) =>
+            rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId && skus.has(item.sku))
+          )
+          const { decisions, written } = yield* decideBatch(lines, current, decide, ids.next("catalogItem"))
+          yield* db.update((tables) => ({
+            ...tables,
+            catalogItems: written.reduce((all, item) => HashMap.set(all, item.id, item), tables.catalogItems)
+          }))
+          return decisions
         })
       )
 
@@ -122,6 +148,7 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
       count: (workspaceId) =>
         db.read((tables) => rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId).length),
       upsertMany,
+      applyImport,
       streamForRun,
       // A whole item carries every field a run reads.
       streamRunItems: streamForRun,
@@ -146,7 +173,7 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
         db.update((tables) => ({
           ...tables,
           catalogItems: HashMap.modify(tables.catalogItems, id, (item) =>
-            item.workspaceId === workspaceId ? { ...item, ...withPrice(item, price), updatedAt: now } : item
+            item.workspaceId === workspaceId ? { ...item, ...writtenBack(item, price, now), updatedAt: now } : item
           )
         }))
     })

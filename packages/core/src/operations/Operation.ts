@@ -67,6 +67,7 @@ export interface AnyInput {
   readonly path: InputFields
   readonly query: VariantSchema.Struct.Any
   readonly body: Schema.Top
+  readonly headers: Schema.Top
   readonly bodyMayBeAbsent?: boolean
 }
 

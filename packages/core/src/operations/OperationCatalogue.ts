@@ -1,11 +1,13 @@
-import { Effect, Schema } from "effect"
+import { Effect, Schema, SchemaTransformation, Stream } from "effect"
 import { AlertStatus } from "../Alert.ts"
 import { AlertKind } from "../AlertFinding.ts"
 import { Alerts } from "../AlertsService.ts"
 import { Approval } from "../Approval.ts"
+import { CatalogImportFormat } from "../CatalogImportRecord.ts"
+import { CatalogImports } from "../CatalogImportService.ts"
 import { Catalog } from "../CatalogService.ts"
 import { IdempotencyKey } from "../IdempotencyKey.ts"
-import { AlertId, RecommendationId, RunId } from "../Ids.ts"
+import { AlertId, CatalogImportId, RecommendationId, RunId } from "../Ids.ts"
 import type { Page } from "../Page.ts"
 import { BackgroundRuns } from "../ports/BackgroundRuns.ts"
 import { RecommendationStatus } from "../Recommendation.ts"
@@ -74,7 +76,8 @@ export const operationGroups: Readonly<Record<OperationGroup, string>> = {
   recommendations:
     "Price recommendations and their decisions: accept, dismiss, approve (written back to the store), reject.",
   alerts: "Alerts about margins, costs, store prices and write-backs, and what was done about them.",
-  catalog: "The workspace's catalog items with their prices, costs, floors and ceilings.",
+  catalog:
+    "The workspace's catalog items with their prices, costs, floors and ceilings, and the imports that bring them.",
   reports: "The margin report: one row per recommendation.",
   workspace: "The workspace's lifecycle, plan and usage.",
   system: "Probes for the orchestrator, without authentication and outside /api/v1."
@@ -514,6 +517,105 @@ export const listCatalogItems = defineOperation(
   )
 )
 
+const importIdParam = CatalogImportId.annotate({ description: "the import's id" })
+
+/** An agent sends a file's text, at most 1 MiB of it per call (larger files go over REST, streamed). */
+const ImportContent = Schema.String.pipe(Schema.check(Schema.isMaxLength(1024 * 1024))).annotate({
+  description:
+    "the file's text: CSV with a header line naming its columns (sku plus any of title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, store_product_ref, store_variant_ref, competitor_price, observed_at), or JSON lines with those keys; at most 1 MiB"
+})
+
+const dryRunDescription = "decide every line and report, writing nothing"
+
+/**
+ * `importCatalog` over REST streams the file as the request's body (CSV or JSON lines by its
+ * Content-Type) and its handler hands that stream to `CatalogImports.run`; the binding below is the
+ * MCP form, whose file is one argument.
+ */
+export const importCatalog = defineOperation(
+  {
+    id: "importCatalog",
+    group: "catalog",
+    summary: "Import a catalog file",
+    access: tokens("catalog:write"),
+    repeat: "new",
+    rest: {
+      method: "POST",
+      path: "/api/v1/catalog/imports",
+      description:
+        "Imports a catalog file streamed as the body (Content-Type text/csv with a header line, or application/x-ndjson, one JSON object a line), by sku, in one transaction: a line changes only the columns it mentions; an empty cell keeps a field, the cell null (JSON null) clears a field that may be unknown; a price older than the item's (observed_at, or the price a write-back replaced) is kept out. ?dry_run=true decides every line and writes nothing. Answers 201 with the import: its summary counts created, price, cost and other changes, unchanged lines, stale prices and rejected lines with their errors. A file that cannot be read as a catalog (no sku column, an empty CSV) is 422."
+    },
+    mcp: {
+      name: "import_catalog",
+      description:
+        "Imports catalog lines into the workspace by sku: content is the file's text, CSV (a header line naming the columns: sku plus any of title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, store_product_ref, store_variant_ref, competitor_price, observed_at) or JSONL (one object a line with those keys). A line changes only what it mentions; an empty cell keeps a field, null clears it. Amounts are decimal strings in major units. dry_run: true reports what it would do and writes nothing. Answers the import with its summary (created, price_changed, cost_changed, other_changed, unchanged, stale_price, rejected lines with errors). Each call is a new import.",
+      destructive: true,
+      openWorld: false
+    }
+  },
+  {
+    path: {},
+    query: Input.Struct({
+      dry_run: Input.Field({
+        json: Schema.optionalKey(Schema.Boolean.annotate({ description: dryRunDescription })),
+        query: Schema.optionalKey(
+          Schema.Literals(["true", "false"])
+            .pipe(
+              Schema.decodeTo(
+                Schema.Boolean,
+                SchemaTransformation.transform({
+                  decode: (text) => text === "true",
+                  encode: (on) => (on ? "true" : "false")
+                })
+              )
+            )
+            .annotate({ description: dryRunDescription })
+        )
+      })
+    }),
+    body: Schema.Struct({
+      format: CatalogImportFormat.annotate({ description: "csv or jsonl" }),
+      content: ImportContent
+    }),
+    headers: noHeaders
+  },
+  bindTo(
+    CatalogImports,
+    (imports) => (input, caller) =>
+      imports.run({
+        workspaceId: caller.workspaceId,
+        format: input.format,
+        lines: Stream.make(input.content).pipe(Stream.splitLines),
+        dryRun: input.dry_run ?? false,
+        actor: caller.actor
+      })
+  )
+)
+
+export const getCatalogImport = defineOperation(
+  {
+    id: "getCatalogImport",
+    group: "catalog",
+    summary: "Get an import of the catalog",
+    access: tokens("catalog:read"),
+    repeat: "read",
+    rest: {
+      method: "GET",
+      path: "/api/v1/catalog/imports/:import_id",
+      description: "One import as it ran: its status, whether it was a dry run, and its summary."
+    },
+    mcp: {
+      name: "get_catalog_import",
+      description:
+        "One catalog import by its id: its status, whether it was a dry run, and the summary of what it did.",
+      destructive: false,
+      openWorld: false
+    }
+  },
+  { path: { import_id: importIdParam }, query: Input.Struct({}), body: noBody, headers: noHeaders },
+  bindTo(CatalogImports, (imports) => (input, caller) => imports.get(caller.workspaceId, input.import_id))
+)
+
 export const exportReport = defineOperation(
   {
     id: "exportReport",
@@ -611,6 +713,8 @@ export const operationCatalogue: ReadonlyArray<Operation> = [
   resolveAlert,
   dismissAlert,
   listCatalogItems,
+  importCatalog,
+  getCatalogImport,
   exportReport,
   getWorkspaceStatus,
   healthz,

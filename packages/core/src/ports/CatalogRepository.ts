@@ -1,5 +1,7 @@
 import { Context, type Effect, type Option, type Stream } from "effect"
+import type { ImportDecision } from "../CatalogImportDecision.ts"
 import type { CatalogItem, CatalogItemInput } from "../CatalogItem.ts"
+import type { CatalogPatch, CatalogPatchLine } from "../CatalogPatch.ts"
 import type { RepositoryError } from "../Errors.ts"
 import type { CatalogItemId, WorkspaceId } from "../Ids.ts"
 import type { Page, PageRequest } from "../Page.ts"
@@ -58,6 +60,18 @@ export class CatalogRepository extends Context.Service<
       now: number
     ) => Effect.Effect<UpsertSummary, RepositoryError>
     /**
+     * Applies import lines in file order, in one transaction (joining the caller's, so that a whole
+     * import is one): reads the items of the lines' skus (locked against other writers), lets
+     * `decide` say what each line does to the item as the lines before it left it, and writes the
+     * items that were created or changed, nothing else. Answers each line's decision, in order. A
+     * created item gets its id here.
+     */
+    readonly applyImport: (
+      workspaceId: WorkspaceId,
+      lines: ReadonlyArray<CatalogPatchLine>,
+      decide: (current: CatalogItem | undefined, patch: CatalogPatch) => ImportDecision
+    ) => Effect.Effect<ReadonlyArray<ImportDecision>, RepositoryError>
+    /**
      * The items a run covers, in chunks ordered by id: all of them when `tags` is empty,
      * otherwise those carrying any of `tags`. Memory stays bounded by `chunkSize`.
      */
@@ -89,7 +103,11 @@ export class CatalogRepository extends Context.Service<
       workspaceId: WorkspaceId,
       snapshot: ReadonlyArray<{ readonly id: CatalogItemId; readonly cost: number | null }>
     ) => Effect.Effect<void, RepositoryError>
-    /** After an applied write-back the catalog price follows the store. */
+    /**
+     * After an applied write-back the catalog price follows the store. A price that changes becomes
+     * the item's from `now` (`priceSetAt`), and the item remembers the price it replaced
+     * (`writtenBackFrom`), so that an import of an older file does not put it back.
+     */
     readonly setPrice: (
       workspaceId: WorkspaceId,
       id: CatalogItemId,

@@ -1,6 +1,7 @@
 import type { AlertRepository } from "./AlertRepository.ts"
 import type { AuditRepository } from "./AuditRepository.ts"
 import type { AuthorizationCodeRepository } from "./AuthorizationCodeRepository.ts"
+import type { CatalogImportRepository } from "./CatalogImportRepository.ts"
 import type { CatalogRepository } from "./CatalogRepository.ts"
 import type { DeletionRequestRepository } from "./DeletionRequestRepository.ts"
 import type { IdempotencyKeyRepository } from "./IdempotencyKeyRepository.ts"
@@ -36,6 +37,7 @@ export type StoredPorts =
   | TokenRepository
   | StoreConnectionRepository
   | CatalogRepository
+  | CatalogImportRepository
   | RunRepository
   | RecommendationRepository
   | AlertRepository

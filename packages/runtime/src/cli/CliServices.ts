@@ -1,7 +1,9 @@
 import { AuditTrail } from "@margin/core/AuditTrail"
+import { CatalogImports } from "@margin/core/CatalogImportService"
 import { Members } from "@margin/core/Members"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
+import { WriteBackCancellation } from "@margin/core/WriteBackCancellation"
 import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
 import { Layer } from "effect"
 
@@ -10,7 +12,11 @@ import { Layer } from "effect"
  * by the caller), the use cases over them, and the identity key store. The schema is migrated
  * before any of it is used.
  */
-export const layer = Layer.mergeAll(AuditTrail.layer, Runs.layer, RunExecutor.layer, Members.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)),
-  Layer.provide(Migrations.layer)
-)
+export const layer = Layer.mergeAll(
+  AuditTrail.layer,
+  Runs.layer,
+  RunExecutor.layer,
+  Members.layer,
+  CatalogImports.layer,
+  WriteBackCancellation.layer
+).pipe(Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)), Layer.provide(Migrations.layer))

@@ -4,14 +4,15 @@ import { availableAt, type Bucket, fromStatus, type ThrottleStatus } from "../Sh
 
 /**
  * A local HTTP server that speaks the slice of Shopify's Admin GraphQL contract the ShopifyStore uses:
- * `shop { currencyCode }` + `productVariant(id)` and `productVariantsBulkUpdate`, with Shopify's
+ * `shop { currencyCode }` + `productVariant(id)` and `productVariantsBulkUpdate`, and `shop { name
+ * myshopifyDomain }` (the read that checks a connection), with Shopify's
  * leaky-bucket cost limits (THROTTLED answers with `extensions.cost.throttleStatus`), and scripted
  * faults: HTTP statuses, hangs (before or after applying a write), THROTTLED, userErrors, GraphQL errors,
  * and a price changed by someone else. It records every write it applies, so tests can count them.
  * Plain node:http on 127.0.0.1 with a random port; started and stopped by its layer.
  */
 
-export type FakeOperation = "read" | "write"
+export type FakeOperation = "read" | "write" | "shop"
 
 export type FakeFault =
   /** Answer this HTTP status (a 5xx, a 429...) without executing anything. */
@@ -52,6 +53,8 @@ export interface FakeShopifyOptions {
   readonly accessToken: string
   readonly apiVersion: string
   readonly currencyCode: string
+  /** What `shop { name }` answers. */
+  readonly shopName: string
   readonly bucket: ThrottleStatus
   /** What each operation costs against the bucket (`requestedQueryCost`). */
   readonly costs: Readonly<Record<FakeOperation, number>>
@@ -61,8 +64,9 @@ export const fakeShopifyDefaults: FakeShopifyOptions = {
   accessToken: "shpat_fake_token",
   apiVersion: "2025-07",
   currencyCode: "USD",
+  shopName: "Fake Shop",
   bucket: { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 },
-  costs: { read: 3, write: 10 }
+  costs: { read: 3, write: 10, shop: 1 }
 }
 
 /** The shop the fake answers for. */
@@ -78,7 +82,13 @@ const WriteVariables = Schema.Struct({
 })
 
 const operationOf = (document: string): FakeOperation | "unknown" =>
-  document.includes("productVariantsBulkUpdate(") ? "write" : document.includes("productVariant(") ? "read" : "unknown"
+  document.includes("productVariantsBulkUpdate(")
+    ? "write"
+    : document.includes("productVariant(")
+      ? "read"
+      : document.includes("myshopifyDomain")
+        ? "shop"
+        : "unknown"
 
 export class FakeShopify extends Context.Service<
   FakeShopify,
@@ -163,6 +173,7 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       variables: unknown,
       userErrors: ReadonlyArray<{ readonly code: string; readonly message: string }> | undefined
     ): { readonly data?: unknown; readonly errors?: unknown } => {
+      if (operation === "shop") return { data: { shop: { name: options.shopName, myshopifyDomain: fakeShop } } }
       if (operation === "read") {
         const decoded = Schema.decodeUnknownResult(ReadVariables)(variables)
         if (Result.isFailure(decoded))

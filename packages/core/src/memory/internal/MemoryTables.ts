@@ -3,6 +3,7 @@ import type { Alert } from "../../Alert.ts"
 import type { ApiToken } from "../../ApiToken.ts"
 import type { AuditEvent } from "../../AuditEvent.ts"
 import type { AuthorizationCode } from "../../AuthorizationCode.ts"
+import type { CatalogImportRecord } from "../../CatalogImportRecord.ts"
 import type { CatalogItem } from "../../CatalogItem.ts"
 import type { DeletionRequest } from "../../DeletionRequest.ts"
 import type { Membership } from "../../Membership.ts"
@@ -100,6 +101,7 @@ export interface Tables {
   readonly loginLinks: HashMap.HashMap<string, UsedLoginLink>
   /** Keyed by `idempotencyKeyOf`. */
   readonly idempotentRequests: HashMap.HashMap<string, IdempotentRequest>
+  readonly catalogImports: HashMap.HashMap<string, CatalogImportRecord>
 }
 
 export const emptyTables: Tables = {
@@ -123,7 +125,8 @@ export const emptyTables: Tables = {
   oauthGrants: HashMap.empty(),
   oauthTokens: HashMap.empty(),
   loginLinks: HashMap.empty(),
-  idempotentRequests: HashMap.empty()
+  idempotentRequests: HashMap.empty(),
+  catalogImports: HashMap.empty()
 }
 
 export const idempotencyKeyOf = (workspaceId: string, operation: string, key: string): string =>
@@ -153,6 +156,7 @@ export const membershipsTable: Table<Membership> = table("memberships")
 export const tokensTable: Table<TokenRow> = table("tokens")
 export const storeConnectionsTable: Table<StoreConnectionRow> = table("storeConnections")
 export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
+export const catalogImportsTable: Table<CatalogImportRecord> = table("catalogImports")
 export const runsTable: Table<RunRow> = table("runs")
 export const recommendationsTable: Table<Recommendation> = table("recommendations")
 export const alertsTable: Table<Alert> = table("alerts")
