@@ -1,4 +1,5 @@
 import { Alerts } from "@margin/core/AlertsService"
+import { ApiKeys } from "@margin/core/ApiKeys"
 import { Approval } from "@margin/core/Approval"
 import { Catalog } from "@margin/core/CatalogService"
 import { OAuthServer } from "@margin/core/OAuthServer"
@@ -6,8 +7,9 @@ import { Recommendations } from "@margin/core/RecommendationsService"
 import { ReportExport } from "@margin/core/ReportExportService"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
+import { WorkspaceAccess } from "@margin/core/WorkspaceAccess"
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets } from "@margin/edge/auth"
+import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
 
@@ -22,6 +24,9 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   Catalog.layer,
   ReportExport.layer,
   WorkspaceStatus.layer,
+  WorkspaceAccess.layer,
+  // API keys as the console's settings manage them; their secrets on Node's crypto.
+  ApiKeys.layer.pipe(Layer.provide(NodeTokenSecrets.layer)),
   RunExecutor.layer,
   // The MCP resource's OAuth authorization server; its secrets on Node's crypto, client
   // metadata documents fetched by Node behind the address policy.

@@ -1,10 +1,12 @@
 import { NodeHttpServer } from "@effect/platform-node"
+import { ConsoleRoutes } from "@margin/console"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
 import { MailerLayer } from "@margin/mail"
 import {
+  BrowserSessionsLayer,
   McpRoutes,
   McpSettings,
   type McpSettingsShape,
@@ -32,29 +34,33 @@ export interface AppOptions {
 }
 
 /**
- * The REST front door (@margin/rest) with the MCP front door (@margin/mcp-server) mounted beside
- * it on one router, so that one process serves both on one rate budget; a run queued through
- * either wakes this process's run worker (WorkerBackgroundRuns). Needs the use cases, `Readiness`, the ports and
- * the HTTP platform; the test server serves the same (testing/TestServer).
+ * The REST front door (@margin/rest) with the MCP front door (@margin/mcp-server) and the console
+ * (@margin/console, /app) mounted beside it on one router, so that one process serves all three on
+ * one rate budget; a run queued through any wakes this process's run worker (WorkerBackgroundRuns).
+ * The console reads the browser session of the OAuth server's sign-in pages (BrowserSessionsLayer),
+ * built on the same settings, hence the same signing key. Needs the use cases, `Readiness`, the
+ * ports and the HTTP platform; the test server serves the same (testing/TestServer).
  */
 export const app = (options: AppOptions = {}) =>
   HttpApp.layer({
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     beside: {
-      layer: McpRoutes.layer.pipe(
+      layer: Layer.mergeAll(McpRoutes.layer, ConsoleRoutes.layer.pipe(Layer.provide(BrowserSessionsLayer))).pipe(
         Layer.provide(
-          options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings)
-        ),
-        Layer.provide(
-          options.oauthLogin === undefined ? OAuthLoginSettings.layer : OAuthLoginSettings.layerWith(options.oauthLogin)
+          Layer.mergeAll(
+            options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings),
+            options.oauthLogin === undefined
+              ? OAuthLoginSettings.layer
+              : OAuthLoginSettings.layerWith(options.oauthLogin)
+          )
         )
       ),
-      routes: McpRoutes.routes
+      routes: [...McpRoutes.routes, ...ConsoleRoutes.routes]
     }
   }).pipe(Layer.provide(WorkerBackgroundRuns.layer))
 
 /** Every route `app` serves: its request spans are named by their route templates. */
-const routes = HttpApp.routesWith(McpRoutes.routes)
+const routes = HttpApp.routesWith([...McpRoutes.routes, ...ConsoleRoutes.routes])
 
 export interface ServerOptions<E> {
   /**
