@@ -4,6 +4,7 @@
  * pages) and its stdio transport. A process mounts it (@margin/runtime).
  */
 export { BrowserSessionsLayer } from "./BrowserSessionsLayer.ts"
+export { announceConsole, consoleUrl } from "./ConsoleSignInLink.ts"
 export { allowedHeaders, exposedHeaders } from "./McpCors.ts"
 export * as McpRoutes from "./McpRoutes.ts"
 export {

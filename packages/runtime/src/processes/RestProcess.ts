@@ -6,6 +6,7 @@ import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
 import { MailerLayer } from "@margin/mail"
 import {
+  announceConsole,
   BrowserSessionsLayer,
   McpRoutes,
   McpSettings,
@@ -31,6 +32,8 @@ export interface AppOptions {
   readonly mcpSettings?: McpSettingsShape
   /** How users sign in to consent to OAuth clients; else from the environment. */
   readonly oauthLogin?: OAuthLoginSettingsShape
+  /** Print the console's address and a sign-in link for this user's e-mail (`npm start`: the demo owner) under `origin`. */
+  readonly announceConsole?: { readonly email: string; readonly origin: string }
 }
 
 /**
@@ -45,7 +48,13 @@ export const app = (options: AppOptions = {}) =>
   HttpApp.layer({
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     beside: {
-      layer: Layer.mergeAll(McpRoutes.layer, ConsoleRoutes.layer.pipe(Layer.provide(BrowserSessionsLayer))).pipe(
+      layer: Layer.mergeAll(
+        McpRoutes.layer,
+        ConsoleRoutes.layer.pipe(Layer.provide(BrowserSessionsLayer)),
+        options.announceConsole === undefined
+          ? Layer.empty
+          : announceConsole(options.announceConsole.email, options.announceConsole.origin)
+      ).pipe(
         Layer.provide(
           Layer.mergeAll(
             options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings),
@@ -70,6 +79,8 @@ export interface ServerOptions<E> {
    * stops the start like any other.
    */
   readonly beforeServing?: Effect.Effect<void, E>
+  /** Print the console's address and a sign-in link for this e-mail once served (`npm start`: the demo owner). */
+  readonly consoleSignInFor?: string
 }
 
 /**
@@ -114,9 +125,21 @@ const serverWith = <E>(options: ServerOptions<E>) =>
             )
       return Layer.mergeAll(
         // Requests start on the services routes read while answering (/metrics: the outbox's backlog).
-        serveLean(app({ maxBodyBytes: config.maxBodyBytes, mcpSettings: mcp }).pipe(Layer.provide(mailer)), [
-          WriteBackOutbox
-        ]),
+        serveLean(
+          app({
+            maxBodyBytes: config.maxBodyBytes,
+            mcpSettings: mcp,
+            ...(options.consoleSignInFor === undefined
+              ? {}
+              : {
+                  announceConsole: {
+                    email: options.consoleSignInFor,
+                    origin: listenOrigin(config.host, config.port, mcp.publicUrl)
+                  }
+                })
+          }).pipe(Layer.provide(mailer)),
+          [WriteBackOutbox]
+        ),
         // The background loops (write-back delivery, runs) run in this process too, so `npm start` alone
         // delivers; their deliveries use the WRITE_BACK_* settings, like apps/worker.
         Jobs.layer
@@ -140,6 +163,14 @@ const serverWith = <E>(options: ServerOptions<E>) =>
       )
     })
   )
+
+/**
+ * The origin people reach this server at: the configured public URL, else the listen address (a
+ * wildcard host named as the loopback address, which the sign-in pages trust).
+ */
+const listenOrigin = (host: string, port: number, publicUrl: string | null): string =>
+  publicUrl ??
+  `http://${host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`
 
 /** The REST server with `options` (`npm start`: the demo seed before serving). */
 export const definitionWith = <E>(options: ServerOptions<E>) =>
