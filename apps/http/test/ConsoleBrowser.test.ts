@@ -1,58 +1,31 @@
-import { existsSync, mkdirSync, readFileSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
 import { assert, describe, layer } from "@effect/vitest"
-import { MemoryOutbox } from "@margin/core/memory/MemoryMailer"
 import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
 import type { Recommendation } from "@margin/core/Recommendation"
 import { seedWorkspace } from "@margin/core/testing/Seed"
 import { addMember, aWorkspaceWithOwner, member, seedRecommendation } from "@margin/edge/testing/World"
+import {
+  browser,
+  browserInstalled,
+  executablePath,
+  freshPage,
+  promise,
+  signIn
+} from "@margin/runtime/testing/ConsoleBrowser"
 import * as ConsoleTestServer from "@margin/runtime/testing/ConsoleTestServer"
-import { Effect, Option, Schedule } from "effect"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import { Effect, Option } from "effect"
+import type { Page } from "playwright-core"
 
-/** Debian's chromium (`apt-get install chromium`), driven by playwright-core; skipped without it. */
-const executablePath = "/usr/bin/chromium"
-const runs = existsSync(executablePath)
-if (!runs) console.log(`ConsoleBrowser.test.ts skipped: no browser at ${executablePath} (apt-get install chromium)`)
+if (!browserInstalled)
+  console.log(`ConsoleBrowser.test.ts skipped: no browser at ${executablePath} (apt-get install chromium)`)
 
 /** When set, the pages are also saved there as PNG (docs/console/*.png). */
 const screenshots = process.env.CONSOLE_SCREENSHOTS
 
-const launchArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync"
-]
-
+/** axe-core's source, injected into each page checked. */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-const browser = Effect.acquireRelease(
-  Effect.promise(() => chromium.launch({ executablePath, headless: true, args: launchArgs })),
-  (opened) => Effect.promise(() => opened.close())
-)
-
-const promise = <A>(run: () => Promise<A>) => Effect.promise(run)
-
-/** A fresh browser context (its own cookies) and a page that records any CSP violation. */
-const freshPage = (opened: Browser) =>
-  Effect.acquireRelease(
-    promise(() => opened.newContext({ viewport: { width: 1200, height: 860 } })),
-    (context: BrowserContext) => promise(() => context.close())
-  ).pipe(
-    Effect.flatMap((context) => promise(() => context.newPage())),
-    Effect.map((page) => {
-      const violations: Array<string> = []
-      page.on("console", (message) => {
-        if (/Content Security Policy/i.test(message.text())) violations.push(message.text())
-      })
-      return { page, violations }
-    })
-  )
 
 /** Evaluated in the page once axe is injected: the serious and critical violations, as lines. */
 const seriousViolations = `axe.run(document, { resultTypes: ["violations"] }).then((results) =>
@@ -72,38 +45,6 @@ const noSeriousViolations = (page: Page, name: string) =>
     }
   })
 
-const mailsTo = (email: string) =>
-  Effect.map(
-    Effect.flatMap(MemoryOutbox, (outbox) => outbox.sent),
-    (sent) => sent.filter((message) => message.to === email)
-  )
-
-/** The link of a sign-in mail to `email` newer than the first `before`; mails go beside the answer: waited for. */
-const mailedLink = (email: string, before: number) =>
-  mailsTo(email).pipe(
-    Effect.flatMap((sent) => {
-      const link = /https?:\/\/\S+/.exec(sent.slice(before).at(-1)?.text ?? "")?.[0]
-      return link === undefined ? Effect.fail(`no sign-in link mailed to ${email}`) : Effect.succeed(link)
-    }),
-    Effect.retry({ schedule: Schedule.spaced("20 millis"), times: 100 }),
-    Effect.orDie
-  )
-
-/** Opens `path` signed out, signs in by e-mail link as a person would, and lands back on `path`. */
-const signIn = (page: Page, origin: string, email: string, path = "/app") =>
-  Effect.gen(function* () {
-    yield* promise(() => page.goto(`${origin}${path}`))
-    assert.strictEqual(yield* promise(() => page.getByRole("heading", { level: 1 }).textContent()), "Sign in to Margin")
-    const before = (yield* mailsTo(email)).length
-    yield* promise(() => page.getByLabel("E-mail address").fill(email))
-    yield* promise(() => page.getByRole("button", { name: "Send me a sign-in link" }).click())
-    yield* promise(() => page.getByRole("status").waitFor())
-    const link = yield* mailedLink(email, before)
-    yield* promise(() => page.goto(link))
-    yield* promise(() => page.getByRole("button", { name: `Continue as ${email}` }).click())
-    yield* promise(() => page.waitForURL((url) => url.pathname.startsWith("/app")))
-  })
-
 const heading = (page: Page) => promise(() => page.getByRole("heading", { level: 1 }).textContent())
 
 const storedStatus = (recommendation: Recommendation) =>
@@ -111,7 +52,7 @@ const storedStatus = (recommendation: Recommendation) =>
     Effect.map((found) => Option.getOrThrow(found).status)
   )
 
-describe.skipIf(!runs)("the console in Chromium", () => {
+describe.skipIf(!browserInstalled)("the console in Chromium", () => {
   layer(ConsoleTestServer.layer(), { timeout: "120 seconds" })("signed in by e-mail link", (it) => {
     it.effect("an owner approves from the queue and sees the write-back applied; every page passes axe", () =>
       Effect.gen(function* () {
