@@ -170,9 +170,16 @@ describe.skipIf(!browserInstalled)("the console in Chromium", () => {
         assert.strictEqual(yield* list(), 200)
         // Read-only: a write is refused for want of its scope.
         yield* promise(() => page.goto(page.url()))
-        assert.include(
-          yield* promise(() => page.getByRole("row", { name: /Reporting script/ }).textContent()),
-          "usable"
+        // Listed with its last use (the REST call just made; the test clock stands at the epoch).
+        const listed = yield* promise(() =>
+          page
+            .getByRole("row", { name: /Reporting script/ })
+            .locator("td")
+            .allTextContents()
+        )
+        assert.deepStrictEqual(
+          [listed[0], listed[2], listed[4]],
+          ["recommendations:read", "1970-01-01 00:00 UTC", "usable"]
         )
 
         yield* promise(() => page.getByRole("button", { name: "Revoke Reporting script" }).click())
@@ -273,6 +280,10 @@ describe.skipIf(!browserInstalled)("the console in Chromium", () => {
         assert.strictEqual(yield* storedStatus(pending), "pending_approval")
         yield* promise(() => page.goto(url.replace("/approve", "")))
         yield* noSeriousViolations(page, "recommendation-pending")
+        // Signing out is a form with the token too; afterwards the console asks to sign in again.
+        yield* promise(() => page.getByRole("button", { name: "Sign out" }).click())
+        yield* promise(() => page.goto(`${origin}/app`))
+        assert.strictEqual(yield* heading(page), "Sign in to Margin")
       }).pipe(Effect.scoped)
     )
 

@@ -36,8 +36,8 @@
       series: [
         { label: "Price", value: (_, v) => (v == null ? "" : major(v)) },
         { label: "Estimate", stroke: "#0550ae", width: 2 },
-        { label: "Interval low", stroke: "#8c959f", dash: [4, 4] },
-        { label: "Interval high", stroke: "#8c959f", dash: [4, 4] },
+        { label: "Interval, low end", stroke: "#8c959f", dash: [4, 4] },
+        { label: "Interval, high end", stroke: "#8c959f", dash: [4, 4] },
         {
           label: "Current / recommended",
           stroke: "#a40e26",
@@ -45,7 +45,11 @@
           points: { show: true, size: 10, fill: "#a40e26" }
         }
       ],
-      bands: [{ series: [3, 2], fill: "rgba(5, 80, 174, 0.12)" }]
+      // The interval's two ends cross at today's price: one band each way, so both sides are filled.
+      bands: [
+        { series: [2, 3], fill: "rgba(5, 80, 174, 0.12)" },
+        { series: [3, 2], fill: "rgba(5, 80, 174, 0.12)" }
+      ]
     },
     [
       prices,
