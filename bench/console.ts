@@ -7,8 +7,8 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { assetSizes } from "@margin/console"
 import { aWorkspaceWithOwner, seedRecommendation } from "@margin/edge/testing/World"
-import { browser, browserInstalled, executablePath, promise, signIn } from "@margin/runtime/testing/ConsoleBrowser"
 import * as ConsoleTestServer from "@margin/runtime/testing/ConsoleTestServer"
+import { browser, browserInstalled, executablePath, promise, signIn } from "@margin/runtime/testing/HeadlessChromium"
 import { Console, Effect } from "effect"
 import type { Browser, Page } from "playwright-core"
 

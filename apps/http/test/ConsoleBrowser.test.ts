@@ -6,6 +6,7 @@ import { RecommendationRepository } from "@margin/core/ports/RecommendationRepos
 import type { Recommendation } from "@margin/core/Recommendation"
 import { seedWorkspace } from "@margin/core/testing/Seed"
 import { addMember, aWorkspaceWithOwner, member, seedRecommendation } from "@margin/edge/testing/World"
+import * as ConsoleTestServer from "@margin/runtime/testing/ConsoleTestServer"
 import {
   browser,
   browserInstalled,
@@ -13,8 +14,7 @@ import {
   freshPage,
   promise,
   signIn
-} from "@margin/runtime/testing/ConsoleBrowser"
-import * as ConsoleTestServer from "@margin/runtime/testing/ConsoleTestServer"
+} from "@margin/runtime/testing/HeadlessChromium"
 import { Effect, Option } from "effect"
 import type { Page } from "playwright-core"
 

@@ -489,34 +489,23 @@ export const layer = HttpRouter.addAll(
         )
       )
 
+    const handlers = [
+      ["GET", consolePaths.home, home],
+      ["POST", consolePaths.signOut, signOut],
+      ["GET", consolePaths.queue, queue],
+      ["POST", consolePaths.bulk, bulk],
+      ["GET", consolePaths.recommendation, detail],
+      ["POST", consolePaths.action, act],
+      ["GET", consolePaths.apiKeys, showKeys],
+      ["POST", consolePaths.apiKeys, createKey],
+      ["POST", consolePaths.revokeKey, revokeKey]
+    ] as const
     return [
       assetsRoute,
-      HttpRouter.route("GET", consolePaths.home, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(home(request))
-      ),
-      HttpRouter.route("POST", consolePaths.signOut, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(signOut(request))
-      ),
-      HttpRouter.route("GET", consolePaths.queue, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(queue(request))
-      ),
-      HttpRouter.route("POST", consolePaths.bulk, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(bulk(request))
-      ),
-      HttpRouter.route("GET", consolePaths.recommendation, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(detail(request))
-      ),
-      HttpRouter.route("POST", consolePaths.action, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(act(request))
-      ),
-      HttpRouter.route("GET", consolePaths.apiKeys, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(showKeys(request))
-      ),
-      HttpRouter.route("POST", consolePaths.apiKeys, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(createKey(request))
-      ),
-      HttpRouter.route("POST", consolePaths.revokeKey, (request: HttpServerRequest.HttpServerRequest) =>
-        orUnavailable(revokeKey(request))
+      ...handlers.map(([method, path, handler]) =>
+        HttpRouter.route(method, path, (request: HttpServerRequest.HttpServerRequest) =>
+          orUnavailable(handler(request))
+        )
       )
     ]
   })
