@@ -245,7 +245,6 @@ export const layer = HttpRouter.addAll(
           },
           { limit: maxPageLimit, cursor: null }
         )
-        const notice = query.get("notice")
         return withCookies(
           queuePage({
             context: place.context,
@@ -253,8 +252,7 @@ export const layer = HttpRouter.addAll(
             role: place.role,
             filters,
             items: queueOf(page.items, filters.sku),
-            truncated: page.nextCursor !== null,
-            notice: notice === null ? null : notice.slice(0, 300)
+            truncated: page.nextCursor !== null
           }),
           place.cookies
         )

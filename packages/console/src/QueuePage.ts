@@ -68,7 +68,6 @@ export const queuePage = (input: {
   readonly items: ReadonlyArray<Recommendation>
   /** More matched the status and run filters than one read holds: the SKU search saw only these. */
   readonly truncated: boolean
-  readonly notice: string | null
 }) => {
   const base = `/app/w/${encodeURIComponent(input.workspaceId)}/recommendations`
   const selectable = mayTriage(input.role)
@@ -103,8 +102,7 @@ ${rows}
   return consolePage({
     title: "Recommendations",
     context: input.context,
-    body: `${input.notice === null ? "" : `<p class="notice" role="status">${escapeHtml(input.notice)}</p>`}
-${filterForm(base, input.filters)}
+    body: `${filterForm(base, input.filters)}
 ${input.truncated ? '<p class="notice">Only the 200 newest recommendations matching the status and run filters are searched and sorted: narrow the filters to see the others.</p>' : ""}
 ${table}`
   })
