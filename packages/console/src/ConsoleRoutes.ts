@@ -109,6 +109,9 @@ const formExpired = (context: PageContext | null) =>
     context
   )
 
+const reasonNeeded = (context: PageContext) =>
+  messagePage(400, "A reason is needed", "Rejecting needs a reason of at most 1000 characters.", context)
+
 const readNumber = (text: string | null): number | null | "invalid" => {
   const trimmed = (text ?? "").trim()
   if (trimmed === "") return null
@@ -298,14 +301,7 @@ export const layer = HttpRouter.addAll(
         const action = params.action ?? ""
         if (!idPattern.test(id) || !isAction(action)) return notFound(place.context)
         const reason = reasonOf(place.form)
-        if (action === "reject" && (reason === undefined || reason === "")) {
-          return messagePage(
-            400,
-            "A reason is needed",
-            "Rejecting needs a reason of at most 1000 characters.",
-            place.context
-          )
-        }
+        if (action === "reject" && (reason === undefined || reason === "")) return reasonNeeded(place.context)
         const outcome = yield* runAction(
           place.workspaceId,
           RecommendationId.make(id),
@@ -341,14 +337,7 @@ export const layer = HttpRouter.addAll(
           )
         }
         const reason = reasonOf(place.form)
-        if (action === "reject" && (reason === undefined || reason === "")) {
-          return messagePage(
-            400,
-            "A reason is needed",
-            "Rejecting needs a reason of at most 1000 characters.",
-            place.context
-          )
-        }
+        if (action === "reject" && (reason === undefined || reason === "")) return reasonNeeded(place.context)
         const acting = { actor: actorOf(place), role: place.role }
         const key = budgetKey({ tokenId: null, userId: place.userId })
         // One by one, in the order selected: each item its own transaction and outcome. The request
