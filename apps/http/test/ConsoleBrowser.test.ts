@@ -247,44 +247,52 @@ describe.skipIf(!browserInstalled)("the console in Chromium", () => {
       }).pipe(Effect.scoped)
     )
 
-    it.effect("a form without its session's CSRF token is refused (403) and changes nothing", () =>
-      Effect.gen(function* () {
-        const origin = yield* ConsoleTestServer.origin
-        const { workspace, owner } = yield* aWorkspaceWithOwner()
-        const pending = yield* seedRecommendation(workspace, {
-          status: "pending_approval",
-          acceptedAt: 1,
-          acceptedBy: "seed"
-        })
-        const { page } = yield* Effect.flatMap(browser, freshPage)
-        yield* signIn(page, origin, owner.user.email)
-        const url = `${origin}/app/w/${workspace.id}/recommendations/${pending.id}/approve`
-        for (const form of [{}, { csrf: "forged" }]) {
-          const answer = yield* promise(() => page.request.post(url, { form, maxRedirects: 0 }))
-          assert.strictEqual(answer.status(), 403)
-        }
-        const bulk = yield* promise(() =>
-          page.request.post(`${origin}/app/w/${workspace.id}/recommendations/bulk`, {
-            form: { action: "approve", id: pending.id },
-            maxRedirects: 0
+    it.effect(
+      "a form without its session's CSRF token is refused (403) and changes nothing; with it, reject with a reason",
+      () =>
+        Effect.gen(function* () {
+          const origin = yield* ConsoleTestServer.origin
+          const { workspace, owner } = yield* aWorkspaceWithOwner()
+          const pending = yield* seedRecommendation(workspace, {
+            status: "pending_approval",
+            acceptedAt: 1,
+            acceptedBy: "seed"
           })
-        )
-        assert.strictEqual(bulk.status(), 403)
-        const key = yield* promise(() =>
-          page.request.post(`${origin}/app/w/${workspace.id}/settings/api-keys`, {
-            form: { name: "x", scope: "runs:read" },
-            maxRedirects: 0
-          })
-        )
-        assert.strictEqual(key.status(), 403)
-        assert.strictEqual(yield* storedStatus(pending), "pending_approval")
-        yield* promise(() => page.goto(url.replace("/approve", "")))
-        yield* noSeriousViolations(page, "recommendation-pending")
-        // Signing out is a form with the token too; afterwards the console asks to sign in again.
-        yield* promise(() => page.getByRole("button", { name: "Sign out" }).click())
-        yield* promise(() => page.goto(`${origin}/app`))
-        assert.strictEqual(yield* heading(page), "Sign in to Margin")
-      }).pipe(Effect.scoped)
+          const { page } = yield* Effect.flatMap(browser, freshPage)
+          yield* signIn(page, origin, owner.user.email)
+          const url = `${origin}/app/w/${workspace.id}/recommendations/${pending.id}/approve`
+          for (const form of [{}, { csrf: "forged" }]) {
+            const answer = yield* promise(() => page.request.post(url, { form, maxRedirects: 0 }))
+            assert.strictEqual(answer.status(), 403)
+          }
+          const bulk = yield* promise(() =>
+            page.request.post(`${origin}/app/w/${workspace.id}/recommendations/bulk`, {
+              form: { action: "approve", id: pending.id },
+              maxRedirects: 0
+            })
+          )
+          assert.strictEqual(bulk.status(), 403)
+          const key = yield* promise(() =>
+            page.request.post(`${origin}/app/w/${workspace.id}/settings/api-keys`, {
+              form: { name: "x", scope: "runs:read" },
+              maxRedirects: 0
+            })
+          )
+          assert.strictEqual(key.status(), 403)
+          assert.strictEqual(yield* storedStatus(pending), "pending_approval")
+          yield* promise(() => page.goto(url.replace("/approve", "")))
+          yield* noSeriousViolations(page, "recommendation-pending")
+          // With its token, the same page's reject (a reason is required) goes through.
+          yield* promise(() => page.getByLabel("Reason").fill("Competitor dropped their price"))
+          yield* promise(() => page.getByRole("button", { name: "Reject" }).click())
+          assert.strictEqual(yield* promise(() => page.getByRole("status").textContent()), "Recommendation rejected.")
+          assert.include(yield* promise(() => page.locator("main").textContent()), "Competitor dropped their price")
+          assert.strictEqual(yield* storedStatus(pending), "rejected")
+          // Signing out is a form with the token too; afterwards the console asks to sign in again.
+          yield* promise(() => page.getByRole("button", { name: "Sign out" }).click())
+          yield* promise(() => page.goto(`${origin}/app`))
+          assert.strictEqual(yield* heading(page), "Sign in to Margin")
+        }).pipe(Effect.scoped)
     )
 
     it.effect("another workspace's ids answer 404, and a person in two workspaces picks one", () =>
