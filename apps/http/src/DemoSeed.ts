@@ -44,3 +44,9 @@ export const demoSeed: Effect.Effect<void, DemoSeedFailed> = runDemo.pipe(
     Effect.logInfo(`demo seed (marginctl demo) done in ${Math.round(Duration.toMillis(took))} ms`)
   )
 )
+
+/**
+ * The demo's owner as `marginctl demo` creates them (apps/cli DemoCommand's `demoUsers`; an app
+ * does not import another): `npm start` prints a console sign-in link for this address.
+ */
+export const demoOwnerEmail = "owner@demo-store.example"

@@ -1,15 +1,11 @@
-import { existsSync } from "node:fs"
 import { createServer, type Server } from "node:http"
 import { assert, describe, layer } from "@effect/vitest"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
+import { browser, browserInstalled, executablePath } from "@margin/runtime/testing/HeadlessChromium"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { Effect } from "effect"
-import { chromium } from "playwright-core"
 import { mailCount, mailedLink } from "./ConsentByHttp.ts"
 import { connected, finishAuthorization, MemoryOAuthProvider, requestAuthorization } from "./SdkOAuthProvider.ts"
-
-/** Debian's chromium (`apt-get install chromium`), driven by playwright-core. */
-const executablePath = "/usr/bin/chromium"
 
 /** The agent's loopback listener (as an agent runs one): the first request it gets is the answer. */
 const callbackListener = Effect.acquireRelease(
@@ -36,26 +32,11 @@ const callbackListener = Effect.acquireRelease(
   ({ server }) => Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
 )
 
-/** As the machine's notes say: no sandbox as root, and no background traffic to the closed network. */
-const launchArgs = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync"
-]
+if (!browserInstalled) {
+  console.log(`OAuthBrowser.test.ts skipped: no browser at ${executablePath} (apt-get install chromium)`)
+}
 
-const browser = Effect.acquireRelease(
-  Effect.promise(() => chromium.launch({ executablePath, headless: true, args: launchArgs })),
-  (opened) => Effect.promise(() => opened.close())
-)
-
-const runs = existsSync(executablePath)
-if (!runs) console.log(`OAuthBrowser.test.ts skipped: no browser at ${executablePath} (apt-get install chromium)`)
-
-describe.skipIf(!runs)("OAuth sign-in and consent in Chromium", () => {
+describe.skipIf(!browserInstalled)("OAuth sign-in and consent in Chromium", () => {
   layer(McpTestServer.layer(), { timeout: "90 seconds" })("the whole flow", (it) => {
     it.effect(
       "the SDK client's authorization URL, signed in and consented to in Chromium, ends in a working agent",

@@ -13,3 +13,12 @@ export const deciderRole: Role = "approver"
 
 /** Whether a caller with `role` (null: no longer a member) may approve and reject. */
 export const mayDecide = (role: Role | null): boolean => role !== null && hasAtLeast(role, deciderRole)
+
+/**
+ * Accept and dismiss (and the console's other triage actions) need analyst or higher: a viewer
+ * only reads. The contract leaves these to scopes over REST; the console applies the role.
+ */
+export const mayTriage = (role: Role | null): boolean => role !== null && hasAtLeast(role, "analyst")
+
+/** API keys (and the workspace's other settings) need admin or owner. */
+export const mayManage = (role: Role | null): boolean => role !== null && hasAtLeast(role, "admin")

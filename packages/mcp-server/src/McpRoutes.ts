@@ -66,6 +66,7 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "POST", path: oauthPaths.register },
   { method: "GET", path: oauthPaths.authorize },
   { method: "POST", path: oauthPaths.authorize },
+  { method: "GET", path: OAuthLoginRoute.loginPaths.request },
   { method: "POST", path: OAuthLoginRoute.loginPaths.request },
   { method: "GET", path: OAuthLoginRoute.loginPaths.link },
   { method: "POST", path: OAuthLoginRoute.loginPaths.link },

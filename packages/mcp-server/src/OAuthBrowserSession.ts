@@ -15,7 +15,7 @@ import { signValue, verifySigned, verifyValue } from "./SignedValue.ts"
  * cookie planted from a sibling origin cannot carry a matching token for the victim's session.
  * Over https the cookie is `__Host-` (Secure, path /, no Domain: no other host can set it).
  */
-const sessionCookie = "margin_session"
+export const sessionCookie = "margin_session"
 
 export const loginLifetimeMs = 8 * 60 * 60_000
 export const linkLifetimeMs = 10 * 60_000
@@ -26,9 +26,12 @@ export const isSecureOrigin = (origin: string): boolean => origin.startsWith("ht
 /** A cookie's name as it is set and read under `origin`. */
 export const cookieName = (name: string, origin: string): string => (isSecureOrigin(origin) ? `__Host-${name}` : name)
 
-/** A cookie of the sign-in pages under `origin`: `__Host-`, Secure and path / over https; path /oauth over http. */
+/**
+ * A cookie of the sign-in session under `origin`: `__Host-` and Secure over https; path / either way,
+ * since the console (/app) reads the same session as the sign-in and consent pages (/oauth).
+ */
 export const sessionPageCookie = (name: string, value: string, maxAgeSeconds: number, origin: string): PageCookie =>
-  pageCookie(cookieName(name, origin), value, maxAgeSeconds, "lax", isSecureOrigin(origin))
+  pageCookie(cookieName(name, origin), value, maxAgeSeconds, "lax", isSecureOrigin(origin), "/")
 
 export interface BrowserSession {
   readonly id: string
@@ -145,11 +148,18 @@ export const linkOf = (settings: OAuthLoginSettingsShape, token: string, now: nu
   }
 }
 
+/** The console's own paths: `/app`, `/app/...`, `/app?...`. */
+const consolePath = /^\/app(?:[/?]|$)/
+
 /**
- * Only back to an authorization request of this server: a sign-in never redirects elsewhere, and
- * never with a character that could split the Location header or hide in it (CR, LF, NUL, U+2028).
+ * Only back to an authorization request of this server or to the console: a sign-in never
+ * redirects elsewhere, and never with a character that could split the Location header or hide in
+ * it (CR, LF, NUL, U+2028).
  */
 export const safeReturnTo = (returnTo: string | undefined): string | undefined =>
-  returnTo?.startsWith("/oauth/authorize?") && !returnTo.includes("\\") && unsafeCharacterIn(returnTo) === undefined
+  returnTo !== undefined &&
+  (returnTo.startsWith("/oauth/authorize?") || (consolePath.test(returnTo) && !returnTo.includes("//"))) &&
+  !returnTo.includes("\\") &&
+  unsafeCharacterIn(returnTo) === undefined
     ? returnTo
     : undefined

@@ -11,7 +11,15 @@ import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/h
 import { McpSettings } from "./McpSettings.ts"
 import { csrfMatches, csrfOf, linkOf, linkToken, safeReturnTo, sessionOf, signInCookie } from "./OAuthBrowserSession.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
-import { continuePage, errorPage, htmlPage, linkSentPage, tooManySignInsPage, unavailablePage } from "./OAuthPages.ts"
+import {
+  continuePage,
+  errorPage,
+  htmlPage,
+  linkSentPage,
+  loginPage,
+  tooManySignInsPage,
+  unavailablePage
+} from "./OAuthPages.ts"
 import { oauthParams } from "./OAuthParams.ts"
 import { originOf, untrustedHost } from "./ProtectedResource.ts"
 
@@ -74,8 +82,9 @@ export const layer = HttpRouter.addAll(
     const scope = yield* Effect.scope
     const perEmail = makeRateWindows(signInsPerEmailPerMinute)
 
-    const deliver = (email: string, href: string, userId: UserId, now: number) =>
+    const deliver = (email: string, href: string, userId: UserId, now: number, returnTo: string) =>
       Effect.gen(function* () {
+        const purpose = returnTo.startsWith("/app") ? " to the Margin console" : " and decide what the AI agent may do"
         yield* Effect.logInfo(`OAuth sign-in link for ${email}: ${href}`)
         if (Option.isNone(mailer)) return
         yield* mailer.value
@@ -83,7 +92,7 @@ export const layer = HttpRouter.addAll(
             key: signInMailKey(userId, now),
             to: email,
             subject: "Sign in to Margin",
-            text: `Open this link within 10 minutes to sign in and decide what the AI agent may do (it works once):\n\n${href}\n\nIf you did not ask for it, ignore this message.\n`,
+            text: `Open this link within 10 minutes to sign in${purpose} (it works once):\n\n${href}\n\nIf you did not ask for it, ignore this message.\n`,
             date: now
           })
           .pipe(Effect.catch((error) => Effect.logWarning("OAuth sign-in link not mailed", error.reason)))
@@ -113,9 +122,29 @@ export const layer = HttpRouter.addAll(
           const link = new URL(`${origin}${loginPaths.link}`)
           link.searchParams.set("token", linkToken(login, user.value.id, now))
           link.searchParams.set("return_to", returnTo)
-          yield* Effect.forkIn(deliver(user.value.email, link.href, user.value.id, now), scope)
+          yield* Effect.forkIn(deliver(user.value.email, link.href, user.value.id, now, returnTo), scope)
         }
         return linkSentPage()
+      })
+
+    /** The sign-in page on its own (the console sends an unsigned-in browser here), back to `return_to` once signed in. */
+    const showLogin = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const origin = originOf(settings, request)
+        if (origin === undefined) return errorPage(untrustedHost)
+        const params = oauthParams(new URL(request.url, "http://localhost").searchParams)
+        if (Result.isFailure(params)) return yield* refused(params.failure.description)
+        const returnTo = safeReturnTo(params.success("return_to"))
+        if (returnTo === undefined) return errorPage("The sign-in request is incomplete.")
+        if (!login.emailLink && login.oidc === undefined) return notOffered
+        const csrf = csrfOf(login, request, origin, yield* Clock.currentTimeMillis)
+        return loginPage({
+          csrf: csrf.token,
+          returnTo,
+          cookies: csrf.cookies,
+          emailLink: login.emailLink,
+          oidc: login.oidc !== undefined
+        })
       })
 
     /** The link opened: a page asking to confirm, spending nothing. */
@@ -176,6 +205,7 @@ export const layer = HttpRouter.addAll(
         )
 
     return [
+      HttpRouter.route("GET", loginPaths.request, showLogin),
       HttpRouter.route("POST", loginPaths.request, (request: HttpServerRequest.HttpServerRequest) =>
         orUnavailable("OAuth sign-in")(requestLink(request))
       ),

@@ -40,13 +40,14 @@ export const pageCookie = (
   value: string,
   maxAgeSeconds: number,
   sameSite: "lax" | "strict",
-  secure = false
+  secure = false,
+  path: "/" | "/oauth" = secure ? "/" : "/oauth"
 ): PageCookie => [
   name,
   value,
   {
     httpOnly: true,
-    path: secure ? "/" : "/oauth",
+    path,
     sameSite,
     maxAge: `${maxAgeSeconds} seconds`,
     ...(secure ? { secure: true } : {})
@@ -105,7 +106,7 @@ export const loginPage = (input: {
   htmlPage(
     200,
     "Sign in to Margin",
-    `<p>An AI agent asks to connect to Margin. Sign in to decide what it may do.</p>
+    `<p>${input.returnTo.startsWith("/app") ? "Sign in to the Margin console." : "An AI agent asks to connect to Margin. Sign in to decide what it may do."}</p>
 ${
   input.oidc
     ? `<p><a href="/oauth/login/oidc?${escapeHtml(new URLSearchParams({ return_to: input.returnTo }).toString())}">Sign in with your identity provider</a></p>`

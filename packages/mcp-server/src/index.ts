@@ -3,6 +3,8 @@
  * the protected-resource metadata, the OAuth authorization server with its sign-in and consent
  * pages) and its stdio transport. A process mounts it (@margin/runtime).
  */
+export { BrowserSessionsLayer } from "./BrowserSessionsLayer.ts"
+export { announceConsole, consoleUrl } from "./ConsoleSignInLink.ts"
 export { allowedHeaders, exposedHeaders } from "./McpCors.ts"
 export * as McpRoutes from "./McpRoutes.ts"
 export {

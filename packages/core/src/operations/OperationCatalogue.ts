@@ -517,7 +517,7 @@ export const listCatalogItems = defineOperation(
   )
 )
 
-const importIdParam = CatalogImportId.annotate({ description: "the import's id" })
+const importIdParam = CatalogImportId.annotate({ description: "the id of the import" })
 
 /** An agent sends a file's text, at most 1 MiB of it per call (larger files go over REST, streamed). */
 const ImportContent = Schema.String.pipe(Schema.check(Schema.isMaxLength(1024 * 1024))).annotate({

@@ -1,8 +1,10 @@
 /** @margin/edge/auth: who calls, resolved once per request for both front doors (tokens, sessions, scopes, the budget). */
 export * from "./Authenticate.ts"
+export * from "./BrowserSessions.ts"
 export * from "./Caller.ts"
 export * as NodeClientMetadataDocuments from "./NodeClientMetadataDocuments.ts"
 export * as NodeOAuthSecrets from "./NodeOAuthSecrets.ts"
+export * as NodeTokenSecrets from "./NodeTokenSecrets.ts"
 export * from "./RouteAccess.ts"
 export * from "./SessionJwt.ts"
 export * from "./SessionJwtKeys.ts"

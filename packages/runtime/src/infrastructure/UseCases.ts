@@ -1,5 +1,6 @@
 import { AgentAccess } from "@margin/core/AgentAccess"
 import { Alerts } from "@margin/core/AlertsService"
+import { ApiKeys } from "@margin/core/ApiKeys"
 import { Approval } from "@margin/core/Approval"
 import { CatalogImports } from "@margin/core/CatalogImportService"
 import { Catalog } from "@margin/core/CatalogService"
@@ -8,8 +9,9 @@ import { Recommendations } from "@margin/core/RecommendationsService"
 import { ReportExport } from "@margin/core/ReportExportService"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
+import { WorkspaceAccess } from "@margin/core/WorkspaceAccess"
 import { WorkspaceStatus } from "@margin/core/WorkspaceStatusService"
-import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets } from "@margin/edge/auth"
+import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
 
@@ -26,6 +28,9 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   ReportExport.layer,
   WorkspaceStatus.layer,
   AgentAccess.layer,
+  WorkspaceAccess.layer,
+  // API keys as the console's settings manage them; their secrets on Node's crypto.
+  ApiKeys.layer.pipe(Layer.provide(NodeTokenSecrets.layer)),
   RunExecutor.layer,
   // The MCP resource's OAuth authorization server; its secrets on Node's crypto, client
   // metadata documents fetched by Node behind the address policy.

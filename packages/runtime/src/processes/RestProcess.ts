@@ -1,10 +1,13 @@
 import { NodeHttpServer } from "@effect/platform-node"
+import { ConsoleRoutes } from "@margin/console"
 import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
 import { MailerLayer } from "@margin/mail"
 import {
+  announceConsole,
+  BrowserSessionsLayer,
   McpRoutes,
   McpSettings,
   type McpSettingsShape,
@@ -31,33 +34,45 @@ export interface AppOptions {
   readonly mcpSettings?: McpSettingsShape
   /** How users sign in to consent to OAuth clients; else from the environment. */
   readonly oauthLogin?: OAuthLoginSettingsShape
+  /** Print the console's address and a sign-in link for this user's e-mail (`npm start`: the demo owner) under `origin`. */
+  readonly announceConsole?: { readonly email: string; readonly origin: string }
 }
 
 /**
- * The REST front door (@margin/rest) with the MCP front door (@margin/mcp-server) mounted beside
- * it on one router, so that one process serves both on one rate budget; a run queued through
- * either wakes this process's run worker (WorkerBackgroundRuns). Needs the use cases, `Readiness`, the ports and
- * the HTTP platform; the test server serves the same (testing/TestServer).
+ * The REST front door (@margin/rest) with the MCP front door (@margin/mcp-server) and the console
+ * (@margin/console, /app) mounted beside it on one router, so that one process serves all three on
+ * one rate budget; a run queued through any wakes this process's run worker (WorkerBackgroundRuns).
+ * The console reads the browser session of the OAuth server's sign-in pages (BrowserSessionsLayer),
+ * built on the same settings, hence the same signing key. Needs the use cases, `Readiness`, the
+ * ports and the HTTP platform; the test server serves the same (testing/TestServer).
  */
 export const app = (options: AppOptions = {}) =>
   HttpApp.layer({
     ...(options.maxBodyBytes === undefined ? {} : { maxBodyBytes: options.maxBodyBytes }),
     ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
     beside: {
-      layer: McpRoutes.layer.pipe(
+      layer: Layer.mergeAll(
+        McpRoutes.layer,
+        ConsoleRoutes.layer.pipe(Layer.provide(BrowserSessionsLayer)),
+        options.announceConsole === undefined
+          ? Layer.empty
+          : announceConsole(options.announceConsole.email, options.announceConsole.origin)
+      ).pipe(
         Layer.provide(
-          options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings)
-        ),
-        Layer.provide(
-          options.oauthLogin === undefined ? OAuthLoginSettings.layer : OAuthLoginSettings.layerWith(options.oauthLogin)
+          Layer.mergeAll(
+            options.mcpSettings === undefined ? McpSettings.layerConfig : McpSettings.layerWith(options.mcpSettings),
+            options.oauthLogin === undefined
+              ? OAuthLoginSettings.layer
+              : OAuthLoginSettings.layerWith(options.oauthLogin)
+          )
         )
       ),
-      routes: McpRoutes.routes
+      routes: [...McpRoutes.routes, ...ConsoleRoutes.routes]
     }
   }).pipe(Layer.provide(WorkerBackgroundRuns.layer))
 
 /** Every route `app` serves: its request spans are named by their route templates. */
-const routes = HttpApp.routesWith(McpRoutes.routes)
+const routes = HttpApp.routesWith([...McpRoutes.routes, ...ConsoleRoutes.routes])
 
 export interface ServerOptions<E> {
   /**
@@ -67,6 +82,8 @@ export interface ServerOptions<E> {
    * stops the start like any other.
    */
   readonly beforeServing?: Effect.Effect<void, E>
+  /** Print the console's address and a sign-in link for this e-mail once served (`npm start`: the demo owner). */
+  readonly consoleSignInFor?: string
 }
 
 /**
@@ -115,7 +132,15 @@ const serverWith = <E>(options: ServerOptions<E>) =>
           app({
             maxBodyBytes: config.maxBodyBytes,
             mcpSettings: mcp,
-            ...(config.publicUrl === null ? {} : { publicUrl: config.publicUrl })
+            ...(config.publicUrl === null ? {} : { publicUrl: config.publicUrl }),
+            ...(options.consoleSignInFor === undefined
+              ? {}
+              : {
+                  announceConsole: {
+                    email: options.consoleSignInFor,
+                    origin: listenOrigin(config.host, config.port, mcp.publicUrl)
+                  }
+                })
           }).pipe(Layer.provide(mailer)),
           [WriteBackOutbox]
         ),
@@ -142,6 +167,14 @@ const serverWith = <E>(options: ServerOptions<E>) =>
       )
     })
   )
+
+/**
+ * The origin people reach this server at: the configured public URL, else the listen address (a
+ * wildcard host named as the loopback address, which the sign-in pages trust).
+ */
+const listenOrigin = (host: string, port: number, publicUrl: string | null): string =>
+  publicUrl ??
+  `http://${host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host}:${port}`
 
 /** The REST server with `options` (`npm start`: the demo seed before serving). */
 export const definitionWith = <E>(options: ServerOptions<E>) =>

@@ -33,7 +33,7 @@ export interface McpTestServerOptions {
  * the memory ports for seeding and a development session signer (to show sessions are refused).
  */
 /** A server on 127.0.0.1 only (the test server of @effect/platform-node listens on every interface). */
-const loopbackServer = HttpServer.layerTestClient.pipe(
+export const loopbackServer = HttpServer.layerTestClient.pipe(
   Layer.provide(
     Layer.fresh(FetchHttpClient.layer).pipe(
       Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { keepalive: false }))

@@ -1,0 +1,92 @@
+import type { RecommendationDetail } from "@margin/core/RecommendationsService"
+import { mayDecide, mayTriage, type Role } from "@margin/core/Role"
+import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
+import { money, percent, statusWords, when } from "./RecommendationFormat.ts"
+
+const row = (term: string, value: string) => `<dt>${escapeHtml(term)}</dt><dd>${value}</dd>`
+
+const writeBackSection = (detail: RecommendationDetail): string => {
+  const writeBack = detail.writeBack
+  if (writeBack === null) return '<p id="write-back-state">Not approved yet: nothing is written to the store.</p>'
+  return `<dl id="write-back-state" data-status="${escapeHtml(writeBack.status)}">
+${row("State", `<span class="status status-${escapeHtml(writeBack.status)}">${escapeHtml(statusWords(writeBack.status))}</span>`)}
+${row("Price written", `${money(detail.recommendation, writeBack.payload.oldPrice)} → ${money(detail.recommendation, writeBack.payload.newPrice)}`)}
+${row("Attempts", String(writeBack.attempts))}
+${row("Applied at", escapeHtml(when(writeBack.appliedAt)))}
+${writeBack.lastError === null ? "" : row("Last error", escapeHtml(writeBack.lastError))}
+</dl>`
+}
+
+/** The actions the person's role allows on this recommendation's status; none is shown that the server would refuse for the role. */
+const actionForms = (base: string, detail: RecommendationDetail, role: Role, csrf: string): string => {
+  const status = detail.recommendation.status
+  const form = (action: string, label: string, extra = "") =>
+    `<form method="post" action="${escapeHtml(`${base}/${action}`)}" class="action">
+<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+${extra}<button type="submit">${label}</button>
+</form>`
+  const forms = [
+    status === "new" && mayTriage(role) ? form("accept", "Accept") : "",
+    status === "pending_approval" && mayDecide(role) ? form("approve", "Approve and write the price back") : "",
+    status === "pending_approval" && mayDecide(role)
+      ? form(
+          "reject",
+          "Reject",
+          '<p><label for="reject-reason">Reason</label> <input id="reject-reason" name="reason" maxlength="1000" required></p>\n'
+        )
+      : "",
+    (status === "new" || status === "pending_approval") && mayTriage(role) ? form("dismiss", "Dismiss") : ""
+  ].filter((text) => text !== "")
+  return forms.length === 0
+    ? '<p class="empty">No action is open to you on this recommendation.</p>'
+    : `<div class="actions">${forms.join("\n")}</div>`
+}
+
+export const recommendationPage = (input: {
+  readonly context: PageContext
+  readonly workspaceId: string
+  readonly role: Role
+  readonly detail: RecommendationDetail
+  readonly notice: string | null
+}) => {
+  const r = input.detail.recommendation
+  const base = `/app/w/${encodeURIComponent(input.workspaceId)}/recommendations/${encodeURIComponent(r.id)}`
+  const [low, high] = r.elasticityInterval
+  return consolePage({
+    title: `Recommendation for ${r.sku}`,
+    context: input.context,
+    scripts: ["uplot.js", "chart.js"],
+    styles: ["uplot.css"],
+    body: `${input.notice === null ? "" : `<p class="notice" role="status">${escapeHtml(input.notice)}</p>`}
+<p><a href="${escapeHtml(`/app/w/${encodeURIComponent(input.workspaceId)}/recommendations`)}">← Back to the queue</a></p>
+<section aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>
+<dl class="facts">
+${row("Status", `<span class="status status-${escapeHtml(r.status)}" id="recommendation-status">${escapeHtml(statusWords(r.status))}</span>`)}
+${row("Current price", money(r, r.currentPrice))}
+${row("Recommended price", money(r, r.recommendedPrice))}
+${row("Expected monthly impact", money(r, r.expectedMonthlyImpact))}
+${row("Margin", `${percent(r.currentMargin)} → ${percent(r.projectedMargin)}`)}
+${row("Rule", escapeHtml(r.rule))}
+${row("Run", escapeHtml(r.runId))}
+${r.rejectReason === null ? "" : row("Reject reason", escapeHtml(r.rejectReason))}
+</dl></section>
+<section aria-labelledby="why-heading"><h2 id="why-heading">Why</h2>
+<p class="explanation">${escapeHtml(r.explanation)}</p>
+<dl class="facts">
+${row("Price elasticity", escapeHtml(r.elasticity.toFixed(2)))}
+${row("90 % interval", `${escapeHtml(low.toFixed(2))} to ${escapeHtml(high.toFixed(2))}`)}
+${row("Estimated from", `${escapeHtml(statusWords(r.elasticitySource))}, ${r.elasticitySampleSize} observation${r.elasticitySampleSize === 1 ? "" : "s"}`)}
+</dl>
+<figure class="chart">
+<div id="demand-chart" data-current="${r.currentPrice}" data-recommended="${r.recommendedPrice}" data-elasticity="${r.elasticity}" data-low="${low}" data-high="${high}" data-currency="${escapeHtml(r.currency)}"></div>
+<figcaption>Expected units sold against price, relative to today's (100 at the current price): the line at the elasticity's estimate, the band its 90 % interval; the current and recommended prices marked.</figcaption>
+</figure>
+</section>
+<section aria-labelledby="write-back-heading"><h2 id="write-back-heading">Write-back to the store</h2>
+${writeBackSection(input.detail)}
+</section>
+<section aria-labelledby="actions-heading"><h2 id="actions-heading">Decide</h2>
+${actionForms(base, input.detail, input.role, input.context.csrf)}
+</section>`
+  })
+}
