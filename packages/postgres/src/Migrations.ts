@@ -18,6 +18,7 @@ import deprecationNoticeClaims from "./migrations/0010_deprecation_notice_claims
 import pricingObjective from "./migrations/0011_pricing_objective.ts"
 import oauth from "./migrations/0012_oauth.ts"
 import oauthLoginLinks from "./migrations/0013_oauth_login_links.ts"
+import minExpectedGain from "./migrations/0014_min_expected_gain.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -37,7 +38,8 @@ export const loader = PgMigrator.fromRecord({
   "0010_deprecation_notice_claims": deprecationNoticeClaims,
   "0011_pricing_objective": pricingObjective,
   "0012_oauth": oauth,
-  "0013_oauth_login_links": oauthLoginLinks
+  "0013_oauth_login_links": oauthLoginLinks,
+  "0014_min_expected_gain": minExpectedGain
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */
