@@ -25,7 +25,10 @@ const ridge = 1
  * plus `ridge` on each diagonal.
  */
 export const competitorEffect = (
-  items: ReadonlyArray<{ readonly m: { readonly value: number; readonly variance: number }; readonly position: number }>,
+  items: ReadonlyArray<{
+    readonly m: { readonly value: number; readonly variance: number }
+    readonly position: number
+  }>,
   mean: number,
   spread: number
 ): CompetitorEffect => {

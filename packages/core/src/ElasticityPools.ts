@@ -1,8 +1,8 @@
+import { type CompetitorEffect, competitorEffect, noCompetitorEffect, positionOf } from "./CompetitorEffect.ts"
 import { type CurvatureEvidence, curvatureOf as curvatureEvidence } from "./DemandCurvature.ts"
 import type { ElasticityEstimate, PricePoint } from "./Elasticity.ts"
 import { type ElasticityFit, fitElasticity } from "./ElasticityFit.ts"
 import { type PeriodChange, periodChange, unexplained } from "./PeriodEffects.ts"
-import { type CompetitorEffect, competitorEffect, noCompetitorEffect, positionOf } from "./CompetitorEffect.ts"
 import { checkPrediction } from "./PredictionCheck.ts"
 
 /**
@@ -65,7 +65,7 @@ const priorMeanVariance = 1
  * the simulated market (docs/pricing.md), and the trust rule's pessimistic end did not protect. With
  * sd 0.2 its harmful moves fell from 6.2 % to about 3 % for a few points less of the oracle's uplift.
  */
-const minimumSpread = Number(process.env.T_SPREAD ?? 0.04)
+const minimumSpread = 0.04
 /** A pool's spread is measured from this many items; fewer borrow the wider pool's. */
 const itemsForSpread = 3
 /** The two-sided 90 % interval. */
@@ -79,7 +79,7 @@ const z90 = 1.6448536269514722
  * less of the oracle's uplift (89 % instead of 91 %). Measured against 1.15 (5.1 % harmful over 10
  * cycles of seed 1), 1.25 and 1.35 (85-91 %, but 2 more points of uplift lost).
  */
-const intervalCalibration = Number(process.env.T_CAL ?? 1.2)
+const intervalCalibration = 1.2
 export const steepest = -10
 
 interface Measurement {
@@ -165,7 +165,10 @@ const competitorMove = 0.005
 /** A fit's slope carried from the centre of its weights to its anchor along the curvature. */
 const atAnchor = (fit: ElasticityFit, curvature: Pooled): Measurement => {
   const distance = fit.anchorLogPrice - fit.meanLogPrice
-  return { value: fit.slope + curvature.mean * distance, variance: fit.variance + distance * distance * curvature.variance }
+  return {
+    value: fit.slope + curvature.mean * distance,
+    variance: fit.variance + distance * distance * curvature.variance
+  }
 }
 
 /** The pools of a workspace without any price history: the policy's prior alone. */
@@ -356,7 +359,10 @@ export const poolsFromFits = (fits: ReadonlyArray<TaggedFit>, defaultElasticity:
   const shifts = new Map<string | null, Pooled>([[null, workspaceShift]])
   for (const [tag, list] of residuals)
     if (tag !== null)
-      shifts.set(tag, pooledToward(list, { mean: workspaceShift.mean, variance: priorShift.variance }, minimumShiftSpread))
+      shifts.set(
+        tag,
+        pooledToward(list, { mean: workspaceShift.mean, variance: priorShift.variance }, minimumShiftSpread)
+      )
   const shiftOf = (tag: string | null): Pooled => shifts.get(tag) ?? workspaceShift
   for (const { item, residual, competitor } of explained) {
     const s = shiftOf(poolOf(item.tags, before).tag).mean
@@ -433,10 +439,11 @@ const combine = (
 ): { readonly mean: number; readonly variance: number; readonly ownShare: number } => {
   const here = Math.log(price)
   const c = pool.curvature
-  const priorVariance = pool.variance + pool.spread
   const position = positionOf(price, competitorPrice)
   const offset = position === null ? 0 : pool.competitor.level + pool.competitor.slope * position
-  const prior = offset + (fit === null ? pool.mean : pool.mean + c * (here - fit.anchorLogPrice))
+  const carried = fit === null ? 0 : here - fit.anchorLogPrice
+  const prior = offset + pool.mean + c * carried
+  const priorVariance = pool.variance + pool.spread
   if (fit === null) return { mean: prior, variance: priorVariance, ownShare: 0 }
   const distance = here - fit.meanLogPrice
   const own = fit.slope + c * distance
@@ -477,7 +484,9 @@ export const estimateItem = (item: EstimateInput, pools: ElasticityPools): Elast
     ? periodChange(item.priceHistory, item.price, item.unitsSold30d, item.competitorPrice)
     : null
   const check =
-    change === null ? null : checkPrediction(change, combine(change.previous, pool, change.lastPrice, item.competitorPrice), pool)
+    change === null
+      ? null
+      : checkPrediction(change, combine(change.previous, pool, change.lastPrice, item.competitorPrice), pool)
   return toEstimate(
     estimate.mean,
     estimate.variance * (check?.widening ?? 1),

@@ -124,9 +124,7 @@ const damped = (price: number, goal: number, history: ReadonlyArray<PricePoint>)
 
 /** The estimate an objective works with: pooled with an interval (profit), or the first version's (target margin). */
 const estimateFor = (input: PricingInput<string>, policy: PricingPolicy, pools: ElasticityPools): ElasticityEstimate =>
-  policy.objective === "profit"
-    ? estimateItem(input, pools)
-    : estimateElasticity(input.priceHistory)
+  policy.objective === "profit" ? estimateItem(input, pools) : estimateElasticity(input.priceHistory)
 
 const recommend = (
   input: PricingInput<string>,

@@ -79,8 +79,11 @@ describe("elasticity pooling", () => {
       curvature: 0,
       predictionMiss: null
     })
-    assert.deepStrictEqual(elasticityPools([{ tags: ["a"], price: 1000, unitsSold30d: 5, priceHistory: [], competitorPrice: null }], -1.5), {
-      ...priorPools(-1.5)
-    })
+    assert.deepStrictEqual(
+      elasticityPools([{ tags: ["a"], price: 1000, unitsSold30d: 5, priceHistory: [], competitorPrice: null }], -1.5),
+      {
+        ...priorPools(-1.5)
+      }
+    )
   })
 })

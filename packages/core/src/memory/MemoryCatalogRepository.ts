@@ -26,7 +26,11 @@ export const withPrice = (item: CatalogItem, price: number): Pick<CatalogItem, "
           ...item.priceHistory,
           (item.competitorPrice === null
             ? { price: item.price, units: item.unitsSold30d }
-            : { price: item.price, units: item.unitsSold30d, competitorPrice: item.competitorPrice }) satisfies PricePoint
+            : {
+                price: item.price,
+                units: item.unitsSold30d,
+                competitorPrice: item.competitorPrice
+              }) satisfies PricePoint
         ].slice(-priceHistoryLimit)
       }
 
