@@ -4,10 +4,12 @@
  * rounding `none`, so that the arithmetic is not hidden behind charm endings. Each catalog is priced by
  * analyseCatalog, which pools the elasticities over the catalog first.
  *
- * Notation: a point (p, q) weighs w = 1 / (1/q + 0.0025); the item's fit is the weighted least-squares slope
- * b of ln q on ln p with variance 1 / Σw(x − x̄)² (times the residuals' excess, at least 1); the pool of k
- * items has spread τ² = 0.25 when k < 3; the item's estimate is the precision-weighted mean of its fit and
- * its pool, its interval ±1.974 sd (z90 1.645 × the calibration 1.2); impact = q·(p'/p)^e·(p' − c) − q·(p − c).
+ * Notation: a point (p, q) weighs w = 1 / (1/q + 0.0025) × 0.8^age / (1 + (ln(p / price) / 0.15)²) (the local
+ * fit, ElasticityFit); the item's fit is the weighted least-squares slope b of ln q on ln p with variance
+ * 1 / Σw(x − x̄)² (times the residuals' excess, at least 1). Cases that check the estimate price one item
+ * under a hand-made pool (withPool), so that the arithmetic is the item's own; its estimate is the
+ * precision-weighted mean of its fit and its pool, its interval ±1.974 sd (z90 1.645 × the calibration
+ * 1.2); impact = q·(p'/p)^e·(p' − c) − q·(p − c) (no curvature in those pools).
  */
 import { assert, describe, it } from "@effect/vitest"
 import { noCompetitorEffect } from "../src/CompetitorEffect.ts"
