@@ -14,17 +14,15 @@
 import { assert, describe, it } from "@effect/vitest"
 import { noCompetitorEffect } from "../src/CompetitorEffect.ts"
 import type { ElasticityPools, Pool } from "../src/ElasticityPools.ts"
-import { analyseCatalog, analyseItem, type PricingInput } from "../src/Pricing.ts"
+import { analyseCatalog, analyseItem, type PriceRecommendation, type PricingInput } from "../src/Pricing.ts"
 import type { PricingPolicy } from "../src/PricingPolicy.ts"
 import { pricingInput, pricingPolicy } from "../testing/PricingFixtures.ts"
 
 const policy = (overrides: Partial<PricingPolicy> = {}) => pricingPolicy({ rounding: "none", ...overrides })
 
-/** The recommendation of the catalog's first item (by sku), as the fields a case checks. */
-const first = (catalog: ReadonlyArray<Partial<PricingInput>>, overrides: Partial<PricingPolicy> = {}) => {
-  const inputs = catalog.map((item, index) => pricingInput({ itemId: `item_${index}`, sku: `SKU-${index}`, ...item }))
-  const recommendation = analyseCatalog(inputs, policy(overrides)).items[0]?.recommendation ?? null
-  return recommendation === null
+/** A recommendation as the fields a case checks. */
+const fields = (recommendation: PriceRecommendation | null) =>
+  recommendation === null
     ? null
     : {
         price: recommendation.recommendedPrice,
@@ -34,6 +32,11 @@ const first = (catalog: ReadonlyArray<Partial<PricingInput>>, overrides: Partial
         interval: recommendation.elasticityInterval,
         source: recommendation.elasticitySource
       }
+
+/** The recommendation of the catalog's first item (by sku), as the fields a case checks. */
+const first = (catalog: ReadonlyArray<Partial<PricingInput>>, overrides: Partial<PricingPolicy> = {}) => {
+  const inputs = catalog.map((item, index) => pricingInput({ itemId: `item_${index}`, sku: `SKU-${index}`, ...item }))
+  return fields(analyseCatalog(inputs, policy(overrides)).items[0]?.recommendation ?? null)
 }
 
 // Units at 10.00 are 1,000; the history lies on e = −3: 1000 × 0.8^−3 = 1953, 1.25^−3 → 512, 1.5^−3 → 296.
@@ -67,21 +70,9 @@ const handPool = (mean: number): ElasticityPools => {
 
 /** The recommendation of one item tagged mugs priced under `handPool(mean)`, as the fields a case checks. */
 const withPool = (item: Partial<PricingInput>, mean: number, overrides: Partial<PricingPolicy> = {}) => {
-  const recommendation = analyseItem(
-    pricingInput({ tags: ["mugs"], ...item }),
-    policy(overrides),
-    handPool(mean)
-  ).recommendation
-  return recommendation === null
-    ? null
-    : {
-        price: recommendation.recommendedPrice,
-        rule: recommendation.rule,
-        impact: recommendation.expectedMonthlyImpact,
-        elasticity: recommendation.elasticity,
-        interval: recommendation.elasticityInterval,
-        source: recommendation.elasticitySource
-      }
+  return fields(
+    analyseItem(pricingInput({ tags: ["mugs"], ...item }), policy(overrides), handPool(mean)).recommendation
+  )
 }
 
 describe("Pricing golden cases, profit objective", () => {
