@@ -7,7 +7,7 @@ import { withPrice } from "@margin/core/memory/MemoryCatalogRepository"
 import { analyseCatalog } from "@margin/core/Pricing"
 import { pricingInput } from "@margin/core/RunExecutor"
 import { Effect } from "effect"
-import { inCatalog } from "./Market.ts"
+import { competitorAt, inCatalog } from "./Market.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"
 import { itemInput } from "./Shop.ts"
 
@@ -35,7 +35,11 @@ export const openEngineShop: OpenShop = (market, policy) =>
                     storeProductRef: null,
                     storeVariantRef: null,
                     analysedCost: input.cost,
-                    priceHistory: item.startHistory,
+                    // As the use cases' imports record it: each past point with its period's competitor price.
+                    priceHistory: item.startHistory.map((point, k) => {
+                      const competitorPrice = competitorAt(item, k - item.startHistory.length)
+                      return competitorPrice === null ? point : { ...point, competitorPrice }
+                    }),
                     createdAt: 0,
                     updatedAt: 0
                   }

@@ -226,8 +226,32 @@ export const taggedFits = (items: Iterable<ElasticityEvidence>): Array<TaggedFit
 }
 
 // Sums in a fixed order, so that the pools do not depend on the order the items came in.
+// Every field an item brings counts, so that items alike in their fit still sum in one order.
 const byFit = (a: TaggedFit, b: TaggedFit): number =>
-  a.fit.slope - b.fit.slope || a.fit.variance - b.fit.variance || a.fit.sampleSize - b.fit.sampleSize
+  a.fit.slope - b.fit.slope ||
+  a.fit.variance - b.fit.variance ||
+  a.fit.sampleSize - b.fit.sampleSize ||
+  a.fit.meanLogPrice - b.fit.meanLogPrice ||
+  a.fit.anchorLogPrice - b.fit.anchorLogPrice ||
+  a.fit.currentLever - b.fit.currentLever ||
+  (a.competitorPosition ?? 0) - (b.competitorPosition ?? 0) ||
+  Number(a.competitorPosition === null) - Number(b.competitorPosition === null) ||
+  (a.curvature?.curvature ?? 0) - (b.curvature?.curvature ?? 0) ||
+  (a.curvature?.variance ?? 0) - (b.curvature?.variance ?? 0) ||
+  (a.change?.logUnitsChange ?? 0) - (b.change?.logUnitsChange ?? 0) ||
+  (a.change?.logPriceChange ?? 0) - (b.change?.logPriceChange ?? 0) ||
+  (a.change?.logCompetitorChange ?? 0) - (b.change?.logCompetitorChange ?? 0) ||
+  (a.change?.previous?.slope ?? 0) - (b.change?.previous?.slope ?? 0) ||
+  (a.change?.previous?.variance ?? 0) - (b.change?.previous?.variance ?? 0) ||
+  (a.change?.variance ?? 0) - (b.change?.variance ?? 0) ||
+  (a.change?.lastPrice ?? 0) - (b.change?.lastPrice ?? 0) ||
+  compareTags(a.tags, b.tags)
+
+const compareTags = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): number => {
+  const left = a.join("\u0000")
+  const right = b.join("\u0000")
+  return left < right ? -1 : left > right ? 1 : 0
+}
 
 const noShift: Pooled = { mean: 0, variance: 0 }
 
