@@ -12,7 +12,22 @@ const item = fc.record({
   priceHistory: fc.array(point, { maxLength: 5 }),
   competitorPrice: fc.constant(null)
 })
-const catalog = fc.array(item, { maxLength: 12 })
+/** Items with competitor prices, now and in their history: what the period effects and the competitor terms read. */
+const competing = fc.record({
+  tags: fc.subarray(["a", "b"]),
+  price: fc.integer({ min: 100, max: 10_000 }),
+  unitsSold30d: fc.integer({ min: 0, max: 5_000 }),
+  priceHistory: fc.array(
+    fc.record({
+      price: fc.integer({ min: 100, max: 10_000 }),
+      units: fc.integer({ min: 1, max: 5_000 }),
+      competitorPrice: fc.integer({ min: 100, max: 10_000 })
+    }),
+    { maxLength: 5 }
+  ),
+  competitorPrice: fc.option(fc.integer({ min: 100, max: 10_000 }), { nil: null })
+})
+const catalog = fc.array(fc.oneof(item, competing), { maxLength: 12 })
 const width = (estimate: { readonly low: number; readonly high: number }) => estimate.high - estimate.low
 
 const unclamped = (estimate: { readonly elasticity: number }) => estimate.elasticity < 0 && estimate.elasticity > -10
