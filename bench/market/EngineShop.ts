@@ -7,7 +7,7 @@ import { withPrice } from "@margin/core/memory/MemoryCatalogRepository"
 import { analyseCatalog } from "@margin/core/Pricing"
 import { pricingInput } from "@margin/core/RunExecutor"
 import { Effect } from "effect"
-import { inCatalog, type MarketItem } from "./Market.ts"
+import { competitorAt, inCatalog, type MarketItem } from "./Market.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"
 import { itemInput } from "./Shop.ts"
 
@@ -16,15 +16,17 @@ const workspaceId = WorkspaceId.make("ws_market")
 /**
  * The item as the catalog holds it after importing its past prices one by one, oldest first, as the
  * use cases do: the repository appends a point to the history only when the price moves (withPrice),
- * so two equal prices in a row leave one point, with the later units.
+ * so two equal prices in a row leave one point, with the later units, and each point keeps the
+ * competitor price of its period, as an import with a `competitor_price` column records it.
  */
 const imported = (item: MarketItem, input: CatalogItemInput): CatalogItem => {
   const [first, ...rest] = item.startHistory
+  const competitorOf = (k: number) => competitorAt(item, k - item.startHistory.length)
   let catalogItem: CatalogItem = {
     ...input,
     price: first?.price ?? input.price,
     unitsSold30d: first?.units ?? input.unitsSold30d,
-    competitorPrice: input.competitorPrice ?? null,
+    competitorPrice: competitorOf(0),
     id: CatalogItemId.make(`itm_${item.index}`),
     workspaceId,
     storeProductRef: null,
@@ -36,9 +38,14 @@ const imported = (item: MarketItem, input: CatalogItemInput): CatalogItem => {
     createdAt: 0,
     updatedAt: 0
   }
-  for (const point of rest) {
-    catalogItem = { ...catalogItem, ...withPrice(catalogItem, point.price), unitsSold30d: point.units }
-  }
+  rest.forEach((point, k) => {
+    catalogItem = {
+      ...catalogItem,
+      ...withPrice(catalogItem, point.price),
+      unitsSold30d: point.units,
+      competitorPrice: competitorOf(k + 1)
+    }
+  })
   return catalogItem
 }
 

@@ -79,7 +79,9 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             "--objective",
             "target_margin",
             "--max-premium-over-competitor",
-            "0.05"
+            "0.05",
+            "--min-expected-gain",
+            "0.02"
           )
           assert.deepStrictEqual(policy.pricing_policy, {
             target_margin: 0.4,
@@ -89,7 +91,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
             threshold: 0.01,
             objective: "target_margin",
             default_elasticity: -1.5,
-            max_premium_over_competitor: 0.05
+            max_premium_over_competitor: 0.05,
+            min_expected_gain: 0.02
           })
           assertFailed(
             yield* marginctlOnTestDatabase(
@@ -113,6 +116,18 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
               "0.5"
             ),
             /^marginctl: invalid pricing policy: .*minMargin/m,
+            2
+          )
+          assertFailed(
+            yield* marginctlOnTestDatabase(
+              "workspace",
+              "set-policy",
+              "--workspace",
+              workspaceId,
+              "--min-expected-gain",
+              "1"
+            ),
+            /^marginctl: invalid pricing policy: .*minExpectedGain/m,
             2
           )
           assertFailed(

@@ -37,7 +37,8 @@ const policyJson = (policy: PricingPolicy) => ({
   threshold: policy.threshold,
   objective: policy.objective,
   default_elasticity: policy.defaultElasticity,
-  max_premium_over_competitor: policy.maxPremiumOverCompetitor
+  max_premium_over_competitor: policy.maxPremiumOverCompetitor,
+  min_expected_gain: policy.minExpectedGain
 })
 
 /** The workspace, or a failure naming the id. */
@@ -164,6 +165,10 @@ const setPolicy = Command.make(
     maxPremium: Flag.String("max-premium-over-competitor").pipe(
       Flag.withDescription("At most this fraction above an item's competitor price, e.g. 0.05; 'none' removes it"),
       Flag.optional
+    ),
+    minExpectedGain: ratio(
+      "min-expected-gain",
+      "Profit moves must gain at least this share of the item's monthly profit, e.g. 0.01"
     )
   },
   Effect.fn(function* (input) {
@@ -181,7 +186,8 @@ const setPolicy = Command.make(
       maxPremiumOverCompetitor: Option.match(input.maxPremium, {
         onNone: () => current.maxPremiumOverCompetitor,
         onSome: (value) => (value === "none" ? null : Number(value))
-      })
+      }),
+      minExpectedGain: Option.getOrElse(input.minExpectedGain, () => current.minExpectedGain)
     }
     const policy = yield* Schema.decodeUnknownEffect(PricingPolicy)(candidate).pipe(
       Effect.mapError(
@@ -204,7 +210,7 @@ const setPolicy = Command.make(
     yield* report(
       { id: workspace.id, pricing_policy: policyJson(policy) },
       (r) =>
-        `Workspace ${r.id}: target margin ${policy.targetMargin}, min margin ${policy.minMargin}, max change ${policy.maxChangePct}, rounding ${policy.rounding}, threshold ${policy.threshold}, objective ${policy.objective}, default elasticity ${policy.defaultElasticity}, max premium over competitor ${policy.maxPremiumOverCompetitor ?? "none"}`
+        `Workspace ${r.id}: target margin ${policy.targetMargin}, min margin ${policy.minMargin}, max change ${policy.maxChangePct}, rounding ${policy.rounding}, threshold ${policy.threshold}, objective ${policy.objective}, default elasticity ${policy.defaultElasticity}, max premium over competitor ${policy.maxPremiumOverCompetitor ?? "none"}, min expected gain ${policy.minExpectedGain}`
     )
   })
 ).pipe(
@@ -268,7 +274,8 @@ const show = Command.make(
         ["threshold", policy.threshold],
         ["objective", policy.objective],
         ["default elasticity", policy.defaultElasticity],
-        ["max premium over competitor", policy.maxPremiumOverCompetitor]
+        ["max premium over competitor", policy.maxPremiumOverCompetitor],
+        ["min expected gain", policy.minExpectedGain]
       ])
     )
   })

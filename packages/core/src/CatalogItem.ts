@@ -7,7 +7,15 @@ import { Timestamp } from "./Timestamp.ts"
 const MinorUnits = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
 const Count = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterThanOrEqualTo(0)))
 
-export const PricePoint = Schema.Struct({ price: MinorUnits, units: Count })
+/**
+ * One observation of an item's past: a price it sold at, the units sold while it was in force and, when the
+ * item had one then, the competitor price at the time (the elasticity fit reads demand net of its moves).
+ */
+export const PricePoint = Schema.Struct({
+  price: MinorUnits,
+  units: Count,
+  competitorPrice: Schema.optionalKey(MinorUnits)
+})
 export type PricePoint = typeof PricePoint.Type
 
 /** A sellable variant. Prices are integer minor units of `currency`; null = unknown. */

@@ -19,6 +19,8 @@ export type ElasticityMethod = "assumed_zero" | "arc" | "log_log"
 export interface PricePoint {
   readonly price: number
   readonly units: number
+  /** The competitor price while it sold at this price, when known. */
+  readonly competitorPrice?: number
 }
 
 export interface ElasticityEstimate {
@@ -34,6 +36,24 @@ export interface ElasticityEstimate {
   readonly method: ElasticityMethod | null
   /** The tag whose pool the estimate leaned on; null for the workspace's pool, the prior or the item alone. */
   readonly poolTag: string | null
+  /**
+   * How the elasticity changes with the price, de / d ln(price) (DemandCurvature): 0 for constant
+   * elasticity and for the first version's estimate; negative when demand grows more elastic as the price rises.
+   */
+  readonly curvature: number
+  /**
+   * Set when the units sold since the item's last price change fell outside the 90 % range its evidence
+   * before predicted (PredictionCheck): the interval was widened by as much. Null otherwise.
+   */
+  readonly predictionMiss: PredictionMiss | null
+}
+
+/** What the engine predicted for the units at the current price, and what sold (PredictionCheck). */
+export interface PredictionMiss {
+  /** The 90 % range of the units predicted from the evidence before the last price change. */
+  readonly predictedLow: number
+  readonly predictedHigh: number
+  readonly sold: number
 }
 
 /** Prices closer than this (max / min) say nothing about demand: their "elasticity" is noise. */
@@ -48,7 +68,9 @@ const measured = (elasticity: number, method: ElasticityMethod, sampleSize: numb
   source: method === "assumed_zero" ? "prior" : "item",
   sampleSize,
   method,
-  poolTag: null
+  poolTag: null,
+  curvature: 0,
+  predictionMiss: null
 })
 const noHistory = measured(0, "assumed_zero", 0)
 const assumedZero = (sampleSize: number): ElasticityEstimate =>

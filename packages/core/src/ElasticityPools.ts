@@ -1,5 +1,9 @@
+import { type CompetitorEffect, competitorEffect, noCompetitorEffect, positionOf } from "./CompetitorEffect.ts"
+import { type CurvatureEvidence, curvatureOf as curvatureEvidence } from "./DemandCurvature.ts"
 import type { ElasticityEstimate, PricePoint } from "./Elasticity.ts"
 import { type ElasticityFit, fitElasticity } from "./ElasticityFit.ts"
+import { type PeriodChange, periodChange, unexplained } from "./PeriodEffects.ts"
+import { checkPrediction } from "./PredictionCheck.ts"
 
 /**
  * A pooled estimate: what an item of the pool is expected to have, before its own evidence.
@@ -7,9 +11,30 @@ import { type ElasticityFit, fitElasticity } from "./ElasticityFit.ts"
  * `spread` how far the pool's items sit from one another (τ²).
  */
 export interface Pool {
+  /** The mean elasticity at the items' anchors (where their prices have been, ElasticityFit). */
   readonly mean: number
   readonly variance: number
   readonly spread: number
+  /**
+   * Where an item has a competitor price, its elasticity differs from the pool's by level + slope × ln(price
+   * / competitor price): demand that falls off above the competitor is more elastic there (CompetitorEffect).
+   */
+  readonly competitor: CompetitorEffect
+  /** The pool's demand curvature de / d ln(price) (DemandCurvature), shrunk toward 0, and its variance. */
+  readonly curvature: number
+  readonly curvatureVariance: number
+  /**
+   * The period effect (PeriodEffects): how much the pool's demand moved, in ln(units), between its items'
+   * last price changes and now, beyond what their prices explain; removed from the current period's
+   * units before they are read as price response. 0 without evidence.
+   */
+  readonly shift: number
+  readonly shiftVariance: number
+  /**
+   * How the pool's demand answers its competitors' prices, d ln units / d ln competitor price (PeriodEffects),
+   * read from its items whose competitor price moved since their last price change; 0 without evidence.
+   */
+  readonly competitorResponse: number
 }
 
 /** The workspace's pool (or its prior) and one pool per tag that has items with their own estimate. */
@@ -26,6 +51,7 @@ export interface ElasticityEvidence {
   readonly price: number
   readonly unitsSold30d: number
   readonly priceHistory: ReadonlyArray<PricePoint>
+  readonly competitorPrice: number | null
 }
 
 /** How far an item may sit from the prior when nothing is measured: sd 0.5, a 90 % interval of ±0.99 (calibrated). */
@@ -56,46 +82,92 @@ const z90 = 1.6448536269514722
 const intervalCalibration = 1.2
 export const steepest = -10
 
+interface Measurement {
+  readonly value: number
+  readonly variance: number
+}
+
+interface Pooled {
+  readonly mean: number
+  readonly variance: number
+}
+
 /**
- * Random-effects meta-analysis (DerSimonian–Laird) of item fits: the spread τ² by the method of
- * moments (or `fallbackSpread` with fewer than three items), then the mean weighted by 1 / (v + τ²).
+ * Random-effects meta-analysis (DerSimonian–Laird) of measurements: the spread τ² by the method of
+ * moments, at least `floor` (or `fallbackSpread` with fewer than three), then the mean weighted by 1 / (v + τ²).
  */
-const metaAnalyse = (fits: ReadonlyArray<ElasticityFit>, fallbackSpread: number): Pool | null => {
-  if (fits.length === 0) return null
+const metaAnalyse = (
+  measurements: ReadonlyArray<Measurement>,
+  fallbackSpread: number,
+  floor = minimumSpread
+): (Pooled & { readonly spread: number }) | null => {
+  if (measurements.length === 0) return null
   let spread = fallbackSpread
-  if (fits.length >= itemsForSpread) {
+  if (measurements.length >= itemsForSpread) {
     let w = 0
     let w2 = 0
     let wb = 0
-    for (const fit of fits) {
-      const u = 1 / fit.variance
+    for (const m of measurements) {
+      const u = 1 / m.variance
       w += u
       w2 += u * u
-      wb += u * fit.slope
+      wb += u * m.value
     }
     const fixed = wb / w
     let q = 0
-    for (const fit of fits) q += ((fit.slope - fixed) * (fit.slope - fixed)) / fit.variance
+    for (const m of measurements) q += ((m.value - fixed) * (m.value - fixed)) / m.variance
     const denominator = w - w2 / w
-    spread = Math.max(minimumSpread, denominator > 0 ? (q - (fits.length - 1)) / denominator : fallbackSpread)
+    spread = Math.max(floor, denominator > 0 ? (q - (measurements.length - 1)) / denominator : fallbackSpread)
   }
   let precision = 0
   let weighted = 0
-  for (const fit of fits) {
-    const u = 1 / (fit.variance + spread)
+  for (const m of measurements) {
+    const u = 1 / (m.variance + spread)
     precision += u
-    weighted += u * fit.slope
+    weighted += u * m.value
   }
   return { mean: weighted / precision, variance: 1 / precision, spread }
 }
 
-/** A pool's mean, shrunk toward a wider one's prediction for it (normal-normal update). */
-const shrinkToward = (own: Pool, wider: { readonly mean: number; readonly variance: number }): Pool => {
+/** A mean, shrunk toward a wider one's prediction for it (normal-normal update). */
+const shrinkToward = <A extends Pooled>(own: A, wider: Pooled): A => {
   const precision = 1 / own.variance + 1 / wider.variance
+  return { ...own, mean: (own.mean / own.variance + wider.mean / wider.variance) / precision, variance: 1 / precision }
+}
+
+/** The pooled mean of some measurements, shrunk toward `wider`; `wider` itself without any. */
+const pooledToward = (measurements: ReadonlyArray<Measurement>, wider: Pooled, floor: number): Pooled => {
+  const measured = metaAnalyse(measurements, wider.variance, floor)
+  return measured === null ? wider : shrinkToward(measured, wider)
+}
+
+/**
+ * The curvature a workspace is believed to have before its evidence: none (constant elasticity), with
+ * sd 5: a linear demand curve at elasticity −3 has −12, a logit one −9.
+ */
+const priorCurvature: Pooled = { mean: 0, variance: 25 }
+/** Items differ in curvature (linear, logit, constant elasticity): its spread is not floored. */
+const minimumCurvatureSpread = 0
+/**
+ * The period effect a pool is believed to have before its evidence: none, sd 0.3 (a season of ±35 %).
+ * Items share their category's period effect: their differences are counting noise, no spread is assumed.
+ */
+const priorShift: Pooled = { mean: 0, variance: 0.09 }
+const minimumShiftSpread = 0
+/**
+ * The competitor response believed before evidence: none, sd 1 (demand that falls off above the competitor
+ * answers a 10 % competitor cut with about 10 % fewer units: a response near 1).
+ */
+const priorResponse: Pooled = { mean: 0, variance: 1 }
+/** A competitor price that moved less than this (log) since the item's last price change counts as unmoved. */
+const competitorMove = 0.005
+
+/** A fit's slope carried from the centre of its weights to its anchor along the curvature. */
+const atAnchor = (fit: ElasticityFit, curvature: Pooled): Measurement => {
+  const distance = fit.anchorLogPrice - fit.meanLogPrice
   return {
-    mean: (own.mean / own.variance + wider.mean / wider.variance) / precision,
-    variance: 1 / precision,
-    spread: own.spread
+    value: fit.slope + curvature.mean * distance,
+    variance: fit.variance + distance * distance * curvature.variance
   }
 }
 
@@ -106,17 +178,34 @@ export const priorPools = (defaultElasticity: number): ElasticityPools => {
 }
 
 const makePriorPools = (defaultElasticity: number): ElasticityPools => ({
-  workspace: { mean: defaultElasticity, variance: 0, spread: priorSpread },
+  workspace: {
+    mean: defaultElasticity,
+    competitor: noCompetitorEffect,
+    variance: 0,
+    spread: priorSpread,
+    curvature: 0,
+    curvatureVariance: 0,
+    shift: 0,
+    shiftVariance: 0,
+    competitorResponse: 0
+  },
   hasEvidence: false,
   byTag: new Map()
 })
 // Items priced without pools (analyseItem's default) share one: no allocation per item.
 let lastPrior = makePriorPools(-1.5)
 
-/** One item's own fit and the tags it pools under. */
+/**
+ * One item's evidence for pooling: its own fit, its curvature evidence (null when its prices cannot show
+ * one), its change since its last price change (null without one) and the tags it pools under.
+ */
 export interface TaggedFit {
   readonly tags: ReadonlyArray<string>
+  /** ln(price / competitor price) now; null without a competitor price. */
+  readonly competitorPosition: number | null
   readonly fit: ElasticityFit
+  readonly curvature: CurvatureEvidence | null
+  readonly change: PeriodChange | null
 }
 
 /** The fits of the items that have one (items without a usable history bring no evidence). */
@@ -124,42 +213,212 @@ export const taggedFits = (items: Iterable<ElasticityEvidence>): Array<TaggedFit
   const fits: Array<TaggedFit> = []
   for (const item of items) {
     const fit = fitElasticity(item.priceHistory, item.price, item.unitsSold30d)
-    if (fit !== null) fits.push({ tags: item.tags, fit })
+    if (fit !== null)
+      fits.push({
+        tags: item.tags,
+        competitorPosition: positionOf(item.price, item.competitorPrice),
+        fit,
+        curvature: curvatureEvidence(item.priceHistory, item.price, item.unitsSold30d),
+        change: periodChange(item.priceHistory, item.price, item.unitsSold30d, item.competitorPrice)
+      })
   }
   return fits
 }
 
 // Sums in a fixed order, so that the pools do not depend on the order the items came in.
+// Every field an item brings counts, so that items alike in their fit still sum in one order.
 const byFit = (a: TaggedFit, b: TaggedFit): number =>
-  a.fit.slope - b.fit.slope || a.fit.variance - b.fit.variance || a.fit.sampleSize - b.fit.sampleSize
+  a.fit.slope - b.fit.slope ||
+  a.fit.variance - b.fit.variance ||
+  a.fit.sampleSize - b.fit.sampleSize ||
+  a.fit.meanLogPrice - b.fit.meanLogPrice ||
+  a.fit.anchorLogPrice - b.fit.anchorLogPrice ||
+  a.fit.currentLever - b.fit.currentLever ||
+  (a.competitorPosition ?? 0) - (b.competitorPosition ?? 0) ||
+  Number(a.competitorPosition === null) - Number(b.competitorPosition === null) ||
+  (a.curvature?.curvature ?? 0) - (b.curvature?.curvature ?? 0) ||
+  (a.curvature?.variance ?? 0) - (b.curvature?.variance ?? 0) ||
+  (a.change?.logUnitsChange ?? 0) - (b.change?.logUnitsChange ?? 0) ||
+  (a.change?.logPriceChange ?? 0) - (b.change?.logPriceChange ?? 0) ||
+  (a.change?.logCompetitorChange ?? 0) - (b.change?.logCompetitorChange ?? 0) ||
+  (a.change?.previous?.slope ?? 0) - (b.change?.previous?.slope ?? 0) ||
+  (a.change?.previous?.variance ?? 0) - (b.change?.previous?.variance ?? 0) ||
+  (a.change?.variance ?? 0) - (b.change?.variance ?? 0) ||
+  (a.change?.lastPrice ?? 0) - (b.change?.lastPrice ?? 0) ||
+  compareTags(a.tags, b.tags)
+
+const compareTags = (a: ReadonlyArray<string>, b: ReadonlyArray<string>): number => {
+  const left = a.join("\u0000")
+  const right = b.join("\u0000")
+  return left < right ? -1 : left > right ? 1 : 0
+}
+
+const noShift: Pooled = { mean: 0, variance: 0 }
 
 /**
- * Empirical Bayes pools from the items' own fits: the workspace pool (its mean shrunk toward the
- * prior) and one per tag (its mean shrunk toward the workspace's). Deterministic whatever the order.
+ * Pools from the items' fits (`slopeOf` reads each item's slope, `shiftOf` its pool's period effect): the
+ * workspace pool (its mean shrunk toward the prior) and one per tag (shrunk toward the workspace's).
+ */
+const buildPools = (
+  items: ReadonlyArray<TaggedFit>,
+  defaultElasticity: number,
+  fitOf: (item: TaggedFit) => ElasticityFit | null,
+  curvatureOf: (item: TaggedFit) => CurvatureEvidence | null,
+  shiftOf: (tag: string | null) => Pooled,
+  responseOf: (tag: string | null) => number
+): ElasticityPools => {
+  const tagged = new Map<string, Array<TaggedFit>>()
+  for (const item of items) {
+    for (const tag of item.tags) {
+      const list = tagged.get(tag)
+      if (list === undefined) tagged.set(tag, [item])
+      else list.push(item)
+    }
+  }
+  const pool = (
+    members: ReadonlyArray<TaggedFit>,
+    fallbackSpread: number,
+    wider: Pooled,
+    widerCurvature: Pooled,
+    shift: Pooled,
+    competitorResponse: number
+  ): Pool | null => {
+    const curvature = pooledToward(
+      members.flatMap((item) => {
+        const evidence = curvatureOf(item)
+        return evidence === null ? [] : [{ value: evidence.curvature, variance: evidence.variance }]
+      }),
+      widerCurvature,
+      minimumCurvatureSpread
+    )
+    const positioned: Array<{ readonly m: Measurement; readonly position: number }> = []
+    const measured = metaAnalyse(
+      members.flatMap((item) => {
+        const fit = fitOf(item)
+        if (fit === null) return []
+        const m = atAnchor(fit, curvature)
+        if (item.competitorPosition !== null) positioned.push({ m, position: item.competitorPosition })
+        return [m]
+      }),
+      fallbackSpread
+    )
+    return measured === null
+      ? null
+      : {
+          ...shrinkToward(measured, wider),
+          competitor: competitorEffect(positioned, measured.mean, measured.spread),
+          curvature: curvature.mean,
+          curvatureVariance: curvature.variance,
+          shift: shift.mean,
+          shiftVariance: shift.variance,
+          competitorResponse
+        }
+  }
+  const workspace = pool(
+    items,
+    priorSpread,
+    { mean: defaultElasticity, variance: priorMeanVariance },
+    priorCurvature,
+    shiftOf(null),
+    responseOf(null)
+  )
+  if (workspace === null) return priorPools(defaultElasticity)
+  const byTag = new Map<string, Pool>()
+  for (const tag of [...tagged.keys()].sort()) {
+    const own = pool(
+      tagged.get(tag) ?? [],
+      workspace.spread,
+      { mean: workspace.mean, variance: workspace.variance + workspace.spread },
+      { mean: workspace.curvature, variance: workspace.curvatureVariance },
+      shiftOf(tag),
+      responseOf(tag)
+    )
+    if (own !== null) byTag.set(tag, own)
+  }
+  return { workspace, hasEvidence: true, byTag }
+}
+
+/**
+ * Empirical Bayes pools from the items' evidence, in three steps, deterministic whatever the order:
+ * 1. pools from the items' fits as they stood before the current period (their history alone), which no
+ *    period effect of now can have bent;
+ * 2. each pool's period effect (PeriodEffects): the mean, over its items with a price change, of the part
+ *    of their units' change since then that those pools' elasticities do not explain, shrunk toward none;
+ * 3. the pools from the items' fits with the current period's units read less that effect.
  */
 export const poolsFromFits = (fits: ReadonlyArray<TaggedFit>, defaultElasticity: number): ElasticityPools => {
   const sorted = fits.toSorted(byFit)
-  const tagged = new Map<string, Array<ElasticityFit>>()
-  for (const { tags, fit } of sorted) {
-    for (const tag of tags) {
-      const list = tagged.get(tag)
-      if (list === undefined) tagged.set(tag, [fit])
-      else list.push(fit)
+  if (sorted.length === 0) return priorPools(defaultElasticity)
+  const before = buildPools(
+    sorted,
+    defaultElasticity,
+    (item) => item.change?.previous ?? null,
+    (item) => item.change?.previousCurvature ?? null,
+    () => noShift,
+    () => 0
+  )
+  // The period effect from the items whose competitor price did not move; then the competitor response from
+  // those whose did, less the period effect: the slope of their unexplained change on the competitor's.
+  const residuals = new Map<string | null, Array<Measurement>>()
+  const responses = new Map<string | null, Array<Measurement>>()
+  const add = (into: Map<string | null, Array<Measurement>>, tags: ReadonlyArray<string>, m: Measurement) => {
+    for (const key of [null, ...tags]) {
+      const list = into.get(key)
+      if (list === undefined) into.set(key, [m])
+      else list.push(m)
     }
   }
-  const measured = metaAnalyse(
-    sorted.map((item) => item.fit),
-    priorSpread
-  )
-  if (measured === null) return priorPools(defaultElasticity)
-  const workspace = shrinkToward(measured, { mean: defaultElasticity, variance: priorMeanVariance })
-  const byTag = new Map<string, Pool>()
-  for (const tag of [...tagged.keys()].sort()) {
-    const own = metaAnalyse(tagged.get(tag) ?? [], workspace.spread)
-    if (own !== null)
-      byTag.set(tag, shrinkToward(own, { mean: workspace.mean, variance: workspace.variance + workspace.spread }))
+  const explained: Array<{ readonly item: TaggedFit; readonly residual: Measurement; readonly competitor: number }> = []
+  for (const item of sorted) {
+    const change = item.change
+    if (change === null) continue
+    const { pool } = poolOf(item.tags, before)
+    const earlier = combine(change.previous, pool, change.lastPrice, null)
+    const residual = unexplained(change, earlier.mean, earlier.variance, pool.curvature)
+    const competitor = change.logCompetitorChange ?? 0
+    if (Math.abs(competitor) < competitorMove) add(residuals, item.tags, residual)
+    else explained.push({ item, residual, competitor })
   }
-  return { workspace, hasEvidence: true, byTag }
+  const workspaceShift = pooledToward(residuals.get(null) ?? [], priorShift, minimumShiftSpread)
+  const shifts = new Map<string | null, Pooled>([[null, workspaceShift]])
+  for (const [tag, list] of residuals)
+    if (tag !== null)
+      shifts.set(
+        tag,
+        pooledToward(list, { mean: workspaceShift.mean, variance: priorShift.variance }, minimumShiftSpread)
+      )
+  const shiftOf = (tag: string | null): Pooled => shifts.get(tag) ?? workspaceShift
+  for (const { item, residual, competitor } of explained) {
+    const s = shiftOf(poolOf(item.tags, before).tag).mean
+    add(responses, item.tags, {
+      value: (residual.value - s) / competitor,
+      variance: residual.variance / (competitor * competitor)
+    })
+  }
+  const workspaceResponse = pooledToward(responses.get(null) ?? [], priorResponse, minimumShiftSpread)
+  const responseOf = (tag: string | null): number =>
+    tag === null
+      ? workspaceResponse.mean
+      : pooledToward(responses.get(tag) ?? [], { mean: workspaceResponse.mean, variance: priorResponse.variance }, 0)
+          .mean
+  const shiftFor = (item: TaggedFit): number => shiftOf(poolOf(item.tags, before).tag).mean
+  return buildPools(
+    sorted,
+    defaultElasticity,
+    (item) => {
+      const s = shiftFor(item)
+      return s === 0 ? item.fit : { ...item.fit, slope: item.fit.slope - s * item.fit.currentLever }
+    },
+    (item) => {
+      const s = shiftFor(item)
+      const evidence = item.curvature
+      return s === 0 || evidence === null
+        ? evidence
+        : { ...evidence, curvature: evidence.curvature - s * evidence.currentLever }
+    },
+    shiftOf,
+    responseOf
+  )
 }
 
 /** The pools of a set of items (a catalog, or the part of it with a price history). */
@@ -169,17 +428,11 @@ export const elasticityPools = (items: Iterable<ElasticityEvidence>, defaultElas
 const round2 = (x: number): number => Math.round(x * 100) / 100 + 0
 const bound = (x: number): number => Math.min(0, Math.max(steepest, x)) + 0 // + 0 turns -0 into 0
 
-/**
- * One item's elasticity: its own fit combined with the pool of its best-informed tag (the workspace's
- * when none of its tags has a pool), each weighted by its precision, so that the less evidence the item
- * has the closer it stays to the pool. The interval is the 90 % interval of that combination. A
- * positive point is not believed (promotions and seasons, not the price): points stop at 0, and at −10.
- */
-export const estimateWithPools = (
-  fit: ElasticityFit | null,
+/** The pool an item leans on: its best-informed tag's (the smallest variance; ties by tag), else the workspace's. */
+export const poolOf = (
   tags: ReadonlyArray<string>,
   pools: ElasticityPools
-): ElasticityEstimate => {
+): { readonly pool: Pool; readonly tag: string | null } => {
   let pool = pools.workspace
   let poolTag: string | null = null
   for (const tag of tags) {
@@ -194,16 +447,110 @@ export const estimateWithPools = (
       poolTag = tag
     }
   }
+  return { pool, tag: poolTag }
+}
+
+/**
+ * An item's elasticity at `price` (mean and variance, unrounded): its pool's (at the item's anchor) and its
+ * own fit's (at the centre of its weights), both carried to `price` along the pool's curvature and combined,
+ * each weighted by its precision, so that the less evidence the item has the closer it stays to the pool.
+ */
+const combine = (
+  fit: ElasticityFit | null,
+  pool: Pool,
+  price: number,
+  competitorPrice: number | null
+): { readonly mean: number; readonly variance: number; readonly ownShare: number } => {
+  const here = Math.log(price)
+  const c = pool.curvature
+  const position = positionOf(price, competitorPrice)
+  const offset = position === null ? 0 : pool.competitor.level + pool.competitor.slope * position
+  const carried = fit === null ? 0 : here - fit.anchorLogPrice
+  const prior = offset + pool.mean + c * carried
   const priorVariance = pool.variance + pool.spread
-  let mean = pool.mean
-  let variance = priorVariance
-  let source: ElasticityEstimate["source"] = pools.hasEvidence ? "pooled" : "prior"
-  if (fit !== null) {
-    const precision = 1 / priorVariance + 1 / fit.variance
-    mean = (pool.mean / priorVariance + fit.slope / fit.variance) / precision
-    variance = 1 / precision
-    if (1 / fit.variance >= 1 / priorVariance) source = "item"
+  if (fit === null) return { mean: prior, variance: priorVariance, ownShare: 0 }
+  const distance = here - fit.meanLogPrice
+  const own = fit.slope + c * distance
+  const ownVariance = fit.variance + distance * distance * pool.curvatureVariance
+  const precision = 1 / priorVariance + 1 / ownVariance
+  return {
+    mean: (prior / priorVariance + own / ownVariance) / precision,
+    variance: 1 / precision,
+    ownShare: 1 / ownVariance / precision
   }
+}
+
+/** What an item is priced from: its price now, its units in the last 30 days, its history and its tags. */
+export interface EstimateInput {
+  readonly price: number
+  readonly unitsSold30d: number
+  readonly priceHistory: ReadonlyArray<PricePoint>
+  readonly tags: ReadonlyArray<string>
+  readonly competitorPrice: number | null
+}
+
+/**
+ * One item's elasticity under the pools: its own local fit (ElasticityFit, with its pool's period effect
+ * removed from the current period's units) combined with its pool (see combine). Then the check of the last
+ * prediction (PredictionCheck): when the units sold since its last price change fall outside what its
+ * evidence before predicted, the interval is widened by as much. The interval is the 90 % interval of the
+ * result. A positive point is not believed (promotions and seasons, not the price): points stop at 0, and at −10.
+ */
+export const estimateItem = (item: EstimateInput, pools: ElasticityPools): ElasticityEstimate => {
+  const { pool, tag } = poolOf(item.tags, pools)
+  const competitor =
+    item.competitorPrice === null || pool.competitorResponse === 0
+      ? null
+      : { price: item.competitorPrice, response: pool.competitorResponse }
+  const fit = fitElasticity(item.priceHistory, item.price, item.unitsSold30d, pool.shift, competitor)
+  const estimate = combine(fit, pool, item.price, item.competitorPrice)
+  const change = pools.hasEvidence
+    ? periodChange(item.priceHistory, item.price, item.unitsSold30d, item.competitorPrice)
+    : null
+  const check =
+    change === null
+      ? null
+      : checkPrediction(change, combine(change.previous, pool, change.lastPrice, item.competitorPrice), pool)
+  return toEstimate(
+    estimate.mean,
+    estimate.variance * (check?.widening ?? 1),
+    fit === null ? 0 : fit.sampleSize,
+    !pools.hasEvidence ? "prior" : estimate.ownShare >= 0.5 ? "item" : "pooled",
+    tag,
+    pool.curvature,
+    check?.miss ?? null
+  )
+}
+
+/** estimateItem's figures for an item whose fit (or none) is already known, without the prediction check. */
+export const estimateWithPools = (
+  fit: ElasticityFit | null,
+  tags: ReadonlyArray<string>,
+  pools: ElasticityPools,
+  price: number
+): ElasticityEstimate => {
+  const { pool, tag } = poolOf(tags, pools)
+  const estimate = combine(fit, pool, price, null)
+  return toEstimate(
+    estimate.mean,
+    estimate.variance,
+    fit?.sampleSize ?? 0,
+    !pools.hasEvidence ? "prior" : estimate.ownShare >= 0.5 ? "item" : "pooled",
+    tag,
+    pool.curvature,
+    null
+  )
+}
+
+const toEstimate = (
+  mean: number,
+  variance: number,
+  sampleSize: number,
+  source: ElasticityEstimate["source"],
+  tag: string | null,
+  curvature: number,
+  miss: ElasticityEstimate["predictionMiss"]
+): ElasticityEstimate => {
   // The prior's interval too: were it narrower, an item's first fit could widen its interval.
   const half = z90 * intervalCalibration * Math.sqrt(variance)
   const elasticity = round2(bound(mean))
@@ -213,8 +560,10 @@ export const estimateWithPools = (
     low: Math.min(elasticity, Math.floor((mean - half) * 100) / 100) + 0,
     high: Math.max(elasticity, Math.ceil((mean + half) * 100) / 100) + 0,
     source,
-    sampleSize: fit?.sampleSize ?? 0,
+    sampleSize,
     method: null,
-    poolTag: source === "pooled" ? poolTag : null
+    poolTag: source === "pooled" ? tag : null,
+    curvature,
+    predictionMiss: miss
   }
 }

@@ -128,9 +128,16 @@ const sourceText = (estimate: ElasticityEstimate): string => {
   }
 }
 
+/** The check of the last prediction, when it missed: what sold against the range predicted (PredictionCheck). */
+const missText = (estimate: ElasticityEstimate): string => {
+  const miss = estimate.predictionMiss
+  if (miss === null) return ""
+  return `; the ${miss.sold} units sold since the last price change fell outside the ${miss.predictedLow} to ${miss.predictedHigh} predicted, so the interval was widened`
+}
+
 const elasticityText = (estimate: ElasticityEstimate): string => {
   if (estimate.method === null)
-    return `an elasticity of ${decimals(estimate.elasticity)} (${sourceText(estimate)}; 90% interval ${decimals(estimate.low)} to ${decimals(estimate.high)})`
+    return `an elasticity of ${decimals(estimate.elasticity)} (${sourceText(estimate)}; 90% interval ${decimals(estimate.low)} to ${decimals(estimate.high)}${missText(estimate)})`
   const points = `${estimate.sampleSize} price point${estimate.sampleSize === 1 ? "" : "s"}`
   switch (estimate.method) {
     case "arc":

@@ -5,7 +5,8 @@ export const priceHistoryLimit = 24
 
 /**
  * A new price for an item. When the price really changes, the outgoing price and the units sold
- * while it was in force become one observation of the item's price history.
+ * while it was in force (and the competitor price then, if any) become one observation of the item's
+ * price history.
  */
 export const withPrice = (item: CatalogItem, price: number): Pick<CatalogItem, "price" | "priceHistory"> =>
   price === item.price
@@ -14,6 +15,12 @@ export const withPrice = (item: CatalogItem, price: number): Pick<CatalogItem, "
         price,
         priceHistory: [
           ...item.priceHistory,
-          { price: item.price, units: item.unitsSold30d } satisfies PricePoint
+          (item.competitorPrice === null
+            ? { price: item.price, units: item.unitsSold30d }
+            : {
+                price: item.price,
+                units: item.unitsSold30d,
+                competitorPrice: item.competitorPrice
+              }) satisfies PricePoint
         ].slice(-priceHistoryLimit)
       }

@@ -17,9 +17,9 @@
  * This file is the hot loop of a run: plain TypeScript, no Effect, few allocations.
  */
 import type { AlertFinding } from "./AlertFinding.ts"
-import { type ElasticityEstimate, estimateElasticity, type PricePoint, projectedUnits } from "./Elasticity.ts"
-import { fitElasticity } from "./ElasticityFit.ts"
-import { type ElasticityPools, elasticityPools, estimateWithPools, priorPools } from "./ElasticityPools.ts"
+import { profitChangeAt, profitOptimum } from "./DemandCurve.ts"
+import { type ElasticityEstimate, estimateElasticity, type PricePoint } from "./Elasticity.ts"
+import { type ElasticityPools, elasticityPools, estimateItem, priorPools } from "./ElasticityPools.ts"
 import { explainRecommendation, type GoalKind } from "./Explanation.ts"
 import { itemAlerts } from "./ItemAlerts.ts"
 import { type CurrencyCode, minorUnitExponent } from "./Money.ts"
@@ -97,30 +97,34 @@ const ruleOf = (
   return recommended > price ? "below_target_margin" : "above_target_margin"
 }
 
-/** The profit-maximising price cost × e / (1 + e) of a constant elasticity e < −1. */
-const optimumAt = (cost: number, e: number): number => (cost * e) / (1 + e)
-
 /**
  * Where a profit move heads: toward the point estimate's optimum, but no further than the optimum at the
  * pessimistic end of the interval (the more elastic end for a raise, the less elastic one for a cut). Profit
  * is single-peaked in the price, so such a move gains at every elasticity of the interval; a cut whose
  * pessimistic end is inelastic is not made at all.
  */
-const cautiousOptimum = (cost: number, price: number, e: number, low: number, high: number): number => {
-  const optimum = optimumAt(cost, e)
-  if (optimum > price) return Math.max(price, Math.min(optimum, optimumAt(cost, low)))
-  return high < -1 ? Math.min(price, Math.max(optimum, optimumAt(cost, high))) : price
+const cautiousOptimum = (cost: number, price: number, estimate: ElasticityEstimate): number => {
+  const { elasticity: e, low, high, curvature: c } = estimate
+  const optimum = profitOptimum(cost, price, e, c)
+  if (optimum > price) return Math.max(price, Math.min(optimum, profitOptimum(cost, price, low, c)))
+  return high < -1 ? Math.min(price, Math.max(optimum, profitOptimum(cost, price, high, c))) : price
 }
 
-/** Profit change per month of moving from `price` to `next` at elasticity e (revenue change without a cost). */
-const profitChange = (units: number, price: number, next: number, unitCost: number, e: number): number =>
-  projectedUnits(units, price, next, e) * (next - unitCost) - units * (price - unitCost)
+/**
+ * Damping near the optimum: a profit move that reverses the item's last price change (a raise after a cut,
+ * or a cut after a raise) goes half the way. Near the optimum the evidence holds only the engine's own small
+ * moves, and a full step on an estimate that swung would see-saw around the optimum.
+ */
+const damped = (price: number, goal: number, history: ReadonlyArray<PricePoint>): number => {
+  const last = history.at(-1)
+  if (last === undefined || last.price === price) return goal
+  const reverses = (goal - price) * (price - last.price) < 0
+  return reverses ? price + (goal - price) / 2 : goal
+}
 
 /** The estimate an objective works with: pooled with an interval (profit), or the first version's (target margin). */
 const estimateFor = (input: PricingInput<string>, policy: PricingPolicy, pools: ElasticityPools): ElasticityEstimate =>
-  policy.objective === "profit"
-    ? estimateWithPools(fitElasticity(input.priceHistory, input.price, input.unitsSold30d), input.tags, pools)
-    : estimateElasticity(input.priceHistory)
+  policy.objective === "profit" ? estimateItem(input, pools) : estimateElasticity(input.priceHistory)
 
 const recommend = (
   input: PricingInput<string>,
@@ -143,7 +147,7 @@ const recommend = (
     // an item that sold nothing in its window has no profit to read: it is treated as unmeasured.
     if (input.unitsSold30d > 0 && estimate.source !== "prior" && e < -1) {
       aim = "optimum"
-      wanted = cautiousOptimum(cost, price, e, estimate.low, estimate.high)
+      wanted = damped(price, cautiousOptimum(cost, price, estimate), input.priceHistory)
     } else wanted = Math.max(target, price)
   }
   const goal = clamp(wanted, floor, ceiling)
@@ -166,14 +170,17 @@ const recommend = (
   const used = estimate ?? estimateFor(input, policy, pools)
   const units = input.unitsSold30d
   const unitCost = cost ?? 0 // unknown cost: the impact is the revenue change
-  const impact = Math.round(profitChange(units, price, recommended, unitCost, used.elasticity)) + 0 // + 0 turns -0 into 0
-  // The trust rule: a move the engine does not expect to pay, even at the pessimistic end, is not advised.
+  const c = used.curvature
+  const impact = Math.round(profitChangeAt(units, price, recommended, unitCost, used.elasticity, c)) + 0 // + 0 turns -0 into 0
+  // The trust rule: a move the engine does not expect to pay, even at the pessimistic end, or that gains
+  // less than the policy's share of the item's monthly profit, is not advised.
   if (
     profit &&
     !breaksLimit &&
     (impact <= 0 ||
-      profitChange(units, price, recommended, unitCost, used.low) < 0 ||
-      profitChange(units, price, recommended, unitCost, used.high) < 0)
+      impact < policy.minExpectedGain * Math.max(0, units * (price - unitCost)) ||
+      profitChangeAt(units, price, recommended, unitCost, used.low, c) < 0 ||
+      profitChangeAt(units, price, recommended, unitCost, used.high, c) < 0)
   )
     return null
   const rule = ruleOf(price, recommended, goal, bounded, limits, aim)

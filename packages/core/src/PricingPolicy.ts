@@ -38,7 +38,13 @@ export const PricingPolicy = Schema.Struct({
   /** The elasticity assumed when no item of the workspace has a usable price history; negative. */
   defaultElasticity: Schema.Finite.check(Schema.isLessThan(0), Schema.isGreaterThanOrEqualTo(-10)),
   /** At most this fraction above an item's competitor price (0.05 = 5 %); null = no positioning limit. */
-  maxPremiumOverCompetitor: Schema.NullOr(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0)))
+  maxPremiumOverCompetitor: Schema.NullOr(Schema.Finite.check(Schema.isGreaterThanOrEqualTo(0))),
+  /**
+   * (`profit`) A move is advised only when its expected monthly profit change is at least this share of
+   * the item's monthly profit now (0.01 = 1 %): smaller gains are within what the estimate cannot tell
+   * from noise. 0 ≤ g < 1.
+   */
+  minExpectedGain: FractionBelowOne
 }).check(
   Schema.makeFilter((policy) =>
     policy.minMargin <= policy.targetMargin
@@ -61,5 +67,6 @@ export const defaultPricingPolicy: PricingPolicy = {
   threshold: 0.01,
   objective: "profit",
   defaultElasticity: -1.5,
-  maxPremiumOverCompetitor: 0.1
+  maxPremiumOverCompetitor: 0.1,
+  minExpectedGain: 0.01
 }

@@ -4,23 +4,25 @@
  * rounding `none`, so that the arithmetic is not hidden behind charm endings. Each catalog is priced by
  * analyseCatalog, which pools the elasticities over the catalog first.
  *
- * Notation: a point (p, q) weighs w = 1 / (1/q + 0.0025); the item's fit is the weighted least-squares slope
- * b of ln q on ln p with variance 1 / Σw(x − x̄)² (times the residuals' excess, at least 1); the pool of k
- * items has spread τ² = 0.25 when k < 3; the item's estimate is the precision-weighted mean of its fit and
- * its pool, its interval ±1.974 sd (z90 1.645 × the calibration 1.2); impact = q·(p'/p)^e·(p' − c) − q·(p − c).
+ * Notation: a point (p, q) weighs w = 1 / (1/q + 0.0025) × 0.8^age / (1 + (ln(p / price) / 0.15)²) (the local
+ * fit, ElasticityFit); the item's fit is the weighted least-squares slope b of ln q on ln p with variance
+ * 1 / Σw(x − x̄)² (times the residuals' excess, at least 1). Cases that check the estimate price one item
+ * under a hand-made pool (withPool), so that the arithmetic is the item's own; its estimate is the
+ * precision-weighted mean of its fit and its pool, its interval ±1.974 sd (z90 1.645 × the calibration
+ * 1.2); impact = q·(p'/p)^e·(p' − c) − q·(p − c) (no curvature in those pools).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { analyseCatalog, type PricingInput } from "../src/Pricing.ts"
+import { noCompetitorEffect } from "../src/CompetitorEffect.ts"
+import type { ElasticityPools, Pool } from "../src/ElasticityPools.ts"
+import { analyseCatalog, analyseItem, type PriceRecommendation, type PricingInput } from "../src/Pricing.ts"
 import type { PricingPolicy } from "../src/PricingPolicy.ts"
 import { pricingInput, pricingPolicy } from "../testing/PricingFixtures.ts"
 
 const policy = (overrides: Partial<PricingPolicy> = {}) => pricingPolicy({ rounding: "none", ...overrides })
 
-/** The recommendation of the catalog's first item (by sku), as the fields a case checks. */
-const first = (catalog: ReadonlyArray<Partial<PricingInput>>, overrides: Partial<PricingPolicy> = {}) => {
-  const inputs = catalog.map((item, index) => pricingInput({ itemId: `item_${index}`, sku: `SKU-${index}`, ...item }))
-  const recommendation = analyseCatalog(inputs, policy(overrides)).items[0]?.recommendation ?? null
-  return recommendation === null
+/** A recommendation as the fields a case checks. */
+const fields = (recommendation: PriceRecommendation | null) =>
+  recommendation === null
     ? null
     : {
         price: recommendation.recommendedPrice,
@@ -30,6 +32,11 @@ const first = (catalog: ReadonlyArray<Partial<PricingInput>>, overrides: Partial
         interval: recommendation.elasticityInterval,
         source: recommendation.elasticitySource
       }
+
+/** The recommendation of the catalog's first item (by sku), as the fields a case checks. */
+const first = (catalog: ReadonlyArray<Partial<PricingInput>>, overrides: Partial<PricingPolicy> = {}) => {
+  const inputs = catalog.map((item, index) => pricingInput({ itemId: `item_${index}`, sku: `SKU-${index}`, ...item }))
+  return fields(analyseCatalog(inputs, policy(overrides)).items[0]?.recommendation ?? null)
 }
 
 // Units at 10.00 are 1,000; the history lies on e = −3: 1000 × 0.8^−3 = 1953, 1.25^−3 → 512, 1.5^−3 → 296.
@@ -45,40 +52,75 @@ const inelasticHistory = [
   { price: 1500, units: 816 }
 ]
 
+/** A pool made by hand, so that a case's arithmetic is the item's own: mean `mean`, variance 0.01, spread 0.04. */
+const handPool = (mean: number): ElasticityPools => {
+  const pool: Pool = {
+    mean,
+    variance: 0.01,
+    spread: 0.04,
+    competitor: noCompetitorEffect,
+    curvature: 0,
+    curvatureVariance: 0,
+    shift: 0,
+    shiftVariance: 0,
+    competitorResponse: 0
+  }
+  return { workspace: pool, hasEvidence: true, byTag: new Map([["mugs", pool]]) }
+}
+
+/** The recommendation of one item tagged mugs priced under `handPool(mean)`, as the fields a case checks. */
+const withPool = (item: Partial<PricingInput>, mean: number, overrides: Partial<PricingPolicy> = {}) => {
+  return fields(
+    analyseItem(pricingInput({ tags: ["mugs"], ...item }), policy(overrides), handPool(mean)).recommendation
+  )
+}
+
 describe("Pricing golden cases, profit objective", () => {
-  // Fit over the four points: b = −3.0010, variance 0.018629 (4 points, residuals within the noise).
-  // Workspace pool of one item: the fit with τ² = 0.25 (mean −3.0010, variance 0.26863), shrunk toward the
-  // prior −1.5 (variance 1): mean −2.6832, variance 0.21175; the item's prior is N(−2.6832, 0.46175).
-  // Item: precision 1/0.46175 + 1/0.018629 = 55.845; mean (−2.6832/0.46175 − 3.0010/0.018629) / 55.845 =
-  // −2.9887 → −2.99; sd 0.13382, half-width 1.974 × 0.13382 = 0.26414, interval [−3.2528, −2.7246] →
-  // [−3.26, −2.72]; source item (its own weight 96 %).
-  // Optimum at the point 620 × 2.99 / 1.99 = 931.56 is a cut; at the pessimistic end (−2.72, the less elastic
-  // for a cut) 620 × 2.72 / 1.72 = 980.47: the move heads there (within the step [900, 1100]) → 980.
-  // Impact at −2.99: 1000 × (0.98)^−2.99 × 360 − 1000 × 380 = 1062.27 × 360 − 380,000 = +2,416;
-  // at −3.26: +4,508, at −2.72: +336: positive at both ends, so it is recommended.
+  // With a hand-made pool (withPool below): the tag mugs at −3.00, variance 0.01 and spread 0.04, so the item's
+  // prior is N(−3, 0.05); no curvature, period effect or competitor. The fit is local (ElasticityFit): a point
+  // weighs its count precision 1 / (1/q + 0.0025) times 0.8^age / (1 + (d / 0.15)²), d = ln(p / 10.00):
+  //   8.00: 332.0017 × 0.8³ / (1 + (−0.22314 / 0.15)²) = 332.0017 × 0.159351 = 52.9049
+  //  12.50: 224.5614 × 0.8² / (1 + (0.22314 / 0.15)²)  = 224.5614 × 0.199189 = 44.7302
+  //  15.00: 170.1149 × 0.8 / (1 + (0.40547 / 0.15)²)   = 170.1149 × 0.096307 = 16.3833
+  //  10.00 (now): 285.7143 × 1 = 285.7143
+  // Slope b = −3.000754 (the points lie on e = −3 up to the rounding of their units), Σw(x − x̄)² = 7.4969,
+  // variance 1 / 7.4969 = 0.133388. Estimate: precision 1/0.05 + 1/0.133388 = 27.4969, mean (−3/0.05 −
+  // 3.000754/0.133388) / 27.4969 = −3.000206 → −3.00; variance 0.036368, sd 0.190703, half-width 1.974 ×
+  // 0.190703 = 0.376415: [−3.3766, −2.6238] → [−3.38, −2.62]; the item's own share 7.4969 / 27.4969 = 27 %:
+  // source pooled. The check of the last prediction: from 15.00 (296 units) the history before it predicts
+  // e = −3.000525 (variance 0.039536), ln(1000.5 / 296.5) = 1.216208 against −0.405465 × −3.000525 = 1.216608:
+  // z = −0.0033, no miss. The last change was a cut (15.00 → 10.00), so a cut is no reversal: not damped.
+  // Optimum at the point 600 × 3 / 2 = 900 is a cut; at the pessimistic end (−2.62) 600 × 2.62 / 1.62 = 970.37
+  // → 970. Impact at −3.00: 1000 × 0.97^−3 × 370 − 400,000 = +5,403; at −3.38 +10,122, at −2.62 +737; and
+  // 5,403 is above the materiality floor, 1 % of the monthly profit 1000 × 4.00 = 4,000.
   it("an elastic item with an interior optimum: cut toward it, no further than the pessimistic end allows", () => {
-    assert.deepStrictEqual(first([{ cost: 620, unitsSold30d: 1000, priceHistory: elasticHistory }]), {
-      price: 980,
+    assert.deepStrictEqual(withPool({ cost: 600, unitsSold30d: 1000, priceHistory: elasticHistory }, -3), {
+      price: 970,
       rule: "above_profit_optimum",
-      impact: 2416,
-      elasticity: -2.99,
-      interval: [-3.26, -2.72],
-      source: "item"
+      impact: 5403,
+      elasticity: -3,
+      interval: [-3.38, -2.62],
+      source: "pooled"
     })
+    // A floor of 2 % of the monthly profit (8,000) is above the 5,403 expected: no recommendation.
+    assert.isNull(
+      withPool({ cost: 600, unitsSold30d: 1000, priceHistory: elasticHistory }, -3, { minExpectedGain: 0.02 })
+    )
   })
 
-  // Fit b = −0.508 (variance 0.0154 after shrinking, sd 0.12410), point −0.51, interval −0.508 ± 1.974 ×
-  // 0.12410 = [−0.7529, −0.2631] → [−0.76, −0.26]: inelastic, so no optimum: raise at most toward the
-  // target-margin price 700 / 0.65 = 1076.92 → 1077 (within the step).
-  // Impact at −0.51: 1000 × 1.077^−0.51 × 377 − 300,000 = +63,004; at −0.76 +56,334, at −0.26 +69,799.
+  // The same weights on the inelastic history (e = −0.5): b = −0.501187, variance 0.111568; with the pool at
+  // −0.50 (prior N(−0.5, 0.05)): mean −0.500367 → −0.50, variance 0.034527, sd 0.185813, half-width 0.366763:
+  // [−0.8671, −0.1336] → [−0.87, −0.13]. Inelastic, so no optimum: raise at most toward the target-margin price
+  // 700 / 0.65 = 1076.92 → 1077 (within the step). Impact at −0.50: 1000 × 1.077^−0.5 × 377 − 300,000 =
+  // +63,273; at −0.87 +53,438, at −0.13 +73,382.
   it("an inelastic item below the target margin: raised toward the target price, never beyond", () => {
-    assert.deepStrictEqual(first([{ cost: 700, unitsSold30d: 1000, priceHistory: inelasticHistory }]), {
+    assert.deepStrictEqual(withPool({ cost: 700, unitsSold30d: 1000, priceHistory: inelasticHistory }, -0.5), {
       price: 1077,
       rule: "below_target_margin",
-      impact: 63004,
-      elasticity: -0.51,
-      interval: [-0.76, -0.26],
-      source: "item"
+      impact: 63273,
+      elasticity: -0.5,
+      interval: [-0.87, -0.13],
+      source: "pooled"
     })
   })
 
@@ -113,29 +155,20 @@ describe("Pricing golden cases, profit objective", () => {
     assert.isNull(first([{ cost: 600 }]))
   })
 
-  // Item 0 (no history, cost 8.00, tag mugs) borrows from the tag pool built by item 1 (the elastic history):
-  // tag pool mean −2.8841 (the fit −3.0010 with τ² 0.25, shrunk toward the workspace's −2.6832 ± (0.21175 +
-  // 0.25)), variance 0.16983; the item's prior variance 0.16983 + 0.25 = 0.41983, sd 0.64794: interval
-  // −2.8841 ± 1.974 × 0.64794 = −2.8841 ± 1.2789 = [−4.1630, −1.6052] → [−4.17, −1.60], point −2.88, source
-  // pooled. Optimum 800 × 2.88 / 1.88 = 1225.53 is a raise; at the pessimistic end (−4.17, the more elastic
-  // for a raise) 800 × 4.17 / 3.17 = 1052.37 → 1052.
-  // Impact at −2.88: 100 × 1.052^−2.88 × 252 − 20,000 = 86.42 × 252 − 20,000 = +1,777; at −4.17 +398,
-  // at −1.60 +3,237.
+  // An item without history takes its pool: mugs at −2.80, prior variance 0.01 + 0.04 = 0.05, half-width
+  // 1.974 × 0.223607 = 0.441361: [−3.2414, −2.3586] → [−3.25, −2.35], source pooled. Optimum 800 × 2.8 / 1.8
+  // = 1244.44 is a raise; at the pessimistic end (−3.25) 800 × 3.25 / 2.25 = 1155.56: further than the step,
+  // so this run moves to 1100 (step_limited). Impact at −2.80: 100 × 1.1^−2.8 × 300 − 20,000 = +2,973; at
+  // −3.25 +2,009, at −2.35 +3,980; the materiality floor is 1 % of 20,000 = 200.
   it("an item without history priced from its tag's pooled estimate", () => {
-    assert.deepStrictEqual(
-      first([
-        { cost: 800, tags: ["mugs"] },
-        { cost: 620, unitsSold30d: 1000, priceHistory: elasticHistory, tags: ["mugs"] }
-      ]),
-      {
-        price: 1052,
-        rule: "below_profit_optimum",
-        impact: 1777,
-        elasticity: -2.88,
-        interval: [-4.17, -1.6],
-        source: "pooled"
-      }
-    )
+    assert.deepStrictEqual(withPool({ cost: 800 }, -2.8), {
+      price: 1100,
+      rule: "step_limited",
+      impact: 2973,
+      elasticity: -2.8,
+      interval: [-3.25, -2.35],
+      source: "pooled"
+    })
   })
 
   // Competitor at 9.00, at most 5 % above it: ceiling ⌊900 × 1.05⌋ = 945 < 10.00, a restoration (always

@@ -23,7 +23,8 @@ const policies: fc.Arbitrary<PricingPolicy> = fc
     threshold: ratio(0, 0.2),
     objective: fc.constantFrom(...PricingObjective.literals),
     defaultElasticity: ratio(-4, -0.1),
-    maxPremiumOverCompetitor: sometimes(ratio(0, 0.3))
+    maxPremiumOverCompetitor: sometimes(ratio(0, 0.3)),
+    minExpectedGain: ratio(0, 0.05)
   })
   .map(({ minShare, ...policy }) => ({
     ...policy,

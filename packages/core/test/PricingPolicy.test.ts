@@ -15,7 +15,8 @@ describe("PricingPolicy", () => {
       threshold: 0.01,
       objective: "profit",
       defaultElasticity: -1.5,
-      maxPremiumOverCompetitor: 0.1
+      maxPremiumOverCompetitor: 0.1,
+      minExpectedGain: 0.01
     })
   })
   it("accepts every rounding mode", () => {
@@ -35,6 +36,8 @@ describe("PricingPolicy", () => {
       { defaultElasticity: 0 },
       { defaultElasticity: 0.5 },
       { maxPremiumOverCompetitor: -0.01 },
+      { minExpectedGain: -0.01 },
+      { minExpectedGain: 1 },
       { rounding: "10" }
     ]
     for (const change of bad) assert.isFalse(valid({ ...defaultPricingPolicy, ...change }), JSON.stringify(change))

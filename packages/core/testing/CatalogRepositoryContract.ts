@@ -164,6 +164,37 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
       })
     )
 
+    it.effect("a price history point keeps the competitor price of its time, when the item had one", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "C", price: 1000, unitsSold30d: 30, competitorPrice: 950 })],
+          fixtureNow
+        )
+        // The competitor moves with the same import that moves the price: the point keeps the one before.
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "C", price: 1100, unitsSold30d: 28, competitorPrice: 900 })],
+          fixtureNow
+        )
+        const item = yield* itemBySku(workspace.id, "C")
+        assert.deepStrictEqual(item.priceHistory, [{ price: 1000, units: 30, competitorPrice: 950 }])
+        // Without a competitor price the point has none.
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "C", price: 1100, unitsSold30d: 20, competitorPrice: null })],
+          fixtureNow
+        )
+        yield* catalog.setPrice(workspace.id, item.id, 1200, fixtureNow + minuteMs)
+        assert.deepStrictEqual((yield* itemBySku(workspace.id, "C")).priceHistory, [
+          { price: 1000, units: 30, competitorPrice: 950 },
+          { price: 1100, units: 20 }
+        ])
+      })
+    )
+
     it.effect("get, setPrice and markAnalysed reach the workspace's own items only", () =>
       Effect.gen(function* () {
         const catalog = yield* CatalogRepository

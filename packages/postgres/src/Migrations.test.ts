@@ -169,6 +169,20 @@ layer(TestDatabase.layer, { timeout: "3 minutes" })("the schema", (it) => {
       })
   )
 
+  it.effect("0014: a workspace's materiality floor defaults to 1 % and keeps to its CHECK", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      yield* insertWorkspace("ws_gain")
+      const [row] = yield* sql<{ readonly minExpectedGain: number }>`
+        SELECT min_expected_gain FROM workspaces WHERE id = 'ws_gain'`
+      assert.deepStrictEqual(row, { minExpectedGain: 0.01 })
+      for (const value of [-0.01, 1]) {
+        const error = yield* failure(sql`UPDATE workspaces SET min_expected_gain = ${value} WHERE id = 'ws_gain'`)
+        assert.include(error.message, "workspaces_min_expected_gain_check")
+      }
+    })
+  )
+
   it.effect("0011 maps the elasticity sources of stored recommendations and gives them a point interval", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient

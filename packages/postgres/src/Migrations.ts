@@ -22,6 +22,7 @@ import decisionMemory from "./migrations/0014_decision_memory.ts"
 import idempotencyKeys from "./migrations/0015_idempotency_keys.ts"
 import catalogPriceState from "./migrations/0016_catalog_price_state.ts"
 import catalogImports from "./migrations/0017_catalog_imports.ts"
+import minExpectedGain from "./migrations/0018_min_expected_gain.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -45,7 +46,8 @@ export const loader = PgMigrator.fromRecord({
   "0014_decision_memory": decisionMemory,
   "0015_idempotency_keys": idempotencyKeys,
   "0016_catalog_price_state": catalogPriceState,
-  "0017_catalog_imports": catalogImports
+  "0017_catalog_imports": catalogImports,
+  "0018_min_expected_gain": minExpectedGain
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

@@ -105,11 +105,19 @@ export const toRunItem = (row: RunItemRow): RunItem => ({
 })
 
 /** What pooling reads of an item with a price history (CatalogRepository.EvidenceItem). */
-const EvidenceRow = CatalogItemRow.mapFields(Struct.pick(["id", "tags", "price", "units_sold_30d", "price_history"]))
+const EvidenceRow = CatalogItemRow.mapFields(
+  Struct.pick(["id", "tags", "price", "units_sold_30d", "price_history", "competitor_price"])
+)
 
 const toEvidence = (row: typeof EvidenceRow.Type): { readonly id: string; readonly evidence: EvidenceItem } => ({
   id: row.id,
-  evidence: { tags: row.tags, price: row.price, unitsSold30d: row.units_sold_30d, priceHistory: row.price_history }
+  evidence: {
+    tags: row.tags,
+    price: row.price,
+    unitsSold30d: row.units_sold_30d,
+    priceHistory: row.price_history,
+    competitorPrice: row.competitor_price
+  }
 })
 
 /**
@@ -221,7 +229,8 @@ export const layerWith = ({
 
       /**
        * The price history after a price change to `newPrice`: when the price really changes, the
-       * outgoing price and the units sold while it was in force become one more observation, and
+       * outgoing price and the units sold while it was in force (with the competitor price then, when
+       * the item had one) become one more observation, and
        * only the last `priceHistoryLimit` are kept. Reads the row as it was before the statement.
        */
       const priceHistoryAfter = (newPrice: ReturnType<typeof sql.literal> | number) => sql`
@@ -229,7 +238,11 @@ export const layerWith = ({
         SELECT jsonb_agg(h.observation ORDER BY h.n)
         FROM jsonb_array_elements(
           catalog_items.price_history
-            || jsonb_build_object('price', catalog_items.price, 'units', catalog_items.units_sold_30d)
+            || jsonb_strip_nulls(jsonb_build_object(
+              'price', catalog_items.price,
+              'units', catalog_items.units_sold_30d,
+              'competitorPrice', catalog_items.competitor_price
+            ))
         ) WITH ORDINALITY AS h(observation, n)
         WHERE h.n > jsonb_array_length(catalog_items.price_history) + 1 - ${priceHistoryLimit}
       ) END`
@@ -456,7 +469,7 @@ export const layerWith = ({
         streamElasticityEvidence: (workspaceId, chunkSize) =>
           Stream.paginate<string | null, ReadonlyArray<EvidenceItem>, SqlError | Schema.SchemaError>(null, (afterId) =>
             sql`
-            SELECT id, tags, price, units_sold_30d, price_history FROM catalog_items
+            SELECT id, tags, price, units_sold_30d, price_history, competitor_price FROM catalog_items
             WHERE workspace_id = ${workspaceId} AND price_history <> '[]'::jsonb
               AND ${afterId === null ? sql.literal("TRUE") : sql`id > ${afterId}`}
             ORDER BY id

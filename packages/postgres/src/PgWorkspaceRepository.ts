@@ -24,6 +24,7 @@ export const WorkspaceRow = Schema.Struct({
   objective: PricingObjective,
   default_elasticity: Float,
   max_premium_over_competitor: NullableFloat,
+  min_expected_gain: Float,
   trial_ends_at: NullableInstant,
   created_at: Instant
 })
@@ -42,7 +43,8 @@ export const toDomain = (row: WorkspaceRow): Workspace => ({
     threshold: row.threshold,
     objective: row.objective,
     defaultElasticity: row.default_elasticity,
-    maxPremiumOverCompetitor: row.max_premium_over_competitor
+    maxPremiumOverCompetitor: row.max_premium_over_competitor,
+    minExpectedGain: row.min_expected_gain
   },
   trialEndsAt: row.trial_ends_at,
   createdAt: row.created_at
@@ -56,7 +58,8 @@ const policyColumns = (policy: PricingPolicy) => ({
   threshold: policy.threshold,
   objective: policy.objective,
   default_elasticity: policy.defaultElasticity,
-  max_premium_over_competitor: policy.maxPremiumOverCompetitor
+  max_premium_over_competitor: policy.maxPremiumOverCompetitor,
+  min_expected_gain: policy.minExpectedGain
 })
 
 export const toRow = (workspace: Workspace) => ({

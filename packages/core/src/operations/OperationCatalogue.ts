@@ -517,9 +517,9 @@ export const listCatalogItems = defineOperation(
   )
 )
 
-const importIdParam = CatalogImportId.annotate({ description: "the id of the import" })
+const importIdParam = CatalogImportId.annotate({ description: "the id that importing answered with" })
 
-/** An agent sends a file's text, at most 1 MiB of it per call (larger files go over REST, streamed). */
+/** What an agent sends: the text of a file, at most 1 MiB of it per call (larger files go over REST, streamed). */
 const ImportContent = Schema.String.pipe(Schema.check(Schema.isMaxLength(1024 * 1024))).annotate({
   description:
     "the file's text: CSV with a header line naming its columns (sku plus any of title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, store_product_ref, store_variant_ref, competitor_price, observed_at), or JSON lines with those keys; at most 1 MiB"

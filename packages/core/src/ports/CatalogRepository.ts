@@ -29,7 +29,7 @@ export type RunItem = Pick<
 >
 
 /** What pooling the elasticities reads of an item with a price history (see ElasticityPools). */
-export type EvidenceItem = Pick<CatalogItem, "tags" | "price" | "unitsSold30d" | "priceHistory">
+export type EvidenceItem = Pick<CatalogItem, "tags" | "price" | "unitsSold30d" | "priceHistory" | "competitorPrice">
 
 export interface UpsertSummary {
   readonly inserted: number
