@@ -37,7 +37,7 @@ describe("scopesForRole", () => {
   it("grows with the role; a viewer grants only reads, an approver everything but nothing more than admins", () => {
     assert.deepStrictEqual(
       roles.map((role) => scopesForRole(role).length),
-      [6, 9, 10, 10, 10]
+      [6, 10, 11, 11, 11]
     )
     assert.isTrue(scopesForRole("viewer").every((scope) => scope.endsWith(":read")))
     assert.notInclude(scopesForRole("analyst"), "recommendations:approve")

@@ -104,7 +104,12 @@ export const unmentionedFieldsKept = (
       `${context}: ${field}`
     )
   }
-  const pricePoint = columns.includes("price") ? [{ price: before.price, units: before.unitsSold30d }] : []
+  // The outgoing price with the units and the competitor price of its time (PriceHistory.withPrice).
+  const outgoing =
+    before.competitorPrice === null
+      ? { price: before.price, units: before.unitsSold30d }
+      : { price: before.price, units: before.unitsSold30d, competitorPrice: before.competitorPrice }
+  const pricePoint = columns.includes("price") ? [outgoing] : []
   assert.deepStrictEqual(after.priceHistory, [...before.priceHistory, ...pricePoint], `${context}: priceHistory`)
   assert.deepStrictEqual(
     [after.id, after.sku, after.workspaceId, after.analysedCost, after.createdAt],
