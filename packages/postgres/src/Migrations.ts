@@ -20,6 +20,7 @@ import oauth from "./migrations/0012_oauth.ts"
 import oauthLoginLinks from "./migrations/0013_oauth_login_links.ts"
 import catalogPriceState from "./migrations/0014_catalog_price_state.ts"
 import catalogImports from "./migrations/0015_catalog_imports.ts"
+import storeSyncStates from "./migrations/0016_store_sync_states.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -41,7 +42,8 @@ export const loader = PgMigrator.fromRecord({
   "0012_oauth": oauth,
   "0013_oauth_login_links": oauthLoginLinks,
   "0014_catalog_price_state": catalogPriceState,
-  "0015_catalog_imports": catalogImports
+  "0015_catalog_imports": catalogImports,
+  "0016_store_sync_states": storeSyncStates
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

@@ -13,6 +13,7 @@ import type { RecommendationRepository } from "@margin/core/ports/Recommendation
 import type { RunRepository } from "@margin/core/ports/RunRepository"
 import type { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import type { StoreCredentials } from "@margin/core/ports/StoreCredentials"
+import type { StoreSyncStateRepository } from "@margin/core/ports/StoreSyncStateRepository"
 import type { SupportSessionRepository } from "@margin/core/ports/SupportSessionRepository"
 import type { TokenRepository } from "@margin/core/ports/TokenRepository"
 import type { Transactor } from "@margin/core/ports/Transactor"
@@ -37,6 +38,7 @@ import * as PgRecommendationRepository from "./PgRecommendationRepository.ts"
 import * as PgRunRepository from "./PgRunRepository.ts"
 import * as PgStoreConnectionRepository from "./PgStoreConnectionRepository.ts"
 import * as PgStoreCredentials from "./PgStoreCredentials.ts"
+import * as PgStoreSyncStateRepository from "./PgStoreSyncStateRepository.ts"
 import * as PgSupportSessionRepository from "./PgSupportSessionRepository.ts"
 import * as PgTokenRepository from "./PgTokenRepository.ts"
 import * as PgTransactor from "./PgTransactor.ts"
@@ -59,6 +61,7 @@ export type PgPorts =
   | StoreConnectionRepository
   | CatalogRepository
   | CatalogImportRepository
+  | StoreSyncStateRepository
   | RunRepository
   | RecommendationRepository
   | AlertRepository
@@ -86,6 +89,7 @@ export const layerWith = <E, R>(
     PgStoreConnectionRepository.layer,
     PgCatalogRepository.layer,
     PgCatalogImportRepository.layer,
+    PgStoreSyncStateRepository.layer,
     PgRunRepository.layer,
     PgRecommendationRepository.layer,
     PgAlertRepository.layer,

@@ -15,6 +15,7 @@ import { defaultRequestsPerMinute, type RateBudget } from "../ports/RateBudget.t
 import type { RecommendationRepository } from "../ports/RecommendationRepository.ts"
 import type { RunRepository } from "../ports/RunRepository.ts"
 import type { StoreConnectionRepository } from "../ports/StoreConnectionRepository.ts"
+import type { StoreSyncStateRepository } from "../ports/StoreSyncStateRepository.ts"
 import type { StoreWriteBack } from "../ports/StoreWriteBack.ts"
 import type { SupportSessionRepository } from "../ports/SupportSessionRepository.ts"
 import type { TokenRepository } from "../ports/TokenRepository.ts"
@@ -40,6 +41,7 @@ import * as MemoryRecommendationRepository from "./MemoryRecommendationRepositor
 import * as MemoryRunRepository from "./MemoryRunRepository.ts"
 import { MemoryStore } from "./MemoryStore.ts"
 import * as MemoryStoreConnectionRepository from "./MemoryStoreConnectionRepository.ts"
+import * as MemoryStoreSyncStateRepository from "./MemoryStoreSyncStateRepository.ts"
 import * as MemoryStoreWriteBack from "./MemoryStoreWriteBack.ts"
 import * as MemorySupportSessionRepository from "./MemorySupportSessionRepository.ts"
 import * as MemoryTokenRepository from "./MemoryTokenRepository.ts"
@@ -61,6 +63,7 @@ export type Ports =
   | StoreConnectionRepository
   | CatalogRepository
   | CatalogImportRepository
+  | StoreSyncStateRepository
   | RunRepository
   | RecommendationRepository
   | AlertRepository
@@ -90,6 +93,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryStoreConnectionRepository.layer,
     MemoryCatalogRepository.layer,
     MemoryCatalogImportRepository.layer,
+    MemoryStoreSyncStateRepository.layer,
     MemoryRunRepository.layer,
     MemoryRecommendationRepository.layer,
     MemoryAlertRepository.layer,

@@ -14,6 +14,7 @@ import type { StoredOAuthClient } from "../../ports/OAuthClientRepository.ts"
 import type { Recommendation } from "../../Recommendation.ts"
 import type { Run } from "../../Run.ts"
 import type { StoreConnection } from "../../StoreConnection.ts"
+import type { StoreSyncState } from "../../StoreSyncState.ts"
 import type { SupportSession } from "../../SupportSession.ts"
 import type { Timestamp } from "../../Timestamp.ts"
 import type { User } from "../../User.ts"
@@ -99,6 +100,8 @@ export interface Tables {
   /** Keyed by the hash of the link's nonce. */
   readonly loginLinks: HashMap.HashMap<string, UsedLoginLink>
   readonly catalogImports: HashMap.HashMap<string, CatalogImportRecord>
+  /** Keyed by workspace id. */
+  readonly storeSyncStates: HashMap.HashMap<string, StoreSyncState>
 }
 
 export const emptyTables: Tables = {
@@ -122,7 +125,8 @@ export const emptyTables: Tables = {
   oauthGrants: HashMap.empty(),
   oauthTokens: HashMap.empty(),
   loginLinks: HashMap.empty(),
-  catalogImports: HashMap.empty()
+  catalogImports: HashMap.empty(),
+  storeSyncStates: HashMap.empty()
 }
 
 export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
@@ -150,6 +154,7 @@ export const tokensTable: Table<TokenRow> = table("tokens")
 export const storeConnectionsTable: Table<StoreConnectionRow> = table("storeConnections")
 export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
 export const catalogImportsTable: Table<CatalogImportRecord> = table("catalogImports")
+export const storeSyncStatesTable: Table<StoreSyncState> = table("storeSyncStates")
 export const runsTable: Table<RunRow> = table("runs")
 export const recommendationsTable: Table<Recommendation> = table("recommendations")
 export const alertsTable: Table<Alert> = table("alerts")
