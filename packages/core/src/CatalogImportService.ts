@@ -175,7 +175,7 @@ export class CatalogImports extends Context.Service<
 
         const get = Effect.fn("CatalogImports.get")(function* (workspaceId: WorkspaceId, id: CatalogImportId) {
           const found = yield* records.get(workspaceId, id)
-          if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "catalog import", id })
+          if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "catalog_import", id })
           return found.value
         })
 

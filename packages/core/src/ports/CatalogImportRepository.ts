@@ -7,7 +7,7 @@ import type { CatalogImportId, WorkspaceId } from "../Ids.ts"
 export class CatalogImportRepository extends Context.Service<
   CatalogImportRepository,
   {
-    /** Stores a finished import; inside the import's transaction, it lands with the import or not at all. */
+    /** Stores a finished import; inside the transaction of the import, it lands with the import or not at all. */
     readonly insert: (record: CatalogImportRecord) => Effect.Effect<void, RepositoryError>
     readonly get: (
       workspaceId: WorkspaceId,
