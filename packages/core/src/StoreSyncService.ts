@@ -30,9 +30,19 @@ export interface StoreSyncOptions {
    * twice is harmless (the second time it is `unchanged`).
    */
   readonly overlapMillis: number
+  /**
+   * A sync reads the whole store again when its last full read began this long ago: an incremental read
+   * asks for the variants updated since, and some changes do not update a variant (at Shopify, a stock
+   * movement or a product's tags), so a periodic full read catches them.
+   */
+  readonly fullEveryMillis: number
 }
 
-export const defaultStoreSyncOptions: StoreSyncOptions = { batchSize: 2000, overlapMillis: 5 * 60 * 1000 }
+export const defaultStoreSyncOptions: StoreSyncOptions = {
+  batchSize: 2000,
+  overlapMillis: 5 * 60 * 1000,
+  fullEveryMillis: 24 * 60 * 60 * 1000
+}
 
 export interface StoreSyncRequest {
   readonly workspaceId: WorkspaceId
@@ -54,7 +64,7 @@ const skuProblem = (variant: StoreVariant): string | null =>
 /**
  * Brings a workspace's catalog in line with its connected store (docs/stores.md, "Store sync"): the
  * first sync reads every variant, the next ones the variants changed since (less
- * `overlapMillis`). What the store says about a variant becomes an import line (StoreVariant.storeVariantPatch)
+ * `overlapMillis`), and every `fullEveryMillis` the whole store again. What the store says about a variant becomes an import line (StoreVariant.storeVariantPatch)
  * applied through the decision of imports (CatalogImportDecision): fields the store does not say are
  * kept, a price moves only when it is newer than the item's (a write-back applied after the read
  * began stands), and a re-read state changes nothing. The store is only read.
@@ -72,7 +82,7 @@ export class StoreSyncs extends Context.Service<
     readonly state: (workspaceId: WorkspaceId) => Effect.Effect<StoreSyncState, RepositoryError>
   }
 >()("margin/core/StoreSyncs") {
-  static readonly layerWith = ({ batchSize, overlapMillis }: StoreSyncOptions) =>
+  static readonly layerWith = ({ batchSize, overlapMillis, fullEveryMillis }: StoreSyncOptions) =>
     Layer.effect(
       StoreSyncs,
       Effect.gen(function* () {
@@ -89,7 +99,8 @@ export class StoreSyncs extends Context.Service<
 
         /** A new read of the store, its handle saved (committed) before anything waits on it. */
         const begin = Effect.fnUntraced(function* (connection: StoreConnection, current: StoreSyncState, now: number) {
-          const since = current.syncedUpTo === null ? null : current.syncedUpTo - overlapMillis
+          const fullDue = current.fullSyncedUpTo === null || now - current.fullSyncedUpTo >= fullEveryMillis
+          const since = fullDue || current.syncedUpTo === null ? null : current.syncedUpTo - overlapMillis
           const ref = yield* source.begin(connection, since)
           const pending: PendingStoreRead = { ref, since, startedAt: now }
           yield* states.save({ ...current, pending })
@@ -176,7 +187,13 @@ export class StoreSyncs extends Context.Service<
               summary,
               requestedBy: actorLabel(request.actor)
             }
-            yield* states.save({ workspaceId, syncedUpTo: pending.startedAt, pending: null, last: report })
+            yield* states.save({
+              workspaceId,
+              syncedUpTo: pending.startedAt,
+              fullSyncedUpTo: report.full ? pending.startedAt : current.fullSyncedUpTo,
+              pending: null,
+              last: report
+            })
             yield* audit.record({
               workspaceId,
               actor: report.requestedBy,

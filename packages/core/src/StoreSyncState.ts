@@ -40,6 +40,8 @@ export type StoreSyncReport = typeof StoreSyncReport.Type
 export const StoreSyncState = Schema.Struct({
   workspaceId: WorkspaceId,
   syncedUpTo: Schema.NullOr(Timestamp),
+  /** When the last applied full read began; an incremental read cannot see everything (StoreSyncs). */
+  fullSyncedUpTo: Schema.NullOr(Timestamp),
   pending: Schema.NullOr(PendingStoreRead),
   last: Schema.NullOr(StoreSyncReport)
 })
@@ -48,6 +50,7 @@ export type StoreSyncState = typeof StoreSyncState.Type
 export const initialSyncState = (workspaceId: WorkspaceId): StoreSyncState => ({
   workspaceId,
   syncedUpTo: null,
+  fullSyncedUpTo: null,
   pending: null,
   last: null
 })

@@ -1,14 +1,14 @@
 import { Layer } from "effect"
 import { AuditTrail } from "../src/AuditTrail.ts"
 import * as MemoryAdapters from "../src/memory/MemoryAdapters.ts"
-import { StoreSyncs } from "../src/StoreSyncService.ts"
+import { defaultStoreSyncOptions, StoreSyncs } from "../src/StoreSyncService.ts"
 import { ScriptedStoreCatalog } from "../testing/ScriptedStoreCatalog.ts"
 import { storeSyncSuite } from "../testing/StoreSyncSuite.ts"
 
 // Small batches: a shop of some hundreds of variants crosses batch boundaries.
 storeSyncSuite(
   "memory",
-  StoreSyncs.layerWith({ batchSize: 64, overlapMillis: 5 * 60 * 1000 }).pipe(
+  StoreSyncs.layerWith({ ...defaultStoreSyncOptions, batchSize: 64 }).pipe(
     Layer.provide(AuditTrail.layer),
     Layer.provideMerge(ScriptedStoreCatalog.layer),
     Layer.provideMerge(MemoryAdapters.layer)

@@ -30,6 +30,7 @@ export const storeSyncStateRepositoryContract = <E>(
         const applied: StoreSyncState = {
           workspaceId: workspace.id,
           syncedUpTo: fixtureNow,
+          fullSyncedUpTo: fixtureNow - 1000,
           pending: null,
           last: {
             trigger: "schedule",

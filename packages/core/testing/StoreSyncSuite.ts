@@ -139,6 +139,22 @@ export const storeSyncSuite = <E>(name: string, services: Layer.Layer<StoreSyncS
       })
     )
 
+    it.effect("a day after the last full read, a sync reads the whole store again", () =>
+      Effect.gen(function* () {
+        yield* TestClock.adjust(hour)
+        const workspace = yield* connectedShop([variant(1), variant(2)])
+        yield* syncNow(workspace.id)
+        yield* TestClock.adjust(hour)
+        const incremental = yield* syncNow(workspace.id)
+        assert.deepStrictEqual([incremental.full, incremental.summary.unchanged], [false, 0])
+        yield* TestClock.adjust(24 * hour)
+        const full = yield* syncNow(workspace.id)
+        assert.deepStrictEqual([full.full, full.summary.unchanged], [true, 2])
+        const state = yield* StoreSyncs.use((syncs) => syncs.state(workspace.id))
+        assert.strictEqual(state.fullSyncedUpTo, full.startedAt)
+      })
+    )
+
     it.effect("a sync that fails midway leaves the catalog as it was, and the next one finishes the same read", () =>
       Effect.gen(function* () {
         yield* TestClock.adjust(hour)

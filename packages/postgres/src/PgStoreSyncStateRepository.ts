@@ -11,6 +11,7 @@ import { columnsOf, firstOf } from "./PgRows.ts"
 export const StoreSyncStateRow = Schema.Struct({
   workspace_id: WorkspaceId,
   synced_up_to: NullableInstant,
+  full_synced_up_to: NullableInstant,
   pending: Schema.NullOr(PendingStoreRead),
   last: Schema.NullOr(StoreSyncReport)
 })
@@ -18,6 +19,7 @@ export const StoreSyncStateRow = Schema.Struct({
 const toDomain = (row: typeof StoreSyncStateRow.Type): StoreSyncState => ({
   workspaceId: row.workspace_id,
   syncedUpTo: row.synced_up_to,
+  fullSyncedUpTo: row.full_synced_up_to,
   pending: row.pending,
   last: row.last
 })
@@ -39,9 +41,9 @@ export const layer: Layer.Layer<StoreSyncStateRepository, never, SqlClient.SqlCl
       save: (state) =>
         sql`
         INSERT INTO store_sync_states (${columns})
-        VALUES (${state.workspaceId}, ${toNullableTimestamptz(state.syncedUpTo)},
+        VALUES (${state.workspaceId}, ${toNullableTimestamptz(state.syncedUpTo)}, ${toNullableTimestamptz(state.fullSyncedUpTo)},
           ${jsonOrNull(state.pending)}::jsonb, ${jsonOrNull(state.last)}::jsonb)
-        ON CONFLICT (workspace_id) DO UPDATE SET synced_up_to = EXCLUDED.synced_up_to,
+        ON CONFLICT (workspace_id) DO UPDATE SET synced_up_to = EXCLUDED.synced_up_to, full_synced_up_to = EXCLUDED.full_synced_up_to,
           pending = EXCLUDED.pending, last = EXCLUDED.last`.pipe(
           asRepositoryWith("StoreSyncStateRepository.save", () => Effect.void)
         )

@@ -8,6 +8,7 @@ export const statements: ReadonlyArray<string> = [
   `CREATE TABLE store_sync_states (
     workspace_id text COLLATE "C" PRIMARY KEY REFERENCES workspaces (id),
     synced_up_to timestamptz,
+    full_synced_up_to timestamptz,
     pending jsonb CHECK (pending IS NULL OR jsonb_typeof(pending) = 'object'),
     last jsonb CHECK (last IS NULL OR jsonb_typeof(last) = 'object')
   )`
