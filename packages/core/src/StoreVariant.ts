@@ -13,6 +13,10 @@ import type { Timestamp } from "./Timestamp.ts"
  */
 export interface StoreVariant {
   readonly sku: string
+  /**
+   * The store's id of the variant, which becomes the item's store variant ref; a variant named by its
+   * sku (how the sandbox store names an item without a ref) leaves the item's ref as it is.
+   */
   readonly variantRef: string
   readonly productRef?: string
   /** "Product title / variant title", or the product title alone for a product's only variant. */
@@ -58,8 +62,8 @@ export const storeVariantPatch = (variant: StoreVariant, observedAt: Timestamp):
     sku: variant.sku,
     currency: variant.currency,
     price: variant.price,
-    storeVariantRef: variant.variantRef,
     observedAt,
+    ...(variant.variantRef === variant.sku ? {} : { storeVariantRef: variant.variantRef }),
     ...(variant.title === undefined ? {} : { title: variant.title }),
     ...(variant.productRef === undefined ? {} : { storeProductRef: variant.productRef }),
     ...(variant.compareAtPrice === undefined ? {} : { compareAtPrice: variant.compareAtPrice }),

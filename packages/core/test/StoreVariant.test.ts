@@ -15,6 +15,10 @@ describe("StoreVariant", () => {
     })
   })
 
+  it("a variant named by its sku leaves the item's ref alone", () => {
+    assert.isFalse("storeVariantRef" in storeVariantPatch({ ...base, variantRef: "A-1" }, 5))
+  })
+
   it("null from the store clears, a value sets", () => {
     const patch = storeVariantPatch(
       { ...base, title: "Mug", productRef: "p", compareAtPrice: null, cost: "4.00", inventory: null },
