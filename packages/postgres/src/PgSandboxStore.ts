@@ -204,8 +204,9 @@ export const changedVariants = (
         sql`
           SELECT v.variant_ref, i.sku, v.price, v.currency
           FROM sandbox_store_variants v
+          -- One equality (a hash join), not an OR of two (a nested loop over both tables).
           JOIN catalog_items i ON i.workspace_id = v.workspace_id
-            AND (i.store_variant_ref = v.variant_ref OR (i.store_variant_ref IS NULL AND i.sku = v.variant_ref))
+            AND coalesce(i.store_variant_ref, i.sku) = v.variant_ref
           WHERE v.workspace_id = ${workspaceId}
             AND ${since === null ? sql.literal("TRUE") : sql`v.updated_at > ${toTimestamptz(since)}`}
             AND ${afterRef === null ? sql.literal("TRUE") : sql`v.variant_ref > ${afterRef}`}
