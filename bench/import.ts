@@ -21,7 +21,6 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeRuntime, NodeServices } from "@effect/platform-node"
 import { importCatalogFile } from "@margin/cli/CatalogImporter"
-import { AuditTrail } from "@margin/core/AuditTrail"
 import { csvHeader, toCsvLine } from "@margin/core/CatalogImport"
 import { CatalogImports, defaultImportOptions } from "@margin/core/CatalogImportService"
 import { WorkspaceId } from "@margin/core/Ids"
@@ -230,12 +229,7 @@ const program = Effect.gen(function* () {
 }).pipe(Effect.scoped)
 
 program.pipe(
-  Effect.provide(
-    CatalogImports.layerWith({ batchSize }).pipe(
-      Layer.provide(AuditTrail.layer),
-      Layer.provideMerge(ScratchDatabase.layer)
-    )
-  ),
+  Effect.provide(CatalogImports.layerWith({ batchSize }).pipe(Layer.provideMerge(ScratchDatabase.layer))),
   Effect.provide(NodeServices.layer),
   Effect.provide(Logger.layer([])),
   NodeRuntime.runMain

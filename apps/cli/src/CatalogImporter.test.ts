@@ -3,7 +3,6 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { NodeServices } from "@effect/platform-node"
 import { assert, describe, it } from "@effect/vitest"
-import { AuditTrail } from "@margin/core/AuditTrail"
 import { csvHeader } from "@margin/core/CatalogImport"
 import { CatalogImports } from "@margin/core/CatalogImportService"
 import { WorkspaceId } from "@margin/core/Ids"
@@ -29,7 +28,6 @@ const withWorkspace = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     Effect.andThen(effect),
     Effect.provide(
       CatalogImports.layerWith({ batchSize: 3 }).pipe(
-        Layer.provide(AuditTrail.layer),
         Layer.provideMerge(Layer.mergeAll(MemoryAdapters.layer, NodeServices.layer))
       )
     )

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, layer } from "@effect/vitest"
+import { scopes } from "@margin/core/Scope"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
@@ -151,7 +152,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           )
           const secret = textOf(token.token)
           assert.match(secret, /^pck_[A-Za-z0-9_-]{43}$/)
-          assert.strictEqual(listOf(token.scopes).length, 10)
+          assert.deepStrictEqual(listOf(token.scopes), [...scopes])
           const sql = yield* SqlClient.SqlClient
           const stored = yield* sql<{
             readonly secretHash: string

@@ -1,15 +1,19 @@
 import { assert, layer } from "@effect/vitest"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
-import { Effect } from "effect"
+import { FakeShopify, fakeShop } from "@margin/stores/testing/FakeShopify"
+import { Effect, Layer } from "effect"
 import {
   assertFailed,
   assertFailedJson,
+  jsonOf,
   listOf,
+  marginctl,
   marginctlJsonListOnTestDatabase,
   marginctlJsonOnTestDatabase,
   marginctlOnTestDatabase,
   processTimeout,
   recordOf,
+  testDatabaseEnvironment,
   textOf
 } from "./testing/Marginctl.ts"
 
@@ -27,7 +31,9 @@ const cliList = marginctlJsonListOnTestDatabase
 const keysOf = (rows: ReadonlyArray<Readonly<Record<string, unknown>>>, key = "id") =>
   rows.map((row) => textOf(row[key]))
 
-layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl list and show, as processes", (it) => {
+layer(Layer.mergeAll(TestDatabase.layer, FakeShopify.layer({ accessToken: "shpat_listing_never_printed" })), {
+  timeout: "5 minutes"
+})("marginctl list and show, as processes", (it) => {
   it.effect(
     "workspaces, users, members and tokens: pages newest first, shows, unknown ids exit 3, never a secret",
     () =>
@@ -237,18 +243,27 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl list and show, as
         assertFailedJson(yield* cli("run", "show", "run_nope", "--json"), /^no run run_nope$/, 3)
 
         yield* cliJson("store", "connect", "--workspace", workspaceId, "--platform", "sandbox")
-        const accessToken = "shpat_listing_never_printed"
-        yield* cliJson(
-          "store",
-          "connect",
-          "--workspace",
-          otherId,
-          "--platform",
-          "shopify",
-          "--shop",
-          "bystander.myshopify.com",
-          "--access-token",
-          accessToken
+        // The connection is checked with one read: against the fake Shopify, with its token.
+        const fake = yield* FakeShopify
+        const env = { ...(yield* testDatabaseEnvironment), SHOPIFY_BASE_URL: fake.url }
+        const accessToken = fake.options.accessToken
+        jsonOf(
+          yield* marginctl(
+            [
+              "store",
+              "connect",
+              "--workspace",
+              otherId,
+              "--platform",
+              "shopify",
+              "--shop",
+              fakeShop,
+              "--access-token",
+              accessToken,
+              "--json"
+            ],
+            env
+          )
         )
         const stores = yield* cli("store", "list", "--json")
         assert.notInclude(stores.stdout, accessToken)
@@ -257,7 +272,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl list and show, as
         assert.deepStrictEqual(connections[0], {
           workspace_id: otherId,
           platform: "shopify",
-          shop: "bystander.myshopify.com",
+          shop: fakeShop,
           status: "connected",
           connected_at: connections[0]?.connected_at ?? null
         })

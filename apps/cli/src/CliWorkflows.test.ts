@@ -1,5 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
+import { scopes } from "@margin/core/Scope"
 import { SessionVerifier } from "@margin/edge/auth"
 import { PgIdentityKeyStore } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
@@ -114,8 +115,8 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.deepStrictEqual(
             tokens.map((token) => [token.role, listOf(token.scopes).length]),
             [
-              ["owner", 10],
-              ["approver", 10]
+              ["owner", scopes.length],
+              ["approver", scopes.length]
             ]
           )
           assert.deepStrictEqual(recordOf(first.store).sandbox_variants, 200)

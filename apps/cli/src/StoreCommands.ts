@@ -1,18 +1,22 @@
+import { NodeHttpClient } from "@effect/platform-node"
 import { ResourceNotFound } from "@margin/core/Errors"
-import { WorkspaceId } from "@margin/core/Ids"
+import { RecommendationId, UserId, WorkspaceId } from "@margin/core/Ids"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { type StoreConnection, StoreConnectionStatus, StorePlatform } from "@margin/core/StoreConnection"
 import { StoreSyncs } from "@margin/core/StoreSyncService"
 import type { StoreSyncReport } from "@margin/core/StoreSyncState"
 import { toIso } from "@margin/core/Timestamp"
+import { WriteBackCancellation } from "@margin/core/WriteBackCancellation"
 import { catalogImportSummaryJson } from "@margin/edge/wire"
 import { PgSandboxStore } from "@margin/postgres"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option, Redacted, Schema, Stream } from "effect"
+import { checkShopifyShop, requireMyshopifyDomain, ShopifyConfig } from "@margin/stores"
+import { Clock, Effect, Option, Redacted, Result, Schema, Stream } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
-import { workspaceFlag } from "./Flags.ts"
+import { idOf, workspaceFlag } from "./Flags.ts"
 import { afterFlag, limitFlag, listingOf, reportListing } from "./Listing.ts"
 import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
@@ -49,7 +53,11 @@ export const copyCatalogToSandbox = Effect.fn("copyCatalogToSandbox")(function* 
   )
 })
 
-/** Connects (or reconnects) the workspace's store; audited. */
+/**
+ * Connects (or reconnects) the workspace's store; audited. A Shopify store is checked first, with
+ * one read of the Admin API with the token (`shop { name myshopifyDomain }`): a token Shopify
+ * refuses, or one that opens another shop, is refused before anything is stored.
+ */
 export const connectStore = Effect.fn("connectStore")(function* (
   workspaceId: WorkspaceId,
   platform: StorePlatform,
@@ -57,8 +65,29 @@ export const connectStore = Effect.fn("connectStore")(function* (
   credentials: Redacted.Redacted<string> | null
 ) {
   yield* requireWorkspace(workspaceId)
+  const checked =
+    platform === "shopify" && shop !== null && credentials !== null
+      ? yield* checkShopifyShop(shop, credentials).pipe(
+          Effect.catchTags({
+            ShopifyRefused: (refused) =>
+              new OperatorError({ message: `Shopify refused the connection: ${refused.message}` }),
+            StoreUnavailable: (unavailable) =>
+              new OperatorError({
+                message: `could not check the connection, try again: ${unavailable.message}`,
+                kind: "unavailable"
+              })
+          }),
+          Effect.provide([ShopifyConfig.layer, NodeHttpClient.layerUndici])
+        )
+      : null
   const now = yield* Clock.currentTimeMillis
-  const connection: StoreConnection = { workspaceId, platform, shop, status: "connected", connectedAt: now }
+  const connection: StoreConnection = {
+    workspaceId,
+    platform,
+    shop: checked === null ? shop : checked.domain,
+    status: "connected",
+    connectedAt: now
+  }
   yield* audited(
     StoreConnectionRepository.use((stores) =>
       stores.connect(connection, credentials === null ? null : Redacted.value(credentials))
@@ -75,7 +104,7 @@ export const connectStore = Effect.fn("connectStore")(function* (
     ]
   )
   const variants = platform === "sandbox" ? yield* copyCatalogToSandbox(workspaceId) : null
-  return { connection, variants }
+  return { connection, variants, shopName: checked?.name ?? null }
 })
 
 /** A store connection as marginctl shows it: never its credentials (the port does not read them back). */
@@ -87,11 +116,12 @@ const connectionJson = (connection: StoreConnection) => ({
   connected_at: toIso(connection.connectedAt)
 })
 
+/** The shop's myshopify domain, refused with the reason before any call (the check's own rule). */
 const ShopDomain = Schema.String.pipe(
   Schema.check(
-    Schema.isPattern(/^[a-z0-9][a-z0-9-]*(\.[a-z0-9-]+)+$/, {
-      message: "expected a shop domain like acme.myshopify.com"
-    })
+    Schema.makeFilter((shop: string) =>
+      Result.match(requireMyshopifyDomain(shop), { onSuccess: () => undefined, onFailure: (reason) => reason })
+    )
   )
 )
 
@@ -101,7 +131,7 @@ const connect = Command.make(
     workspace: workspaceFlag,
     platform: Flag.Literals("platform", StorePlatform.literals),
     shop: Flag.String("shop").pipe(
-      Flag.withDescription("Shopify: the shop's domain, e.g. acme.myshopify.com"),
+      Flag.withDescription("Shopify: the shop's myshopify domain, e.g. acme.myshopify.com (checked with the token)"),
       Flag.withSchema(ShopDomain),
       Flag.optional
     ),
@@ -120,20 +150,22 @@ const connect = Command.make(
     if (platform === "sandbox" && (Option.isSome(shop) || Option.isSome(accessToken))) {
       return yield* new OperatorError({ message: "the sandbox store takes no --shop or --access-token", kind: "usage" })
     }
-    const { connection, variants } = yield* connectStore(
+    const { connection, variants, shopName } = yield* connectStore(
       workspace,
       platform,
       Option.getOrNull(shop),
       Option.getOrNull(accessToken)
     )
     yield* report(
-      { ...connectionJson(connection), sandbox_variants: variants },
+      { ...connectionJson(connection), shop_name: shopName, sandbox_variants: variants },
       (r) =>
-        `Connected ${r.workspace_id} to ${r.platform === "shopify" ? `Shopify ${r.shop}` : "the sandbox store"}${r.sandbox_variants === null ? "" : `; copied ${r.sandbox_variants} catalog prices into it`}`
+        `Connected ${r.workspace_id} to ${r.platform === "shopify" ? `Shopify ${r.shop} ("${r.shop_name}"; checked with the token)` : "the sandbox store"}${r.sandbox_variants === null ? "" : `; copied ${r.sandbox_variants} catalog prices into it`}`
     )
   })
 ).pipe(
-  Command.withDescription("Connect a workspace's store (sandbox: copies the catalog prices into it)"),
+  Command.withDescription(
+    "Connect a workspace's store (Shopify: checked with one read first; sandbox: copies the catalog prices into it)"
+  ),
   Command.withExamples([
     {
       command: "marginctl store connect --workspace ws_01jh8x --platform sandbox --json",
@@ -319,6 +351,56 @@ const sync = Command.make(
   Command.withExamples([{ command: "marginctl store sync --workspace ws_01jh8x --json" }])
 )
 
+const cancelWriteBack = Command.make(
+  "cancel-write-back",
+  {
+    workspace: workspaceFlag,
+    recommendation: Flag.String("recommendation").pipe(
+      Flag.withDescription("The approved recommendation (rec_…) whose write-back is still pending"),
+      Flag.withSchema(idOf("rec").pipe(Schema.decodeTo(RecommendationId)))
+    ),
+    by: Flag.String("by").pipe(
+      Flag.withDescription("The member who asks for it (usr_…): an admin or the owner; recorded as the actor"),
+      Flag.withSchema(idOf("usr").pipe(Schema.decodeTo(UserId)))
+    )
+  },
+  Effect.fn(function* ({ workspace: workspaceId, recommendation, by }) {
+    yield* requireWorkspace(workspaceId)
+    const membership = yield* MembershipRepository.use((memberships) => memberships.get(workspaceId, by))
+    const role = Option.getOrNull(Option.map(membership, (member) => member.role))
+    const cancelled = yield* WriteBackCancellation.use((cancellation) =>
+      cancellation.cancel(workspaceId, recommendation, { _tag: "SessionActor", userId: by }, role)
+    ).pipe(
+      Effect.catchTag(
+        "ForbiddenRole",
+        () =>
+          new OperatorError({
+            message: `${by} ${role === null ? "is not a member of the workspace" : `has the role ${role}`}: cancelling a write-back needs an admin or the owner`
+          })
+      )
+    )
+    yield* report(
+      {
+        workspace_id: workspaceId,
+        recommendation_id: recommendation,
+        status: cancelled.recommendation.status,
+        idempotent: cancelled.idempotent
+      },
+      (r) =>
+        r.idempotent
+          ? `The write-back of ${r.recommendation_id} was already cancelled`
+          : `Cancelled the write-back of ${r.recommendation_id}: it will not be delivered; the recommendation is ${r.status}`
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Cancel the pending write-back of an approved recommendation (an admin or the owner asks; audited): it is never delivered"
+  ),
+  Command.withExamples([
+    { command: "marginctl store cancel-write-back --workspace ws_01jh8x --recommendation rec_01jh9a --by usr_01jh8y" }
+  ])
+)
+
 export const storeCommand = Command.make("store").pipe(
   Command.withDescription(
     "Connect, disconnect, list and show stores; sync a catalog from its store; inspect the sandbox store"
@@ -333,6 +415,7 @@ export const storeCommand = Command.make("store").pipe(
     onDatabase(list),
     onDatabase(show),
     onDatabase(sync),
-    onDatabase(writes)
+    onDatabase(writes),
+    onDatabase(cancelWriteBack)
   ])
 )

@@ -14,12 +14,12 @@ import { Api } from "@margin/rest/api"
 import { bodyOf, type CallOptions, call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Clock, Effect } from "effect"
 import { HttpApi } from "effect/http-api"
-import { type Operation, operations } from "./Operations.ts"
+import { type Operation, operations, requestOptions } from "./Operations.ts"
 
 /** docs/contract.md, "Who may call" (and the 401/403 rows of its errors), for every operation. */
 
 const send = (operation: Operation, options: CallOptions = {}) =>
-  call(operation.method, operation.path, operation.body === undefined ? options : { ...options, body: operation.body })
+  call(operation.method, operation.path, requestOptions(operation, options))
 
 const allBut = (scope: Scope): ReadonlyArray<Scope> => scopes.filter((candidate) => candidate !== scope)
 
@@ -87,7 +87,7 @@ layer(testServer(), { excludeTestServices: true })("authentication and authoriza
         const { secret } = yield* issueToken(workspace, owner.user, { scopes: [operation.scope] })
         const reply = yield* send(operation, { token: secret })
         assert.isTrue(
-          reply.status === 200 || reply.status === 202 || reply.status === 404,
+          reply.status === 200 || reply.status === 201 || reply.status === 202 || reply.status === 404,
           `${operation.name}: ${reply.text}`
         )
       }

@@ -115,6 +115,27 @@ layer(testServer(), { excludeTestServices: true })("client, Effect face", (it) =
     })
   )
 
+  it.effect("imports a catalog file, CSV or JSON lines, dry run or not, and reads the import back", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const config = { baseUrl: yield* baseUrl, token: owner.token }
+      const { dry, csv, jsonl, again } = yield* withClient(config, (client) =>
+        Effect.gen(function* () {
+          const file = "sku,title,currency,price\nC-1,Cup,USD,3.00\n"
+          const dry = yield* client.importCatalog(file, { format: "csv", dryRun: true })
+          const csv = yield* client.importCatalog(file, { format: "csv" })
+          const jsonl = yield* client.importCatalog('{"sku":"C-1","price":"3.50"}\n', { format: "jsonl" })
+          const again = yield* client.getCatalogImport(jsonl.id)
+          return { dry, csv, jsonl, again }
+        })
+      )
+      assert.deepStrictEqual([dry.dry_run, dry.summary.created], [true, 1])
+      assert.deepStrictEqual([csv.dry_run, csv.summary.created], [false, 1])
+      assert.deepStrictEqual([jsonl.format, jsonl.summary.price_changed], ["jsonl", 1])
+      assert.deepStrictEqual(again, jsonl)
+    })
+  )
+
   it.effect("approve writes the price back once; the repeat answers {ok: true, idempotent: true}", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()

@@ -22,7 +22,7 @@ import {
   layer as testServer
 } from "@margin/runtime/testing/TestServer"
 import { Clock, Effect, Layer } from "effect"
-import { operations } from "./Operations.ts"
+import { operations, requestOptions } from "./Operations.ts"
 import { unavailableCatalog } from "./UnavailableCatalog.ts"
 
 /** docs/contract.md, "Errors and the order of checks": every error row, the envelope of every error, and the order. */
@@ -138,8 +138,7 @@ layer(testServer(), { excludeTestServices: true })("errors", (it) => {
     Effect.gen(function* () {
       const { owner } = yield* aWorkspaceWithOwner()
       for (const operation of operations.filter((candidate) => /_missing/.test(candidate.path))) {
-        const options =
-          operation.body === undefined ? { token: owner.token } : { token: owner.token, body: operation.body }
+        const options = requestOptions(operation, { token: owner.token })
         expectError(yield* call(operation.method, operation.path, options), 404, "not_found")
       }
     })

@@ -27,8 +27,14 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
       for (const entry of operations) {
         const template = entry.path
           .split("?")[0]
-          ?.replace(/\/(run|rec|alt)_missing/, (_, kind: string) =>
-            kind === "run" ? "/{run_id}" : kind === "rec" ? "/{recommendation_id}" : "/{alert_id}"
+          ?.replace(/\/(run|rec|alt|imp)_missing/, (_, kind: string) =>
+            kind === "run"
+              ? "/{run_id}"
+              : kind === "rec"
+                ? "/{recommendation_id}"
+                : kind === "imp"
+                  ? "/{import_id}"
+                  : "/{alert_id}"
           )
         const described = record(record(paths[template ?? ""])[entry.method.toLowerCase()])
         assert.strictEqual(described.operationId?.toString().endsWith(`.${entry.name}`), true, entry.name)

@@ -1,4 +1,5 @@
 import type { Scope } from "@margin/core/Scope"
+import type { CallOptions } from "@margin/runtime/testing/TestServer"
 import type { HttpMethod } from "effect/http"
 
 /**
@@ -10,6 +11,8 @@ export interface Operation {
   readonly method: HttpMethod.HttpMethod
   readonly path: string
   readonly body?: unknown
+  /** Headers the body needs (its media type when it is not JSON). */
+  readonly headers?: Readonly<Record<string, string>>
   readonly scope: Scope
   readonly mutation: boolean
   readonly session: boolean
@@ -128,6 +131,24 @@ export const operations: ReadonlyArray<Operation> = [
     session: false
   },
   {
+    name: "importCatalog",
+    method: "POST",
+    path: "/api/v1/catalog/imports?dry_run=true",
+    body: "sku,price\nNOTHING-HAS-THIS-SKU,1.00\n",
+    headers: { "content-type": "text/csv" },
+    scope: "catalog:write",
+    mutation: true,
+    session: false
+  },
+  {
+    name: "getCatalogImport",
+    method: "GET",
+    path: "/api/v1/catalog/imports/imp_missing",
+    scope: "catalog:read",
+    mutation: false,
+    session: false
+  },
+  {
     name: "exportReport",
     method: "GET",
     path: "/api/v1/reports/export",
@@ -144,3 +165,9 @@ export const operations: ReadonlyArray<Operation> = [
     session: true
   }
 ]
+
+/** The call options of an operation's request: its body and the headers it needs, with `options`. */
+export const requestOptions = (operation: Operation, options: CallOptions): CallOptions =>
+  operation.body === undefined
+    ? options
+    : { ...options, body: operation.body, headers: { ...operation.headers, ...options.headers } }

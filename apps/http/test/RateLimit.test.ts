@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { aWorkspaceWithOwner, issueToken, member, session } from "@margin/edge/testing/World"
 import { call, expectError, type Reply, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Clock, Effect } from "effect"
-import { operations } from "./Operations.ts"
+import { operations, requestOptions } from "./Operations.ts"
 
 /** docs/contract.md, "The rate budget", with a budget of 5 per minute so that the tests are quick. */
 
@@ -126,10 +126,7 @@ layer(testServer({ rateLimit: limit }), { excludeTestServices: true, timeout: "3
       const { owner } = yield* aWorkspaceWithOwner()
       yield* awayFromWindowEdge
       const send = (operation: (typeof operations)[number]) =>
-        call(operation.method, operation.path, {
-          token: owner.token,
-          ...(operation.body === undefined ? {} : { body: operation.body })
-        })
+        call(operation.method, operation.path, requestOptions(operation, { token: owner.token }))
       const replies = yield* Effect.forEach(operations.slice(0, limit), send)
       assert.isTrue(replies.every((reply) => reply.status !== 429))
       for (const operation of operations.slice(limit)) expectLimited(yield* send(operation))

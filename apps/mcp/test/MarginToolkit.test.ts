@@ -63,6 +63,8 @@ const everyTool = [
   "resolve_alert",
   "dismiss_alert",
   "list_catalog_items",
+  "import_catalog",
+  "get_catalog_import",
   "export_report",
   "get_workspace_status"
 ]
@@ -121,6 +123,8 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
         resolve_alert: "false true true false",
         dismiss_alert: "false true true false",
         list_catalog_items: read,
+        import_catalog: "false true false false",
+        get_catalog_import: read,
         export_report: read,
         get_workspace_status: read
       })
@@ -399,6 +403,49 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
         [a.id]
       )
       assert.isNull(field(next, "next_cursor"))
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("catalog imports: a partial CSV keeps what it does not mention, a dry run writes nothing, read back", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const item = yield* seedItem(workspace, { sku: "M-1", price: 1000, cost: 550, inventory: 7 })
+      const agent = yield* connect(owner.token)
+      const content = "sku,price,cost\nM-1,12.50,\nM-2,1.00,\n"
+      const dry = ok(yield* agent.call("import_catalog", { format: "csv", content, dry_run: true }))
+      assert.deepStrictEqual([field(dry, "dry_run"), field(field(dry, "summary"), "price_changed")], [true, 1])
+      const unchanged = ok(yield* agent.call("list_catalog_items", {}))
+      assert.strictEqual(field(field(list(unchanged, "data")[0], "price"), "amount_minor"), item.price)
+      const done = ok(yield* agent.call("import_catalog", { format: "csv", content }))
+      assert.deepStrictEqual(field(done, "summary"), {
+        created: 0,
+        updated: 1,
+        price_changed: 1,
+        cost_changed: 0,
+        other_changed: 0,
+        unchanged: 0,
+        stale_price: 0,
+        rejected: [{ line: 3, error: "sku M-2 is not in the catalog: a new item needs title, currency" }],
+        rejected_total: 1
+      })
+      const [after] = list(ok(yield* agent.call("list_catalog_items", {})), "data")
+      assert.deepStrictEqual(
+        [
+          field(field(after, "price"), "amount_minor"),
+          field(field(after, "cost"), "amount_minor"),
+          field(after, "inventory")
+        ],
+        [1250, 550, 7]
+      )
+      assert.deepStrictEqual(ok(yield* agent.call("get_catalog_import", { import_id: field(done, "id") })), done)
+      failed(yield* agent.call("get_catalog_import", { import_id: "imp_missing" }), "not_found")
+      failed(yield* agent.call("import_catalog", { format: "csv", content: "title\nMug\n" }), "validation_error")
+      // A token without catalog:write does not see the tool, and a call is insufficient_scope.
+      const reader = yield* issueToken(workspace, owner.user, { scopes: ["catalog:read"] })
+      const readerAgent = yield* connect(reader.secret)
+      const names = yield* namesOf(readerAgent)
+      assert.deepStrictEqual([names.includes("import_catalog"), names.includes("get_catalog_import")], [false, true])
+      failed(yield* readerAgent.call("import_catalog", { format: "csv", content }), "insufficient_scope")
     }).pipe(Effect.scoped)
   )
 

@@ -1,8 +1,8 @@
-import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
+import { AlertId, CatalogImportId, RecommendationId, RunId } from "@margin/core/Ids"
 import { CursorParam } from "@margin/edge/wire"
 import { Api } from "@margin/rest/api"
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { FetchHttpClient, HttpClient, HttpClientRequest } from "effect/http"
+import { Context, Effect, Layer, Redacted, Schema, Stream } from "effect"
+import { FetchHttpClient, HttpBody, HttpClient, HttpClientRequest } from "effect/http"
 import { HttpApiClient } from "effect/http-api"
 import { fromResponse } from "./ApiError.ts"
 import type { ClientConfig } from "./ClientConfig.ts"
@@ -32,6 +32,12 @@ export type CatalogItemListQuery = ListQuery<Raw["catalog"]["listCatalogItems"]>
 export type TriggerRunBody = NonNullable<PayloadOf<Raw["runs"]["triggerRun"]>>
 export type RejectBody = PayloadOf<Raw["recommendations"]["rejectRecommendation"]>
 export type SnoozeBody = PayloadOf<Raw["alerts"]["snoozeAlert"]>
+
+/** A catalog file to import: its format, and whether to decide every line without writing. */
+export interface CatalogImportOptions {
+  readonly format: "csv" | "jsonl"
+  readonly dryRun?: boolean
+}
 
 const decodeCursor = Schema.decodeEffect(CursorParam)
 
@@ -78,6 +84,16 @@ export const make = (config: ClientConfig) =>
       httpClient: HttpClient.mapRequest(httpClient, HttpClientRequest.acceptJson),
       transformResponse: successBodyRefused
     })
+    // The import's body goes out as text/csv, the definition's first media type; JSON lines say so.
+    const importsAsJsonLines = yield* HttpApiClient.group(Api, {
+      group: "catalog",
+      httpClient: HttpClient.mapRequest(httpClient, (request) =>
+        request.body._tag === "Stream"
+          ? HttpClientRequest.setBody(request, HttpBody.stream(request.body.stream, "application/x-ndjson"))
+          : request
+      ),
+      transformResponse: successBodyRefused
+    })
     const recommendation = (id: string) => ({ params: { recommendation_id: RecommendationId.make(id) } })
     const alert = (id: string) => ({ params: { alert_id: AlertId.make(id) } })
     return {
@@ -112,6 +128,18 @@ export const make = (config: ClientConfig) =>
         send(
           Effect.flatMap(cursorOf(cursor), (page) => api.catalog.listCatalogItems({ query: { ...query, ...page } }))
         ),
+      /** Imports a catalog file (its text, or its bytes as a stream), in one transaction on the server. */
+      importCatalog: (file: string | Stream.Stream<Uint8Array>, options: CatalogImportOptions) => {
+        const payload = typeof file === "string" ? Stream.make(new TextEncoder().encode(file)) : file
+        const query = options.dryRun === true ? { dry_run: "true" as const } : {}
+        return send(
+          options.format === "csv"
+            ? api.catalog.importCatalog({ payload, query })
+            : importsAsJsonLines.importCatalog({ payload, query })
+        )
+      },
+      getCatalogImport: (id: string) =>
+        send(api.catalog.getCatalogImport({ params: { import_id: CatalogImportId.make(id) } })),
       /** The CSV text by default; `{ format: "json" }` for the rows as JSON. */
       exportReport: (options: { readonly format?: "csv" | "json" } = {}) =>
         send(options.format === "json" ? reportsAsJson.exportReport({}) : api.reports.exportReport({})),

@@ -37,6 +37,8 @@ export const createClient = (config: ClientConfig): PromiseClient => {
     resolveAlert: (id) => run((client) => client.resolveAlert(id)),
     dismissAlert: (id) => run((client) => client.dismissAlert(id)),
     listCatalogItems: (query) => run((client) => client.listCatalogItems(query)),
+    importCatalog: (file, options) => run((client) => client.importCatalog(file, options)),
+    getCatalogImport: (id) => run((client) => client.getCatalogImport(id)),
     exportReport: (options) => run((client) => client.exportReport(options)),
     getWorkspaceStatus: () => run((client) => client.getWorkspaceStatus()),
     healthz: () => run((client) => client.healthz()),

@@ -181,7 +181,7 @@ export class CatalogImports extends Context.Service<
 
         return CatalogImports.of({ run, get })
       })
-    )
+    ).pipe(Layer.provide(AuditTrail.layer))
 
   static readonly layer = CatalogImports.layerWith(defaultImportOptions)
 }

@@ -9,7 +9,7 @@ import { CatalogRepository } from "./ports/CatalogRepository.ts"
 import { IdGenerator } from "./ports/IdGenerator.ts"
 import { RecommendationRepository } from "./ports/RecommendationRepository.ts"
 import { StoreConnectionRepository } from "./ports/StoreConnectionRepository.ts"
-import { StoreUnavailable, StoreWriteBack, type StoreWriteResult } from "./ports/StoreWriteBack.ts"
+import { type StoreUnavailable, StoreWriteBack, type StoreWriteResult } from "./ports/StoreWriteBack.ts"
 import { Transactor } from "./ports/Transactor.ts"
 import { WriteBackOutbox } from "./ports/WriteBackOutbox.ts"
 import * as Machine from "./RecommendationMachine.ts"
@@ -162,8 +162,10 @@ export class WriteBackDelivery extends Context.Service<
         /** Delivers a row this worker has claimed (its `attempts` already counts this attempt). */
         const deliverClaimed = Effect.fnUntraced(function* (writeBack: WriteBack, owner: string) {
           const connection = Option.filter(yield* stores.get(writeBack.workspaceId), (c) => c.status === "connected")
+          // A disconnected store is refused, not waited for (docs/stores.md): retrying would write
+          // an approval's price into a store the merchant took away, whenever it came back.
           const result: StoreWriteResult | StoreUnavailable = Option.isNone(connection)
-            ? new StoreUnavailable({ message: "no store is connected to the workspace" })
+            ? { _tag: "Rejected", message: "the workspace's store is not connected" }
             : yield* store
                 .deliver(connection.value, writeBack)
                 .pipe(Effect.catchTag("StoreUnavailable", Effect.succeed))

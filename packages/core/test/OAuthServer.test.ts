@@ -8,6 +8,7 @@ import type { Plan } from "../src/Plan.ts"
 import { MembershipRepository } from "../src/ports/MembershipRepository.ts"
 import { OAuthSecrets } from "../src/ports/OAuthSecrets.ts"
 import { UserRepository } from "../src/ports/UserRepository.ts"
+import { scopes } from "../src/Scope.ts"
 import * as CountingOAuthSecrets from "../testing/CountingOAuthSecrets.ts"
 import * as StaticClientMetadataDocuments from "../testing/StaticClientMetadataDocuments.ts"
 import { seedUser, seedWorkspace, userA, wsA } from "../testing/UseCases.ts"
@@ -152,7 +153,7 @@ describe("OAuthServer", () => {
         "invalid_scope"
       )
       const all = yield* server.authorizationRequest(base)
-      assert.strictEqual(all.scopes.length, 10)
+      assert.deepStrictEqual(all.scopes, scopes)
     }).pipe(Effect.provide(services))
   )
 

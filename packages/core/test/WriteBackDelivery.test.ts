@@ -4,37 +4,16 @@ import { TestClock } from "effect/testing"
 import { Alerts } from "../src/AlertsService.ts"
 import { MemoryStore } from "../src/memory/MemoryStore.ts"
 import { CatalogRepository } from "../src/ports/CatalogRepository.ts"
+import { StoreConnectionRepository } from "../src/ports/StoreConnectionRepository.ts"
 import { WriteBackOutbox } from "../src/ports/WriteBackOutbox.ts"
 import { Recommendations } from "../src/RecommendationsService.ts"
 import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
-import {
-  auditOf,
-  connectStore,
-  seedItem,
-  seedRecommendation,
-  seedWorkspace,
-  sessionActor,
-  testDelivery,
-  tokenActor,
-  useCases,
-  wsA
-} from "../testing/UseCases.ts"
+import { approvedWriteBack, auditOf, testDelivery, useCases, wsA } from "../testing/UseCases.ts"
 
 const start = 1_000_000
 
 /** Item A at 10.00 in the catalog and the store; its recommendation to 10.99 accepted and approved. */
-const approved = Effect.gen(function* () {
-  yield* seedWorkspace(wsA, "max")
-  yield* connectStore(wsA)
-  yield* TestClock.setTime(start)
-  const item = yield* seedItem(wsA, { sku: "A", price: 1000, cost: 700 })
-  const recommendation = yield* seedRecommendation(item, 1099)
-  const recommendations = yield* Recommendations
-  yield* recommendations.accept(wsA, recommendation.id, tokenActor)
-  const { writeBack } = yield* recommendations.approve(wsA, recommendation.id, sessionActor, "approver")
-  if (writeBack === null) return yield* Effect.die("approve enqueues a write-back")
-  return { item, recommendation, writeBack }
-})
+const approved = approvedWriteBack(start)
 
 const statusOf = (id: Parameters<Recommendations["Service"]["get"]>[1]) =>
   Effect.map(
@@ -116,6 +95,20 @@ describe("WriteBackDelivery", () => {
       assert.strictEqual((yield* (yield* WriteBackDelivery).deliverOne(writeBack)).outcome, "rejected")
       assert.strictEqual(yield* statusOf(recommendation.id), "write_back_failed")
       assert.include((yield* outboxRow(recommendation.id))?.lastError ?? "", "variant archived")
+      assert.deepStrictEqual(yield* openAlertKinds, [["write_back_failed", "critical", item.id]])
+    }).pipe(Effect.provide(useCases))
+  )
+
+  it.effect("a store disconnected after the approval: the write-back is refused at once, not retried", () =>
+    Effect.gen(function* () {
+      const { item, recommendation, writeBack } = yield* approved
+      yield* StoreConnectionRepository.use((stores) => stores.disconnect(wsA))
+      assert.strictEqual((yield* (yield* WriteBackDelivery).deliverOne(writeBack)).outcome, "rejected")
+      assert.strictEqual(yield* statusOf(recommendation.id), "write_back_failed")
+      const row = yield* outboxRow(recommendation.id)
+      assert.deepStrictEqual([row?.status, row?.attempts], ["failed", 1])
+      assert.include(row?.lastError ?? "", "not connected")
+      assert.strictEqual(yield* (yield* MemoryStore).deliveries, 0, "nothing reached the store")
       assert.deepStrictEqual(yield* openAlertKinds, [["write_back_failed", "critical", item.id]])
     }).pipe(Effect.provide(useCases))
   )

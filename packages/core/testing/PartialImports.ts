@@ -4,26 +4,14 @@
  * adapters and the import over PostgreSQL.
  */
 import { assert } from "@effect/vitest"
-import type { CatalogColumn } from "../src/CatalogImport.ts"
+import { type CatalogColumn, catalogColumns } from "../src/CatalogImport.ts"
 import type { CatalogItem } from "../src/CatalogItem.ts"
 import { formatMajorUnits } from "../src/Money.ts"
 
 /** The columns a line may mention besides its sku (observed_at aside: it is not a field). */
-export const fieldColumns = [
-  "title",
-  "tags",
-  "currency",
-  "price",
-  "cost",
-  "compare_at_price",
-  "min_price",
-  "max_price",
-  "inventory",
-  "units_sold_30d",
-  "store_product_ref",
-  "store_variant_ref",
-  "competitor_price"
-] as const satisfies ReadonlyArray<CatalogColumn>
+export const fieldColumns = catalogColumns.filter(
+  (column): column is Exclude<CatalogColumn, "sku" | "observed_at"> => column !== "sku" && column !== "observed_at"
+)
 export type FieldColumn = (typeof fieldColumns)[number]
 
 /** The item field each column writes. */

@@ -4,6 +4,7 @@
  * Seeded rows use fixed ids (`ws_a`, `usr_a`...), so provide `useCases` afresh to every test.
  */
 import { Effect, HashMap, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import type { Actor } from "../src/Actor.ts"
 import type { AlertFinding } from "../src/AlertFinding.ts"
 import * as AlertMachine from "../src/AlertMachine.ts"
@@ -26,6 +27,7 @@ import { Recommendations } from "../src/RecommendationsService.ts"
 import { RunExecutor } from "../src/RunExecutor.ts"
 import { Runs } from "../src/RunsService.ts"
 import { WorkspaceStatus } from "../src/WorkspaceStatusService.ts"
+import { WriteBackCancellation } from "../src/WriteBackCancellation.ts"
 import { WriteBackDelivery } from "../src/WriteBackDelivery.ts"
 import { aCatalogItem, aRecommendation, aStoreConnection, aUser, aWorkspace } from "./Fixtures.ts"
 
@@ -39,7 +41,8 @@ export const useCases = Layer.mergeAll(
   Runs.layer,
   WorkspaceStatus.layer,
   RunExecutor.layerWith({ chunkSize: 2 }),
-  WriteBackDelivery.layerWith(testDelivery)
+  WriteBackDelivery.layerWith(testDelivery),
+  WriteBackCancellation.layer
 ).pipe(Layer.provideMerge(MemoryAdapters.layer))
 
 export const wsA = WorkspaceId.make("ws_a")
@@ -135,3 +138,21 @@ export const auditOf = (
   AuditRepository.use((audit) =>
     Effect.map(audit.list(workspaceId, { limit: 200, cursor: null }), (page) => [...page.items].reverse())
   )
+
+/**
+ * Item A at 10.00 in the catalog and the store of `wsA` (plan max, store connected), its
+ * recommendation to 10.99 accepted and approved at `at`: the write-back pending, not yet delivered.
+ */
+export const approvedWriteBack = (at: number) =>
+  Effect.gen(function* () {
+    yield* seedWorkspace(wsA, "max")
+    yield* connectStore(wsA)
+    yield* TestClock.setTime(at)
+    const item = yield* seedItem(wsA, { sku: "A", price: 1000, cost: 700 })
+    const recommendation = yield* seedRecommendation(item, 1099)
+    const recommendations = yield* Recommendations
+    yield* recommendations.accept(wsA, recommendation.id, tokenActor)
+    const { writeBack } = yield* recommendations.approve(wsA, recommendation.id, sessionActor, "approver")
+    if (writeBack === null) return yield* Effect.die("approve enqueues a write-back")
+    return { item, recommendation, writeBack }
+  })

@@ -147,6 +147,25 @@ export const writeBackOutboxContract = <E>(name: string, services: Layer.Layer<W
       })
     )
 
+    it.effect("cancelPending ends a pending row of its workspace only, never one in flight", () =>
+      Effect.gen(function* () {
+        const outbox = yield* WriteBackOutbox
+        const { rows } = yield* approvals(1)
+        const [row] = rows
+        yield* outbox.enqueue(row)
+        const other = yield* seedWorkspace()
+        assert.isFalse(yield* outbox.cancelPending(other.id, row.id, "cancelled"), "another workspace's row")
+        assert.isTrue(yield* outbox.cancelPending(row.workspaceId, row.id, "cancelled by usr_1"))
+        const cancelled = yield* stored(row)
+        assert.deepStrictEqual([cancelled.status, cancelled.lastError], ["failed", "cancelled by usr_1"])
+        assert.isFalse(yield* outbox.cancelPending(row.workspaceId, row.id, "again"), "only once")
+        assert.isTrue(Option.isNone(yield* outbox.claim(row.id, "a", fixtureNow + dayMs, fixtureNow + dayMs + 1)))
+        const claimed = yield* inFlight
+        assert.isFalse(yield* outbox.cancelPending(claimed.workspaceId, claimed.id, "cancelled"), "in flight")
+        assert.strictEqual((yield* stored(claimed)).status, "in_flight")
+      })
+    )
+
     it.effect("claimDue takes up to `limit` due rows, longest waiting first", () =>
       Effect.gen(function* () {
         const outbox = yield* WriteBackOutbox

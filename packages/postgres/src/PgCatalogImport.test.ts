@@ -1,4 +1,3 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
 import { CatalogImports } from "@margin/core/CatalogImportService"
 import { catalogImportSuite } from "@margin/core/testing/CatalogImportSuite"
 import { Layer } from "effect"
@@ -7,8 +6,5 @@ import * as PgTestAdapters from "./testing/PgTestAdapters.ts"
 // The use case over the PostgreSQL adapters: one transaction, every column combination, on the database.
 catalogImportSuite(
   PgTestAdapters.backend,
-  CatalogImports.layerWith({ batchSize: 500 }).pipe(
-    Layer.provide(AuditTrail.layer),
-    Layer.provideMerge(PgTestAdapters.layer)
-  )
+  CatalogImports.layerWith({ batchSize: 500 }).pipe(Layer.provideMerge(PgTestAdapters.layer))
 )

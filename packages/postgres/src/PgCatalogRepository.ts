@@ -1,5 +1,5 @@
 import * as PgTypes from "@effect/sql-pg/PgTypes"
-import type { ImportDecision } from "@margin/core/CatalogImportDecision"
+import { decideBatch } from "@margin/core/CatalogImportBatch"
 import { type CatalogItem, type CatalogItemInput, PricePoint } from "@margin/core/CatalogItem"
 import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
 import { CurrencyCode } from "@margin/core/Money"
@@ -348,22 +348,7 @@ export const layerWith = ({
             SELECT ${columns} FROM catalog_items
             WHERE workspace_id = ${workspaceId} AND sku = ANY(${skus})
             FOR UPDATE`.pipe(Effect.flatMap(all))
-          const items = new Map(current.map((item) => [item.sku, item]))
-          const written = new Map<string, CatalogItem>()
-          const decisions: Array<ImportDecision> = []
-          for (const { patch } of lines) {
-            const decision = decide(items.get(patch.sku), patch)
-            decisions.push(decision)
-            if (decision._tag === "Created") {
-              const item: CatalogItem = { ...decision.item, id: CatalogItemId.make(yield* ids.next("catalogItem")) }
-              items.set(item.sku, item)
-              written.set(item.sku, item)
-            } else if (decision._tag === "Updated") {
-              items.set(decision.item.sku, decision.item)
-              written.set(decision.item.sku, decision.item)
-            }
-          }
-          const rows = Array.from(written.values())
+          const { decisions, written: rows } = yield* decideBatch(lines, current, decide, ids.next("catalogItem"))
           for (let start = 0; start < rows.length; start += upsertStatementSize) {
             yield* writeItems(workspaceId, rows.slice(start, start + upsertStatementSize))
           }

@@ -177,6 +177,11 @@ export const layer: Layer.Layer<WriteBackOutbox, never, SqlClient.SqlClient> = L
         }),
       markFailed: (id, owner, error) =>
         finish("WriteBackOutbox.markFailed", id, owner, { status: "failed", last_error: error }),
+      cancelPending: (workspaceId, id, error) =>
+        sql`
+          UPDATE write_backs SET status = 'failed', last_error = ${error}, updated_at = now()
+          WHERE workspace_id = ${workspaceId} AND id = ${id} AND status = 'pending'
+          RETURNING id`.pipe(Effect.map(touchedAny), asRepository("WriteBackOutbox.cancelPending")),
       depth: (now) =>
         sql`
           SELECT count(*) AS count, min(created_at) AS oldest FROM write_backs

@@ -1,6 +1,6 @@
 import { AlertStatus } from "@margin/core/Alert"
 import { AlertKind } from "@margin/core/AlertFinding"
-import { AlertId, RecommendationId, RunId } from "@margin/core/Ids"
+import { AlertId, CatalogImportId, RecommendationId, RunId } from "@margin/core/Ids"
 import {
   acceptRecommendation,
   approveRecommendation,
@@ -8,10 +8,12 @@ import {
   dismissRecommendation,
   exportReport,
   getAlert,
+  getCatalogImport,
   getRecommendation,
   getRun,
   getWorkspaceStatus,
   healthz,
+  importCatalog,
   listAlerts,
   listCatalogItems,
   listRecommendations,
@@ -29,6 +31,7 @@ import { Tag } from "@margin/core/Tag"
 import {
   AlertChangedJson,
   AlertJson,
+  CatalogImportJson,
   CatalogItemJson,
   IdempotentRepeatJson,
   isWithoutNul,
@@ -86,6 +89,12 @@ const reportCsvExample = [
  * when built on its own (IsolatedGroup).
  */
 export const apiMiddlewares = [RequestValidation, Authentication] as const
+
+/** A catalog import's body: its media type says its format (text/csv, else JSON lines). */
+export const catalogImportContentTypes = ["text/csv", "application/x-ndjson", "application/jsonl"] as const
+
+/** The largest catalog file one import takes (a million lines of a usual catalog is about 100 MiB). */
+export const catalogImportMaxBytes = 512 * 1024 * 1024
 
 const RecommendationParams = { recommendation_id: RecommendationId }
 const AlertParams = { alert_id: AlertId }
@@ -202,7 +211,21 @@ export const CatalogGroup = HttpApiGroup.make("catalog")
       query: { ...pageQueryFields, tag: Schema.optionalKey(Tag) },
       success: ListJson(CatalogItemJson, "CatalogItemList"),
       error: RepositoryErrorError
-    }).annotateMerge(operation(listCatalogItems))
+    }).annotateMerge(operation(listCatalogItems)),
+    HttpApiEndpoint.make(importCatalog.rest.method)(importCatalog.id, importCatalog.rest.path, {
+      query: { dry_run: Schema.optionalKey(Schema.Literals(["true", "false"])) },
+      payload: HttpApiSchema.StreamUint8Array({
+        contentType: [...catalogImportContentTypes],
+        maxBytes: catalogImportMaxBytes
+      }),
+      success: CatalogImportJson.pipe(HttpApiSchema.status(201)),
+      error: [InvalidInputError, RepositoryErrorError]
+    }).annotateMerge(operation(importCatalog)),
+    HttpApiEndpoint.make(getCatalogImport.rest.method)(getCatalogImport.id, getCatalogImport.rest.path, {
+      params: { import_id: CatalogImportId },
+      success: CatalogImportJson,
+      error: [ResourceNotFoundError, RepositoryErrorError]
+    }).annotateMerge(operation(getCatalogImport))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)

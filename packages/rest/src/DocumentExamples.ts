@@ -1,6 +1,8 @@
 import type {
   AlertChangedJson,
   AlertJson,
+  CatalogImportJson,
+  CatalogImportSummaryJson,
   CatalogItemJson,
   IdempotentRepeatJson,
   MoneyJson,
@@ -126,6 +128,29 @@ const alert: AlertJson = {
   updated_at: "2026-11-22T07:35:11.807Z"
 }
 
+const catalogImportSummary: CatalogImportSummaryJson = {
+  created: 12,
+  updated: 215,
+  price_changed: 203,
+  cost_changed: 14,
+  other_changed: 9,
+  unchanged: 270,
+  stale_price: 3,
+  rejected: [{ line: 88, error: 'price: "12,99" is not an amount like 12.99' }],
+  rejected_total: 1
+}
+
+const catalogImport: CatalogImportJson = {
+  id: "imp_01m8134q2c8g4w8x1zq3m5n7p9",
+  status: "succeeded",
+  format: "csv",
+  dry_run: false,
+  summary: catalogImportSummary,
+  requested_by: "token:tok_01m812wcr8ag73dapwgc29gyth",
+  created_at: "2026-11-22T07:40:12.518Z",
+  finished_at: "2026-11-22T07:40:13.204Z"
+}
+
 const catalogItem: CatalogItemJson = {
   id: "itm_01m812wcjvfrvqkszqwppg2xqa",
   sku: "DEMO-0196",
@@ -235,6 +260,8 @@ export const componentExamples: Readonly<Record<string, unknown>> = {
   Alert: alert,
   AlertList: list(alert, "mwriv0lb.alt_01m812wcp2a085c4msrpe0vft9"),
   AlertChanged: alertChanged,
+  CatalogImport: catalogImport,
+  CatalogImportSummary: catalogImportSummary,
   CatalogItem: catalogItem,
   CatalogItemList: list(catalogItem, "mwriv0ih.itm_01m812wcjvfrvqkszqwppg2xqa"),
   ReportRow: reportRow,

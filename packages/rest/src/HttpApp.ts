@@ -1,10 +1,11 @@
+import { importCatalog } from "@margin/core/operations/OperationCatalogue"
 import { MetricsRoute, pathOf } from "@margin/edge/telemetry"
 import { deprecationsInUse } from "@margin/edge/wire"
 import { Effect, Layer } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { AlertsHandlers } from "./AlertsHandlers.ts"
-import { Api, openApiPath } from "./Api.ts"
+import { Api, catalogImportMaxBytes, openApiPath } from "./Api.ts"
 import * as AuthenticationLayer from "./AuthenticationLayer.ts"
 import { CatalogHandlers } from "./CatalogHandlers.ts"
 import * as Deprecations from "./Deprecations.ts"
@@ -87,6 +88,7 @@ export const layer = <E = never, R = never>(options: HttpAppOptions<E, R> = {}) 
           MetricsRoute.layer,
           ResponseGuard.layer({
             maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+            largeBodyRoutes: new Map([[importCatalog.rest.path, catalogImportMaxBytes]]),
             routes
           })
         ).pipe(

@@ -9,6 +9,8 @@ import type { RouteTable } from "./RouteTable.ts"
 export interface ResponseGuardOptions {
   /** Request bodies above this many bytes are refused with 413. */
   readonly maxBodyBytes: number
+  /** Routes (by template) that take larger bodies, with their own limit: a catalog import streams a whole file. */
+  readonly largeBodyRoutes?: ReadonlyMap<string, number>
   readonly routes: RouteTable
 }
 
@@ -139,13 +141,13 @@ export const layer = (options: ResponseGuardOptions): Layer.Layer<never, never, 
         const declared = Number(
           Context.get(context, HttpServerRequest.HttpServerRequest).headers["content-length"] ?? "0"
         )
+        const route = options.routes.templateOf(start.path) ?? "unmatched"
         const refused =
-          declared > options.maxBodyBytes
+          declared > (options.largeBodyRoutes?.get(route) ?? options.maxBodyBytes)
             ? envelope(413, messages[413] ?? "", {})
             : namesNothing(start.path)
               ? envelope(404, messages[404] ?? "", {})
               : undefined
-        const route = options.routes.templateOf(start.path) ?? "unmatched"
         return refused !== undefined
           ? RequestTelemetry.finishRequest(start, route, refused)
           : Effect.flatMap(answering(httpEffect, start), (answered) =>

@@ -75,3 +75,16 @@ const retryableUserErrorCodes: ReadonlySet<string> = new Set(["CANNOT_CURRENTLY_
 
 export const isRetryableUserError = (error: ShopifyUserError): boolean =>
   error.code !== null && retryableUserErrorCodes.has(error.code)
+
+const ShopIdentity = Schema.Struct({ shop: Schema.Struct({ name: Schema.String, myshopifyDomain: Schema.String }) })
+export type ShopIdentity = typeof ShopIdentity.Type
+
+/** The cheapest read that proves a token and names its shop: what connecting a store checks. */
+export const readShop: ShopifyOperation<ShopIdentity> = {
+  name: "ShopIdentity",
+  document: `query ShopIdentity {
+  shop { name myshopifyDomain }
+}`,
+  variables: {},
+  data: ShopIdentity
+}

@@ -1,4 +1,5 @@
 import { Effect, HashMap, Layer, Option, Stream } from "effect"
+import { decideBatch } from "../CatalogImportBatch.ts"
 import type { ImportDecision } from "../CatalogImportDecision.ts"
 import type { CatalogItem, CatalogItemInput } from "../CatalogItem.ts"
 import type { CatalogPatch, CatalogPatchLine } from "../CatalogPatch.ts"
@@ -102,35 +103,13 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
       db.transaction(
         Effect.gen(function* () {
           const skus = new Set(lines.map(({ patch }) => patch.sku))
-          // The items as the lines before each one left them: a sku repeated in the batch sees its earlier line.
-          const items = yield* db.read(
-            (tables) =>
-              new Map(
-                rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId && skus.has(item.sku)).map(
-                  (item) => [item.sku, item]
-                )
-              )
+          const current = yield* db.read((tables) =>
+            rowsWhere(tables.catalogItems, (item) => item.workspaceId === workspaceId && skus.has(item.sku))
           )
-          const written = new Map<string, CatalogItem>()
-          const decisions: Array<ImportDecision> = []
-          for (const { patch } of lines) {
-            const decision = decide(items.get(patch.sku), patch)
-            decisions.push(decision)
-            if (decision._tag === "Created") {
-              const item: CatalogItem = { ...decision.item, id: CatalogItemId.make(yield* ids.next("catalogItem")) }
-              items.set(item.sku, item)
-              written.set(item.sku, item)
-            } else if (decision._tag === "Updated") {
-              items.set(decision.item.sku, decision.item)
-              written.set(decision.item.sku, decision.item)
-            }
-          }
+          const { decisions, written } = yield* decideBatch(lines, current, decide, ids.next("catalogItem"))
           yield* db.update((tables) => ({
             ...tables,
-            catalogItems: Array.from(written.values()).reduce(
-              (all, item) => HashMap.set(all, item.id, item),
-              tables.catalogItems
-            )
+            catalogItems: written.reduce((all, item) => HashMap.set(all, item.id, item), tables.catalogItems)
           }))
           return decisions
         })

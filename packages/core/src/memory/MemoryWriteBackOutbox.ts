@@ -94,6 +94,12 @@ export const layer: Layer.Layer<WriteBackOutbox, never, MemoryDatabase> = Layer.
       scheduleRetry: (id, owner, nextAttemptAt, error) =>
         finish(id, owner, { status: "pending", nextAttemptAt, lastError: error }),
       markFailed: (id, owner, error) => finish(id, owner, { status: "failed", lastError: error }),
+      cancelPending: (workspaceId, id, error) =>
+        changeRow(db, writeBacksTable, id, (row) =>
+          row.writeBack.status === "pending" && row.writeBack.workspaceId === workspaceId
+            ? Option.some({ writeBack: { ...row.writeBack, status: "failed", lastError: error }, lease: null })
+            : Option.none()
+        ),
       depth: (now) =>
         db.read((tables) => {
           const waiting = rowsWhere(

@@ -27,7 +27,8 @@ export const operationGroups: Readonly<Record<OperationGroup, string>> = {
   recommendations:
     "Price recommendations and their decisions: accept, dismiss, approve (written back to the store), reject.",
   alerts: "Alerts about margins, costs, store prices and write-backs, and what was done about them.",
-  catalog: "The workspace's catalog items with their prices, costs, floors and ceilings.",
+  catalog:
+    "The workspace's catalog items with their prices, costs, floors and ceilings, and the imports that bring them.",
   reports: "The margin report: one row per recommendation.",
   workspace: "The workspace's lifecycle, plan and usage.",
   system: "Probes for the orchestrator, without authentication and outside /api/v1."
@@ -316,6 +317,46 @@ export const listCatalogItems = defineOperation({
   }
 })
 
+export const importCatalog = defineOperation({
+  id: "importCatalog",
+  group: "catalog",
+  summary: "Import a catalog file",
+  access: tokens("catalog:write"),
+  repeat: "new",
+  rest: {
+    method: "POST",
+    path: "/api/v1/catalog/imports",
+    description:
+      "Imports a catalog file streamed as the body (Content-Type text/csv with a header line, or application/x-ndjson, one JSON object a line), by sku, in one transaction: a line changes only the columns it mentions; an empty cell keeps a field, the cell null (JSON null) clears a field that may be unknown; a price older than the item's (observed_at, or the price a write-back replaced) is kept out. ?dry_run=true decides every line and writes nothing. Answers 201 with the import: its summary counts created, price, cost and other changes, unchanged lines, stale prices and rejected lines with their errors. A file that cannot be read as a catalog (no sku column, an empty CSV) is 422."
+  },
+  mcp: {
+    name: "import_catalog",
+    description:
+      "Imports catalog lines into the workspace by sku: content is the file's text, CSV (a header line naming the columns: sku plus any of title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, store_product_ref, store_variant_ref, competitor_price, observed_at) or JSONL (one object a line with those keys). A line changes only what it mentions; an empty cell keeps a field, null clears it. Amounts are decimal strings in major units. dry_run: true reports what it would do and writes nothing. Answers the import with its summary (created, price_changed, cost_changed, other_changed, unchanged, stale_price, rejected lines with errors). Each call is a new import.",
+    destructive: true,
+    openWorld: false
+  }
+})
+
+export const getCatalogImport = defineOperation({
+  id: "getCatalogImport",
+  group: "catalog",
+  summary: "Get an import of the catalog",
+  access: tokens("catalog:read"),
+  repeat: "read",
+  rest: {
+    method: "GET",
+    path: "/api/v1/catalog/imports/:import_id",
+    description: "One import as it ran: its status, whether it was a dry run, and its summary."
+  },
+  mcp: {
+    name: "get_catalog_import",
+    description: "One catalog import by its id: its status, whether it was a dry run, and the summary of what it did.",
+    destructive: false,
+    openWorld: false
+  }
+})
+
 export const exportReport = defineOperation({
   id: "exportReport",
   group: "reports",
@@ -395,6 +436,8 @@ export const operationCatalogue: ReadonlyArray<Operation> = [
   resolveAlert,
   dismissAlert,
   listCatalogItems,
+  importCatalog,
+  getCatalogImport,
   exportReport,
   getWorkspaceStatus,
   healthz,

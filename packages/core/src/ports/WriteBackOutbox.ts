@@ -42,6 +42,15 @@ export class WriteBackOutbox extends Context.Service<
       error: string,
       now: number
     ) => Effect.Effect<boolean, RepositoryError>
+    /**
+     * Ends a pending row for good, as failed with `error`, when it is still pending (a compare-and-swap:
+     * a row a worker has claimed meanwhile, in flight, is left alone). Answers whether it did.
+     */
+    readonly cancelPending: (
+      workspaceId: WorkspaceId,
+      id: WriteBackId,
+      error: string
+    ) => Effect.Effect<boolean, RepositoryError>
     /** Rows not yet applied or failed, and the age of the oldest (metrics). */
     readonly depth: (
       now: number

@@ -3,6 +3,7 @@
  * request bodies, lists, the report formats, the error envelope, the deprecated operations.
  */
 export * from "./AlertJson.ts"
+export * from "./CatalogImportJson.ts"
 export * from "./CatalogImportSummaryJson.ts"
 export * from "./CatalogItemJson.ts"
 export * from "./DeprecatedOperations.ts"

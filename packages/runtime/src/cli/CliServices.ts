@@ -3,6 +3,7 @@ import { CatalogImports } from "@margin/core/CatalogImportService"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
 import { StoreSyncs } from "@margin/core/StoreSyncService"
+import { WriteBackCancellation } from "@margin/core/WriteBackCancellation"
 import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
 import { StoreCatalogRouter } from "@margin/stores"
 import { Layer } from "effect"
@@ -16,6 +17,7 @@ export const layer = Layer.mergeAll(
   AuditTrail.layer,
   Runs.layer,
   RunExecutor.layer,
-  CatalogImports.layer.pipe(Layer.provide(AuditTrail.layer)),
+  CatalogImports.layer,
+  WriteBackCancellation.layer,
   StoreSyncs.layer.pipe(Layer.provide([AuditTrail.layer, StoreCatalogRouter.layerLive]))
 ).pipe(Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)), Layer.provide(Migrations.layer))

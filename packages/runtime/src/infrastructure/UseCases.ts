@@ -1,5 +1,6 @@
 import { Alerts } from "@margin/core/AlertsService"
 import { Approval } from "@margin/core/Approval"
+import { CatalogImports } from "@margin/core/CatalogImportService"
 import { Catalog } from "@margin/core/CatalogService"
 import { OAuthServer } from "@margin/core/OAuthServer"
 import { Recommendations } from "@margin/core/RecommendationsService"
@@ -20,6 +21,7 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   Recommendations.layer,
   Alerts.layer,
   Catalog.layer,
+  CatalogImports.layer,
   ReportExport.layer,
   WorkspaceStatus.layer,
   RunExecutor.layer,

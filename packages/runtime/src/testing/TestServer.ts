@@ -148,7 +148,7 @@ export const baseUrl = HttpServer.HttpServer.useSync((server) => {
 })
 
 /** A POST whose body is streamed with Transfer-Encoding: chunked, so no Content-Length announces its size. */
-export const postChunked = (path: string, token: string, body: string) =>
+export const postChunked = (path: string, token: string, body: string, contentType = "application/json") =>
   Effect.flatMap(baseUrl, (base) =>
     Effect.promise(async () => {
       const bytes = new TextEncoder().encode(body)
@@ -160,7 +160,7 @@ export const postChunked = (path: string, token: string, body: string) =>
       })
       const init: RequestInit & { readonly duplex: "half" } = {
         method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${token}`, "content-type": contentType },
         body: stream,
         duplex: "half"
       }

@@ -8,7 +8,8 @@ import { availableAt, type Bucket, fromStatus, type ThrottleStatus } from "../Sh
  * of a store sync (ShopifyCatalogSource): `bulkOperationRunQuery`, `node(id:)` on a BulkOperation (which
  * runs `bulkMillis`, then is COMPLETED, or FAILED / CANCELED / EXPIRED when scripted, one at a time per
  * shop), its JSONL result served on loopback at `/bulk/<n>.jsonl` without the token (a signed URL at
- * Shopify), and `productVariants(first, after, query: "updated_at:>'...'")` pages with cursors. With Shopify's
+ * Shopify), and `productVariants(first, after, query: "updated_at:>'...'")` pages with cursors; `shop { name myshopifyDomain currencyCode }` (the read
+ * that checks a connection). With Shopify's
  * leaky-bucket cost limits (THROTTLED answers with `extensions.cost.throttleStatus`), and scripted
  * faults: HTTP statuses, hangs (before or after applying a write), THROTTLED, userErrors, GraphQL errors,
  * and a price changed by someone else. It records every write it applies, so tests can count them.
@@ -71,6 +72,8 @@ export interface FakeShopifyOptions {
   readonly accessToken: string
   readonly apiVersion: string
   readonly currencyCode: string
+  /** What `shop { name }` answers. */
+  readonly shopName: string
   readonly bucket: ThrottleStatus
   /** What each operation costs against the bucket (`requestedQueryCost`). */
   readonly costs: Readonly<Record<FakeOperation, number>>
@@ -82,6 +85,7 @@ export const fakeShopifyDefaults: FakeShopifyOptions = {
   accessToken: "shpat_fake_token",
   apiVersion: "2025-07",
   currencyCode: "USD",
+  shopName: "Fake Shop",
   bucket: { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 },
   // A page of 250 variants: 2 + 250 nodes of 4 objects (variant, product, inventory item, unit cost).
   costs: { read: 3, write: 10, shop: 1, bulk: 10, poll: 1, variants: 1002, download: 0 },
@@ -118,7 +122,7 @@ const operationOf = (document: string): FakeOperation | "unknown" =>
           ? "variants"
           : document.includes("productVariant(")
             ? "read"
-            : /^query \w+ \{ shop \{ currencyCode \} \}$/.test(document.trim())
+            : document.includes("shop {")
               ? "shop"
               : "unknown"
 
@@ -244,7 +248,11 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       variables: unknown,
       userErrors: ReadonlyArray<{ readonly code: string; readonly message: string }> | undefined
     ): { readonly data?: unknown; readonly errors?: unknown } => {
-      if (operation === "shop") return { data: { shop: { currencyCode: options.currencyCode } } }
+      if (operation === "shop") {
+        return {
+          data: { shop: { name: options.shopName, myshopifyDomain: fakeShop, currencyCode: options.currencyCode } }
+        }
+      }
       if (operation === "bulk") return runBulk()
       if (operation === "poll") return pollBulk(variables)
       if (operation === "variants") return variantsPage(variables)
