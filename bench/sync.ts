@@ -22,15 +22,15 @@ import { NodeHttpClient, NodeRuntime, NodeServices } from "@effect/platform-node
 import { AuditTrail } from "@margin/core/AuditTrail"
 import { WorkspaceId } from "@margin/core/Ids"
 import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
-import { StoreCatalogSource } from "@margin/core/ports/StoreCatalogSource"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
 import { WorkspaceRepository } from "@margin/core/ports/WorkspaceRepository"
 import { defaultStoreSyncOptions, StoreSyncs } from "@margin/core/StoreSyncService"
 import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
-import { ShopifyCatalogSource, ShopifyConfig } from "@margin/stores"
+import { ShopifyCatalogSource, ShopifyConfig, StoreCatalogRouter } from "@margin/stores"
 import { fakeShop, fakeShopifyDefaults } from "@margin/stores/testing/FakeShopify"
 import { Duration, Effect, Layer, Logger, Option } from "effect"
+import { timed, withPeakRss } from "./Measure.ts"
 
 const size = Number(process.argv[2] ?? 100_000)
 const changedShare = Number(process.argv[3] ?? 0.01)
@@ -42,23 +42,9 @@ if (!Number.isSafeInteger(size) || size <= 0 || !(changedShare > 0 && changedSha
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`
 
-/** Runs `effect` while sampling this process's RSS every 20 ms; answers the highest sample. */
-const withPeakRss = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const samples = { peak: process.memoryUsage.rss() }
-    const sample = () => {
-      samples.peak = Math.max(samples.peak, process.memoryUsage.rss())
-    }
-    yield* Effect.acquireRelease(
-      Effect.sync(() => setInterval(sample, 20)),
-      (handle) => Effect.sync(() => clearInterval(handle))
-    )
-    const started = performance.now()
-    const value = yield* effect
-    const ms = performance.now() - started
-    sample()
-    return { value, ms, peakRss: samples.peak }
-  }).pipe(Effect.scoped)
+/** `effect` timed, with this process's peak RSS meanwhile. */
+const measured = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.map(withPeakRss(timed(effect)), ({ value, peakRss }) => ({ ...value, peakRss }))
 
 const operator = { _tag: "SystemActor", name: "bench" } as const
 
@@ -124,7 +110,7 @@ const program = Effect.gen(function* () {
     Effect.provideContext(syncs)
   )
 
-  const full = yield* withPeakRss(sync)
+  const full = yield* measured(sync)
   console.log(
     `  full sync (bulk operation, JSONL streamed): ${seconds(full.ms)}, ${full.value.summary.created.toLocaleString("en-US")} created, ${full.value.summary.rejectedTotal} rejected; peak RSS ${mb(full.peakRss)}`
   )
@@ -137,7 +123,7 @@ const program = Effect.gen(function* () {
   ] as const) {
     yield* shop.command(`bucket ${maximum} ${rate}`)
     yield* shop.command(`bump ${round} ${changed}`)
-    const incremental = yield* withPeakRss(sync)
+    const incremental = yield* measured(sync)
     const s = incremental.value.summary
     console.log(
       `  incremental sync of ${changed.toLocaleString("en-US")} changed variants, ${plan}: ${seconds(incremental.ms)}, ${s.priceChanged} price changed, ${s.unchanged} unchanged; peak RSS ${mb(incremental.peakRss)}`
@@ -149,14 +135,7 @@ const program = Effect.gen(function* () {
 const syncsOver = (url: string) =>
   StoreSyncs.layerWith(defaultStoreSyncOptions).pipe(
     Layer.provide(AuditTrail.layer),
-    Layer.provide(
-      Layer.effect(
-        StoreCatalogSource,
-        Effect.gen(function* () {
-          return yield* ShopifyCatalogSource
-        })
-      )
-    ),
+    Layer.provide(StoreCatalogRouter.only(ShopifyCatalogSource)),
     Layer.provide(ShopifyCatalogSource.layer),
     Layer.provide([
       ShopifyConfig.layerWith({

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
-import { Duration, Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   marginctlJsonOnTestDatabase,
@@ -9,6 +9,7 @@ import {
   tempFile,
   textOf
 } from "./testing/Marginctl.ts"
+import { untilNoneWriting, untilWriting } from "./testing/Writers.ts"
 
 /**
  * `marginctl store sync` killed with kill -9 while its transaction writes the catalog: the catalog is as
@@ -56,28 +57,11 @@ layer(TestDatabase.layer, { timeout: "5 minutes", excludeTestServices: true })(
           const [applied] = yield* syncState
 
           // A backend writing the catalog inside a transaction: the sync is midway.
-          const writing = sql<{ readonly count: number }>`
-          SELECT count(*)::int AS count FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL
-            AND query ILIKE '%catalog_items%'`
           const syncing = yield* startMarginctlOnTestDatabase("store", "sync", "--workspace", workspaceId, "--json")
-          yield* writing.pipe(
-            Effect.flatMap(([row]) => ((row?.count ?? 0) > 0 ? Effect.void : Effect.fail("not yet" as const))),
-            Effect.retry(Schedule.spaced(Duration.millis(10))),
-            Effect.timeout(Duration.seconds(120)),
-            Effect.orDie
-          )
+          yield* untilWriting(sql, "catalog_items")
           assert.strictEqual(yield* syncing.kill9, "SIGKILL")
           assert.strictEqual(yield* syncing.stdout, "", "killed before it could answer")
-          const anyWriting = sql<{ readonly count: number }>`
-          SELECT count(*)::int AS count FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL`
-          yield* anyWriting.pipe(
-            Effect.flatMap(([row]) => ((row?.count ?? 0) === 0 ? Effect.void : Effect.fail("still writing" as const))),
-            Effect.retry(Schedule.spaced(Duration.millis(50))),
-            Effect.timeout(Duration.seconds(60)),
-            Effect.orDie
-          )
+          yield* untilNoneWriting(sql)
           assert.deepStrictEqual(yield* catalog, before, "nothing of the killed sync is left")
           assert.deepStrictEqual(yield* events, [{ count: 1 }])
           const [killed] = yield* syncState

@@ -3,9 +3,8 @@
  * full and an incremental sync bring in, what they keep, and what a failure or a crash leaves.
  */
 import { assert, layer } from "@effect/vitest"
-import { Clock, Effect, type Layer, Stream } from "effect"
+import { Clock, Effect, type Layer } from "effect"
 import { TestClock } from "effect/testing"
-import type { CatalogItem } from "../src/CatalogItem.ts"
 import type { WorkspaceId } from "../src/Ids.ts"
 import { CatalogRepository } from "../src/ports/CatalogRepository.ts"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
@@ -13,6 +12,7 @@ import { StoreConnectionRepository } from "../src/ports/StoreConnectionRepositor
 import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
 import { StoreSyncs } from "../src/StoreSyncService.ts"
 import type { StoreVariant } from "../src/StoreVariant.ts"
+import { catalogBySku, itemOf } from "./CatalogItems.ts"
 import { aStoreConnection, usd } from "./Fixtures.ts"
 import { ScriptedStoreCatalog, type ScriptedVariant } from "./ScriptedStoreCatalog.ts"
 import { seedWorkspace } from "./Seed.ts"
@@ -30,15 +30,7 @@ const operator = { _tag: "SystemActor", name: "suite" } as const
 const syncNow = (workspaceId: WorkspaceId) =>
   StoreSyncs.use((syncs) => syncs.sync({ workspaceId, trigger: "manual", actor: operator }))
 
-const allItems = (workspaceId: WorkspaceId) =>
-  CatalogRepository.use((catalog) => Stream.runCollect(catalog.streamForRun(workspaceId, [], 1000))).pipe(
-    Effect.map((chunks) => new Map(chunks.flat().map((item) => [item.sku, item])))
-  )
-
-const itemOf = (items: ReadonlyMap<string, CatalogItem>, sku: string): CatalogItem => {
-  const item = items.get(sku)
-  return item === undefined ? assert.fail(`no item ${sku}`) : item
-}
+const allItems = catalogBySku
 
 const variant = (n: number, overrides: Partial<StoreVariant> = {}): StoreVariant => ({
   sku: `S-${n}`,

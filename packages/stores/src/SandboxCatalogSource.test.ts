@@ -2,27 +2,21 @@ import { assert, layer } from "@effect/vitest"
 import { AuditTrail } from "@margin/core/AuditTrail"
 import type { WorkspaceId } from "@margin/core/Ids"
 import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
-import { StoreCatalogSource } from "@margin/core/ports/StoreCatalogSource"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { defaultStoreSyncOptions, StoreSyncs } from "@margin/core/StoreSyncService"
+import { catalogBySku } from "@margin/core/testing/CatalogItems"
 import { aCatalogItemInput, aStoreConnection } from "@margin/core/testing/Fixtures"
 import { seedWorkspace } from "@margin/core/testing/Seed"
 import { PgSandboxStore } from "@margin/postgres"
 import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"
-import { Effect, Layer, Stream } from "effect"
+import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { SandboxCatalogSource } from "./SandboxCatalogSource.ts"
+import * as StoreCatalogRouter from "./StoreCatalogRouter.ts"
 
 const services = StoreSyncs.layerWith(defaultStoreSyncOptions).pipe(
   Layer.provide(AuditTrail.layer),
-  Layer.provideMerge(
-    Layer.effect(
-      StoreCatalogSource,
-      Effect.gen(function* () {
-        return yield* SandboxCatalogSource
-      })
-    ).pipe(Layer.provide(SandboxCatalogSource.layer))
-  ),
+  Layer.provideMerge(StoreCatalogRouter.only(SandboxCatalogSource).pipe(Layer.provide(SandboxCatalogSource.layer))),
   Layer.provideMerge(PgTestAdapters.layer)
 )
 
@@ -31,10 +25,7 @@ const operator = { _tag: "SystemActor", name: "test" } as const
 const syncOf = (workspaceId: WorkspaceId) =>
   StoreSyncs.use((syncs) => syncs.sync({ workspaceId, trigger: "manual", actor: operator }))
 
-const itemsOf = (workspaceId: WorkspaceId) =>
-  CatalogRepository.use((catalog) => Stream.runCollect(catalog.streamForRun(workspaceId, [], 1000))).pipe(
-    Effect.map((chunks) => new Map(chunks.flat().map((item) => [item.sku, item])))
-  )
+const itemsOf = catalogBySku
 
 layer(services, { timeout: 120_000 })("SandboxCatalogSource (sandbox store sync)", (it) => {
   it.effect("a price changed in the sandbox store arrives in the catalog; everything else is kept", () =>

@@ -1,11 +1,11 @@
 import { assert, layer } from "@effect/vitest"
 import type { WorkspaceId } from "@margin/core/Ids"
-import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { StoreSyncs } from "@margin/core/StoreSyncService"
+import { catalogBySku } from "@margin/core/testing/CatalogItems"
 import { aStoreConnection } from "@margin/core/testing/Fixtures"
 import { seedWorkspace } from "@margin/core/testing/Seed"
-import { Effect, Stream } from "effect"
+import { Effect } from "effect"
 import { FakeShopify, type FakeVariant, fakeShop, fakeShopifyDefaults } from "./testing/FakeShopify.ts"
 import { shopifySyncOverFake } from "./testing/ShopifySyncOverFake.ts"
 
@@ -46,10 +46,7 @@ const shopWith = Effect.fnUntraced(function* (count: number) {
 const syncOf = (workspaceId: WorkspaceId) =>
   StoreSyncs.use((syncs) => syncs.sync({ workspaceId, trigger: "manual", actor: operator }))
 
-const itemsOf = (workspaceId: WorkspaceId) =>
-  CatalogRepository.use((catalog) => Stream.runCollect(catalog.streamForRun(workspaceId, [], 1000))).pipe(
-    Effect.map((chunks) => new Map(chunks.flat().map((item) => [item.sku, item])))
-  )
+const itemsOf = catalogBySku
 
 // Live clock: the adapter really sleeps between polls of its bulk operation.
 // A page costs 102 points here (not the realistic 1002), so that waiting out THROTTLED takes a second.

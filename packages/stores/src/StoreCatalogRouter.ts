@@ -1,7 +1,7 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { StoreCatalogSource } from "@margin/core/ports/StoreCatalogSource"
 import type { StorePlatform } from "@margin/core/StoreConnection"
-import { Effect, Layer } from "effect"
+import { type Context, Effect, Layer } from "effect"
 import { SandboxCatalogSource } from "./SandboxCatalogSource.ts"
 import { ShopifyCatalogSource } from "./ShopifyCatalogSource.ts"
 import { ShopifyConfig } from "./ShopifyConfig.ts"
@@ -24,6 +24,17 @@ export const layer: Layer.Layer<StoreCatalogSource, never, SandboxCatalogSource 
     })
   })
 )
+
+/** One platform's reader as the StoreCatalogSource port (a setup with one platform: tests, benchmarks). */
+export const only = <I extends SandboxCatalogSource | ShopifyCatalogSource>(
+  adapter: Context.Key<I, StoreCatalogSource["Service"]>
+): Layer.Layer<StoreCatalogSource, never, I> =>
+  Layer.effect(
+    StoreCatalogSource,
+    Effect.gen(function* () {
+      return yield* adapter
+    })
+  )
 
 /**
  * Both readers as a server, worker or CLI needs them: Shopify configured from the environment over

@@ -1,24 +1,19 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { AuditTrail } from "@margin/core/AuditTrail"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
-import { StoreCatalogSource } from "@margin/core/ports/StoreCatalogSource"
 import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
 import { defaultStoreSyncOptions, type StoreSyncOptions, StoreSyncs } from "@margin/core/StoreSyncService"
 import { Duration, Effect, Layer, Option } from "effect"
 import { ShopifyCatalogSource } from "../ShopifyCatalogSource.ts"
 import { ShopifyConfig, type ShopifyConfigShape } from "../ShopifyConfig.ts"
+import * as StoreCatalogRouter from "../StoreCatalogRouter.ts"
 import { FakeShopify, type FakeShopifyOptions, fakeShop } from "./FakeShopify.ts"
 
 /** The Shopify catalog reader pointed at a FakeShopify, as the StoreCatalogSource port. */
 export const shopifySourceOverFake = (config: Partial<ShopifyConfigShape> = {}) =>
   Layer.unwrap(
     Effect.map(FakeShopify, (fake) =>
-      Layer.effect(
-        StoreCatalogSource,
-        Effect.gen(function* () {
-          return yield* ShopifyCatalogSource
-        })
-      ).pipe(
+      StoreCatalogRouter.only(ShopifyCatalogSource).pipe(
         Layer.provide(ShopifyCatalogSource.layer),
         Layer.provide([
           ShopifyConfig.layerWith({ baseUrl: Option.some(fake.url), bulkPollInterval: Duration.millis(10), ...config }),
