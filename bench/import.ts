@@ -30,6 +30,7 @@ import * as ScratchDatabase from "@margin/runtime/testing/ScratchDatabase"
 import { Effect, Layer, Logger } from "effect"
 import { SqlClient } from "effect/sql"
 import { catalogBatch } from "./BenchCatalog.ts"
+import { timed, withPeakRss } from "./Measure.ts"
 import { cpuMs } from "./ProcessCpu.ts"
 
 const sizes = process.argv[2] === undefined ? [100_000, 1_000_000] : [Number(process.argv[2])]
@@ -73,13 +74,6 @@ const psql = (url: string, command: string) =>
     )
   })
 
-const timed = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const started = performance.now()
-    const value = yield* effect
-    return { value, ms: performance.now() - started }
-  })
-
 /** CPU time of this database's server processes (when PostgreSQL runs on this machine; else 0), in ms. */
 const databaseCpuMs = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
@@ -99,22 +93,6 @@ const measured = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     const databaseCpu = [...databaseAfter].reduce((sum, [pid, cpu]) => sum + cpu - (databaseBefore.get(pid) ?? 0), 0)
     return { value, ms, databaseCpu, processCpu: (used.user + used.system) / 1000 }
   })
-
-/** Runs `effect` while sampling this process's RSS every 20 ms; answers the highest sample. */
-const withPeakRss = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-  Effect.gen(function* () {
-    const samples = { peak: process.memoryUsage.rss() }
-    const sample = () => {
-      samples.peak = Math.max(samples.peak, process.memoryUsage.rss())
-    }
-    yield* Effect.acquireRelease(
-      Effect.sync(() => setInterval(sample, 20)),
-      (handle) => Effect.sync(() => clearInterval(handle))
-    )
-    const value = yield* effect
-    sample()
-    return { value, peakRss: samples.peak }
-  }).pipe(Effect.scoped)
 
 const columns =
   "sku text, title text, tags text, currency text, price text, cost text, compare_at_price text, min_price text, max_price text, inventory text, units_sold_30d text"

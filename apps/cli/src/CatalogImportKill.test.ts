@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
-import { Duration, Effect, Schedule } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   marginctlJsonOnTestDatabase,
@@ -9,6 +9,7 @@ import {
   tempFile,
   textOf
 } from "./testing/Marginctl.ts"
+import { untilNoneWriting, untilWriting } from "./testing/Writers.ts"
 
 /**
  * `marginctl catalog import` killed with kill -9 while its transaction is writing: the catalog is
@@ -59,9 +60,6 @@ layer(TestDatabase.layer, { timeout: "5 minutes", excludeTestServices: true })(
           assert.deepStrictEqual(yield* events, [{ count: 1 }])
 
           // A backend with a transaction id has written in its transaction: the import is midway.
-          const writing = sql<{ readonly count: number }>`
-          SELECT count(*)::int AS count FROM pg_stat_activity
-          WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_xid IS NOT NULL`
           const importing = yield* startMarginctlOnTestDatabase(
             "catalog",
             "import",
@@ -71,21 +69,11 @@ layer(TestDatabase.layer, { timeout: "5 minutes", excludeTestServices: true })(
             second,
             "--json"
           )
-          yield* writing.pipe(
-            Effect.flatMap(([row]) => ((row?.count ?? 0) > 0 ? Effect.void : Effect.fail("not yet" as const))),
-            Effect.retry(Schedule.spaced(Duration.millis(10))),
-            Effect.timeout(Duration.seconds(120)),
-            Effect.orDie
-          )
+          yield* untilWriting(sql)
           assert.strictEqual(yield* importing.kill9, "SIGKILL")
           assert.strictEqual(yield* importing.stdout, "", "killed before it could answer")
           // The server sees the connection drop and rolls the transaction back.
-          yield* writing.pipe(
-            Effect.flatMap(([row]) => ((row?.count ?? 0) === 0 ? Effect.void : Effect.fail("still writing" as const))),
-            Effect.retry(Schedule.spaced(Duration.millis(50))),
-            Effect.timeout(Duration.seconds(60)),
-            Effect.orDie
-          )
+          yield* untilNoneWriting(sql)
           assert.deepStrictEqual(yield* state, before, "nothing of the killed import is left")
           assert.deepStrictEqual(yield* events, [{ count: 1 }])
 

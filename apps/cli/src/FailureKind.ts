@@ -35,6 +35,7 @@ export const failureKind = (error: unknown): FailureKind => {
     case "DatabaseUnavailable":
     case "RepositoryError":
     case "MailUnavailable":
+    case "StoreReadFailed":
       return "unavailable"
     // The process's environment is part of how it was invoked (DATABASE_URL, SMTP_URL...).
     case "DatabaseConfigError":

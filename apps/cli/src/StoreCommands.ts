@@ -5,8 +5,11 @@ import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
 import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
 import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
 import { type StoreConnection, StoreConnectionStatus, StorePlatform } from "@margin/core/StoreConnection"
+import { StoreSyncs } from "@margin/core/StoreSyncService"
+import type { StoreSyncReport } from "@margin/core/StoreSyncState"
 import { toIso } from "@margin/core/Timestamp"
 import { WriteBackCancellation } from "@margin/core/WriteBackCancellation"
+import { catalogImportSummaryJson } from "@margin/edge/wire"
 import { PgSandboxStore } from "@margin/postgres"
 import { onDatabase } from "@margin/runtime/cli"
 import { checkShopifyShop, requireMyshopifyDomain, ShopifyConfig } from "@margin/stores"
@@ -311,6 +314,43 @@ const show = Command.make(
   Command.withExamples([{ command: "marginctl store show --workspace ws_01jh8x --json" }])
 )
 
+/** The store sync's report as marginctl and the API show it. */
+const syncReportJson = (workspaceId: WorkspaceId, report: StoreSyncReport) => ({
+  workspace_id: workspaceId,
+  trigger: report.trigger,
+  full: report.full,
+  started_at: toIso(report.startedAt),
+  finished_at: toIso(report.finishedAt),
+  ...catalogImportSummaryJson(report.summary)
+})
+
+const sync = Command.make(
+  "sync",
+  { workspace: workspaceFlag },
+  Effect.fn(function* ({ workspace: workspaceId }) {
+    yield* requireWorkspace(workspaceId)
+    const done = yield* StoreSyncs.use((syncs) =>
+      syncs.sync({ workspaceId, trigger: "manual", actor: { _tag: "SystemActor", name: "marginctl" } })
+    )
+    yield* report(syncReportJson(workspaceId, done), (r) =>
+      [
+        `Synced ${r.workspace_id} from its store (${r.full ? "full read" : "changes since the last sync"}): ` +
+          `${r.created} created, ${r.updated} updated (${r.price_changed} price, ${r.cost_changed} cost, ` +
+          `${r.other_changed} other), ${r.unchanged} unchanged, ${r.rejected_total} rejected`,
+        ...(r.stale_price > 0
+          ? [`  ${r.stale_price} variant${r.stale_price === 1 ? "" : "s"} kept the item's newer price (stale_price)`]
+          : []),
+        ...r.rejected.map((rejected) => `  variant ${rejected.line}: ${rejected.error}`)
+      ].join("\n")
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Bring the catalog in line with the connected store now (first a full read, then the changes since); never writes to the store"
+  ),
+  Command.withExamples([{ command: "marginctl store sync --workspace ws_01jh8x --json" }])
+)
+
 const cancelWriteBack = Command.make(
   "cancel-write-back",
   {
@@ -362,7 +402,9 @@ const cancelWriteBack = Command.make(
 )
 
 export const storeCommand = Command.make("store").pipe(
-  Command.withDescription("Connect, disconnect, list and show stores; inspect the sandbox store"),
+  Command.withDescription(
+    "Connect, disconnect, list and show stores; sync a catalog from its store; inspect the sandbox store"
+  ),
   Command.withExamples([
     { command: "marginctl store connect --workspace ws_01jh8x --platform sandbox" },
     { command: "marginctl store list --status connected" }
@@ -372,6 +414,7 @@ export const storeCommand = Command.make("store").pipe(
     onDatabase(disconnect),
     onDatabase(list),
     onDatabase(show),
+    onDatabase(sync),
     onDatabase(writes),
     onDatabase(cancelWriteBack)
   ])

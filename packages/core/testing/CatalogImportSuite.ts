@@ -7,13 +7,13 @@ import { Effect, type Layer, Stream } from "effect"
 import { TestClock } from "effect/testing"
 import type { CatalogFormat } from "../src/CatalogImport.ts"
 import { CatalogImports } from "../src/CatalogImportService.ts"
-import type { CatalogItem } from "../src/CatalogItem.ts"
 import type { RepositoryError } from "../src/Errors.ts"
 import type { WorkspaceId } from "../src/Ids.ts"
 import { AuditRepository } from "../src/ports/AuditRepository.ts"
 import { CatalogRepository } from "../src/ports/CatalogRepository.ts"
 import type { IdGenerator } from "../src/ports/IdGenerator.ts"
 import type { WorkspaceRepository } from "../src/ports/WorkspaceRepository.ts"
+import { catalogBySku, itemOf } from "./CatalogItems.ts"
 import { columnsOfMask, fieldColumns, partialJsonLine, unmentionedFieldsKept } from "./PartialImports.ts"
 import { seedWorkspace } from "./Seed.ts"
 
@@ -36,15 +36,7 @@ export const importLines = (
     imports.run({ workspaceId, format, lines: Stream.fromIterable(lines), dryRun, actor: operator })
   )
 
-const allItems = (workspaceId: WorkspaceId) =>
-  CatalogRepository.use((catalog) => Stream.runCollect(catalog.streamForRun(workspaceId, [], 1000))).pipe(
-    Effect.map((chunks) => new Map(chunks.flat().map((item) => [item.sku, item])))
-  )
-
-const itemOf = (items: ReadonlyMap<string, CatalogItem>, sku: string): CatalogItem => {
-  const item = items.get(sku)
-  return item === undefined ? assert.fail(`no item ${sku}`) : item
-}
+const allItems = catalogBySku
 
 /** A full line of a new item, every column given. */
 const fullLine = (sku: string, price: string) =>

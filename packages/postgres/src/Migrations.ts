@@ -23,6 +23,7 @@ import idempotencyKeys from "./migrations/0015_idempotency_keys.ts"
 import catalogPriceState from "./migrations/0016_catalog_price_state.ts"
 import catalogImports from "./migrations/0017_catalog_imports.ts"
 import minExpectedGain from "./migrations/0018_min_expected_gain.ts"
+import storeSyncStates from "./migrations/0019_store_sync_states.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -47,7 +48,8 @@ export const loader = PgMigrator.fromRecord({
   "0015_idempotency_keys": idempotencyKeys,
   "0016_catalog_price_state": catalogPriceState,
   "0017_catalog_imports": catalogImports,
-  "0018_min_expected_gain": minExpectedGain
+  "0018_min_expected_gain": minExpectedGain,
+  "0019_store_sync_states": storeSyncStates
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

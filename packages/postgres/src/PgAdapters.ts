@@ -19,6 +19,7 @@ import * as PgRecommendationRepository from "./PgRecommendationRepository.ts"
 import * as PgRunRepository from "./PgRunRepository.ts"
 import * as PgStoreConnectionRepository from "./PgStoreConnectionRepository.ts"
 import * as PgStoreCredentials from "./PgStoreCredentials.ts"
+import * as PgStoreSyncStateRepository from "./PgStoreSyncStateRepository.ts"
 import * as PgSupportSessionRepository from "./PgSupportSessionRepository.ts"
 import * as PgTokenRepository from "./PgTokenRepository.ts"
 import * as PgTransactor from "./PgTransactor.ts"
@@ -47,6 +48,7 @@ export const layerWith = <E, R>(
     PgStoreConnectionRepository.layer,
     PgCatalogRepository.layer,
     PgCatalogImportRepository.layer,
+    PgStoreSyncStateRepository.layer,
     PgRunRepository.layer,
     PgRecommendationRepository.layer,
     PgAlertRepository.layer,

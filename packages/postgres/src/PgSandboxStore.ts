@@ -1,8 +1,9 @@
+import type { RepositoryError } from "@margin/core/Errors"
 import type { WorkspaceId } from "@margin/core/Ids"
 import { checkPrice } from "@margin/core/PriceCheck"
 import { StoreUnavailable, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
 import type { WriteBack } from "@margin/core/WriteBack"
-import { Array as Arr, Clock, Effect, Schema } from "effect"
+import { Array as Arr, Clock, Effect, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, Int8, toTimestamptz } from "./PgColumns.ts"
 import { asRepository } from "./PgRepositoryError.ts"
@@ -166,3 +167,61 @@ export const listWrites = Effect.fn("SandboxStore.listWrites")(function* (worksp
       ORDER BY written_at, id`
   return yield* writeRows(rows)
 }, asRepository("sandbox.listWrites"))
+
+const StoreVariantRow = Schema.Struct({
+  variant_ref: Schema.String,
+  sku: Schema.String,
+  price: Int8,
+  currency: Schema.String
+})
+
+/** A variant of the sandbox store as a store sync reads it: the sku of the catalog item it plays. */
+export interface SandboxVariant {
+  readonly variantRef: string
+  readonly sku: string
+  readonly price: number
+  readonly currency: string
+}
+
+const storeVariantRows = rowsOf(
+  StoreVariantRow,
+  (row): SandboxVariant => ({ variantRef: row.variant_ref, sku: row.sku, price: row.price, currency: row.currency })
+)
+
+/**
+ * The sandbox store's variants changed after `since` (all when null), in pages of `pageSize` ordered by
+ * variant ref, each with the sku of its catalog item (a variant is named by the item's store variant ref,
+ * else by its sku: SandboxStore.sandboxVariantRef). A variant of no catalog item is not read.
+ */
+export const changedVariants = (
+  workspaceId: WorkspaceId,
+  since: number | null,
+  pageSize: number
+): Stream.Stream<SandboxVariant, RepositoryError, SqlClient.SqlClient> =>
+  Stream.unwrap(
+    Effect.map(sqlClient, (sql) =>
+      Stream.paginate<string | null, SandboxVariant, RepositoryError>(null, (afterRef) =>
+        sql`
+          SELECT v.variant_ref, i.sku, v.price, v.currency
+          FROM sandbox_store_variants v
+          -- One equality (a hash join), not an OR of two (a nested loop over both tables).
+          JOIN catalog_items i ON i.workspace_id = v.workspace_id
+            AND coalesce(i.store_variant_ref, i.sku) = v.variant_ref
+          WHERE v.workspace_id = ${workspaceId}
+            AND ${since === null ? sql.literal("TRUE") : sql`v.updated_at > ${toTimestamptz(since)}`}
+            AND ${afterRef === null ? sql.literal("TRUE") : sql`v.variant_ref > ${afterRef}`}
+          ORDER BY v.variant_ref
+          LIMIT ${pageSize}`.pipe(
+          Effect.flatMap(storeVariantRows),
+          Effect.map((page) => {
+            const last = page.at(-1)
+            return [
+              page,
+              page.length < pageSize || last === undefined ? Option.none() : Option.some(last.variantRef)
+            ] as const
+          }),
+          asRepository("sandbox.changedVariants")
+        )
+      )
+    )
+  )

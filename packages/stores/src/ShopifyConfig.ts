@@ -17,6 +17,10 @@ export interface ShopifyConfigShape {
    * never outlives its claim and another worker never delivers the same row at the same time.
    */
   readonly deliveryTimeout: Duration.Duration
+  /** How often a store sync asks whether its bulk operation has finished. */
+  readonly bulkPollInterval: Duration.Duration
+  /** How long one sync waits for its bulk operation; beyond it the next sync polls the same operation. */
+  readonly bulkTimeout: Duration.Duration
 }
 
 export const shopifyDefaults: ShopifyConfigShape = {
@@ -25,11 +29,13 @@ export const shopifyDefaults: ShopifyConfigShape = {
   requestTimeout: Duration.seconds(10),
   maxThrottleRetries: 3,
   maxPacingWait: Duration.seconds(20),
-  deliveryTimeout: Duration.seconds(45)
+  deliveryTimeout: Duration.seconds(45),
+  bulkPollInterval: Duration.seconds(2),
+  bulkTimeout: Duration.minutes(30)
 }
 
 export class ShopifyConfig extends Context.Service<ShopifyConfig, ShopifyConfigShape>()("margin/stores/ShopifyConfig") {
-  /** From the environment: SHOPIFY_API_VERSION, SHOPIFY_BASE_URL, SHOPIFY_REQUEST_TIMEOUT, SHOPIFY_THROTTLE_RETRIES, SHOPIFY_MAX_PACING_WAIT, SHOPIFY_DELIVERY_TIMEOUT. */
+  /** From the environment: SHOPIFY_API_VERSION, SHOPIFY_BASE_URL, SHOPIFY_REQUEST_TIMEOUT, SHOPIFY_THROTTLE_RETRIES, SHOPIFY_MAX_PACING_WAIT, SHOPIFY_DELIVERY_TIMEOUT, SHOPIFY_BULK_POLL_INTERVAL, SHOPIFY_BULK_TIMEOUT. */
   static readonly layer = Layer.effect(
     ShopifyConfig,
     Config.all({
@@ -44,7 +50,11 @@ export class ShopifyConfig extends Context.Service<ShopifyConfig, ShopifyConfigS
       maxPacingWait: Config.Duration("SHOPIFY_MAX_PACING_WAIT").pipe(Config.withDefault(shopifyDefaults.maxPacingWait)),
       deliveryTimeout: Config.Duration("SHOPIFY_DELIVERY_TIMEOUT").pipe(
         Config.withDefault(shopifyDefaults.deliveryTimeout)
-      )
+      ),
+      bulkPollInterval: Config.Duration("SHOPIFY_BULK_POLL_INTERVAL").pipe(
+        Config.withDefault(shopifyDefaults.bulkPollInterval)
+      ),
+      bulkTimeout: Config.Duration("SHOPIFY_BULK_TIMEOUT").pipe(Config.withDefault(shopifyDefaults.bulkTimeout))
     })
   )
 

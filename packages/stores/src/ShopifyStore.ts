@@ -1,26 +1,15 @@
 import { formatMajorUnits, parseMajorUnits } from "@margin/core/Money"
 import { checkPrice } from "@margin/core/PriceCheck"
-import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
 import { StoreUnavailable, type StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
 import type { StoreConnection } from "@margin/core/StoreConnection"
 import type { WriteBack } from "@margin/core/WriteBack"
-import { Context, Duration, Effect, Layer, Option, Result } from "effect"
-import { makeShopifyAdminApi, type ShopifyEndpoint, ShopifyRefused } from "./ShopifyAdminApi.ts"
+import { Context, Duration, Effect, Layer, Result } from "effect"
+import { makeShopifyAdminApi, ShopifyRefused } from "./ShopifyAdminApi.ts"
 import { ShopifyConfig } from "./ShopifyConfig.ts"
+import { makeShopifyEndpoints, refuseOnFailure } from "./ShopifyEndpoints.ts"
 import { isRetryableUserError, readVariantPrice, updateVariantPrice, variantGid } from "./ShopifyOperations.ts"
 
-/** `acme` or `acme.myshopify.com` as the shop's domain; anything else is refused rather than called. */
-export const shopDomain = (shop: string): Result.Result<string, string> => {
-  const domain = shop.includes(".") ? shop.toLowerCase() : `${shop.toLowerCase()}.myshopify.com`
-  return /^[a-z0-9][a-z0-9-]*\.myshopify\.com$/.test(domain)
-    ? Result.succeed(domain)
-    : Result.fail(`"${shop}" is not a Shopify shop (expected <name>.myshopify.com)`)
-}
-
-const refuseOnFailure = <A>(result: Result.Result<A, string>) =>
-  Result.isSuccess(result)
-    ? Effect.succeed(result.success)
-    : Effect.fail(new ShopifyRefused({ message: result.failure }))
+export { shopDomain } from "./ShopifyEndpoints.ts"
 
 /**
  * The store write-back to Shopify over the Admin GraphQL API: read the variant's price, compare it with
@@ -35,28 +24,9 @@ export class ShopifyStore extends Context.Service<ShopifyStore, StoreWriteBack["
     ShopifyStore,
     Effect.gen(function* () {
       const config = yield* ShopifyConfig
-      const credentials = yield* StoreCredentials
       const api = yield* makeShopifyAdminApi
 
-      const endpointOf = Effect.fnUntraced(function* (connection: StoreConnection) {
-        const domain = yield* refuseOnFailure(
-          connection.shop === null ? Result.fail("the Shopify connection names no shop") : shopDomain(connection.shop)
-        )
-        const token = yield* credentials
-          .accessToken(connection)
-          .pipe(
-            Effect.mapError((error) => new StoreUnavailable({ message: `credentials unreadable: ${error.message}` }))
-          )
-        if (Option.isNone(token)) {
-          return yield* new ShopifyRefused({ message: `no access token is stored for ${domain}` })
-        }
-        const base = Option.getOrElse(config.baseUrl, () => `https://${domain}`)
-        return {
-          shop: domain,
-          url: `${base}/admin/api/${config.apiVersion}/graphql.json`,
-          accessToken: token.value
-        } satisfies ShopifyEndpoint
-      })
+      const endpointOf = yield* makeShopifyEndpoints
 
       const deliver = Effect.fn("ShopifyStore.deliver")(
         function* (connection: StoreConnection, writeBack: WriteBack) {

@@ -21,6 +21,7 @@ import * as MemoryRecommendationRepository from "./MemoryRecommendationRepositor
 import * as MemoryRunRepository from "./MemoryRunRepository.ts"
 import { MemoryStore } from "./MemoryStore.ts"
 import * as MemoryStoreConnectionRepository from "./MemoryStoreConnectionRepository.ts"
+import * as MemoryStoreSyncStateRepository from "./MemoryStoreSyncStateRepository.ts"
 import * as MemoryStoreWriteBack from "./MemoryStoreWriteBack.ts"
 import * as MemorySupportSessionRepository from "./MemorySupportSessionRepository.ts"
 import * as MemoryTokenRepository from "./MemoryTokenRepository.ts"
@@ -49,6 +50,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryStoreConnectionRepository.layer,
     MemoryCatalogRepository.layer,
     MemoryCatalogImportRepository.layer,
+    MemoryStoreSyncStateRepository.layer,
     MemoryRunRepository.layer,
     MemoryRecommendationRepository.layer,
     MemoryAlertRepository.layer,

@@ -14,6 +14,7 @@ import type { RateBudget } from "./RateBudget.ts"
 import type { RecommendationRepository } from "./RecommendationRepository.ts"
 import type { RunRepository } from "./RunRepository.ts"
 import type { StoreConnectionRepository } from "./StoreConnectionRepository.ts"
+import type { StoreSyncStateRepository } from "./StoreSyncStateRepository.ts"
 import type { StoreWriteBack } from "./StoreWriteBack.ts"
 import type { SupportSessionRepository } from "./SupportSessionRepository.ts"
 import type { TokenRepository } from "./TokenRepository.ts"
@@ -50,6 +51,7 @@ export type StoredPorts =
   | OAuthGrantRepository
   | LoginLinkRepository
   | IdempotencyKeyRepository
+  | StoreSyncStateRepository
 
 /**
  * Every port a serving process needs: the stored ones, the rate budget and the store write-back

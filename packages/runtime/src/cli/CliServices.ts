@@ -3,8 +3,10 @@ import { CatalogImports } from "@margin/core/CatalogImportService"
 import { Members } from "@margin/core/Members"
 import { RunExecutor } from "@margin/core/RunExecutor"
 import { Runs } from "@margin/core/RunsService"
+import { StoreSyncs } from "@margin/core/StoreSyncService"
 import { WriteBackCancellation } from "@margin/core/WriteBackCancellation"
 import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
+import { StoreCatalogRouter } from "@margin/stores"
 import { Layer } from "effect"
 
 /**
@@ -18,5 +20,6 @@ export const layer = Layer.mergeAll(
   RunExecutor.layer,
   Members.layer,
   CatalogImports.layer,
-  WriteBackCancellation.layer
+  WriteBackCancellation.layer,
+  StoreSyncs.layer.pipe(Layer.provide([AuditTrail.layer, StoreCatalogRouter.layerLive]))
 ).pipe(Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)), Layer.provide(Migrations.layer))

@@ -4,15 +4,19 @@ import { availableAt, type Bucket, fromStatus, type ThrottleStatus } from "../Sh
 
 /**
  * A local HTTP server that speaks the slice of Shopify's Admin GraphQL contract the ShopifyStore uses:
- * `shop { currencyCode }` + `productVariant(id)` and `productVariantsBulkUpdate`, and `shop { name
- * myshopifyDomain }` (the read that checks a connection), with Shopify's
+ * `shop { currencyCode }` + `productVariant(id)` and `productVariantsBulkUpdate`, and the catalog reads
+ * of a store sync (ShopifyCatalogSource): `bulkOperationRunQuery`, `node(id:)` on a BulkOperation (which
+ * runs `bulkMillis`, then is COMPLETED, or FAILED / CANCELED / EXPIRED when scripted, one at a time per
+ * shop), its JSONL result served on loopback at `/bulk/<n>.jsonl` without the token (a signed URL at
+ * Shopify), and `productVariants(first, after, query: "updated_at:>'...'")` pages with cursors; `shop { name myshopifyDomain currencyCode }` (the read
+ * that checks a connection). With Shopify's
  * leaky-bucket cost limits (THROTTLED answers with `extensions.cost.throttleStatus`), and scripted
  * faults: HTTP statuses, hangs (before or after applying a write), THROTTLED, userErrors, GraphQL errors,
  * and a price changed by someone else. It records every write it applies, so tests can count them.
  * Plain node:http on 127.0.0.1 with a random port; started and stopped by its layer.
  */
 
-export type FakeOperation = "read" | "write" | "shop"
+export type FakeOperation = "read" | "write" | "shop" | "bulk" | "poll" | "variants" | "download"
 
 export type FakeFault =
   /** Answer this HTTP status (a 5xx, a 429...) without executing anything. */
@@ -33,7 +37,22 @@ export type FakeFault =
 export interface FakeVariant {
   readonly productId: string
   readonly price: string
+  /** What a store sync reads besides the price; left out, a plain default (see `variantNode`). */
+  readonly sku?: string | null
+  readonly title?: string
+  readonly productTitle?: string
+  readonly productType?: string
+  readonly tags?: ReadonlyArray<string>
+  readonly status?: "ACTIVE" | "DRAFT" | "ARCHIVED"
+  readonly compareAtPrice?: string | null
+  readonly cost?: string | null
+  readonly inventory?: number | null
+  /** When the variant last changed (epoch ms): what `updated_at:>` filters on. */
+  readonly updatedAt?: number
 }
+
+/** How a scripted bulk operation ends instead of COMPLETED. */
+export type FakeBulkEnd = "FAILED" | "CANCELED" | "EXPIRED"
 
 export interface FakeWrite {
   readonly variantId: string
@@ -58,6 +77,8 @@ export interface FakeShopifyOptions {
   readonly bucket: ThrottleStatus
   /** What each operation costs against the bucket (`requestedQueryCost`). */
   readonly costs: Readonly<Record<FakeOperation, number>>
+  /** How long a bulk operation runs before it is COMPLETED. */
+  readonly bulkMillis: number
 }
 
 export const fakeShopifyDefaults: FakeShopifyOptions = {
@@ -66,7 +87,9 @@ export const fakeShopifyDefaults: FakeShopifyOptions = {
   currencyCode: "USD",
   shopName: "Fake Shop",
   bucket: { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 },
-  costs: { read: 3, write: 10, shop: 1 }
+  // A page of 250 variants: 2 + 250 nodes of 4 objects (variant, product, inventory item, unit cost).
+  costs: { read: 3, write: 10, shop: 1, bulk: 10, poll: 1, variants: 1002, download: 0 },
+  bulkMillis: 50
 }
 
 /** The shop the fake answers for. */
@@ -81,14 +104,57 @@ const WriteVariables = Schema.Struct({
   variants: Schema.Array(Schema.Struct({ id: Schema.String, price: Schema.String }))
 })
 
+const PageVariables = Schema.Struct({
+  query: Schema.String,
+  first: Schema.Number,
+  after: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
+const PollVariables = Schema.Struct({ id: Schema.String })
+
 const operationOf = (document: string): FakeOperation | "unknown" =>
   document.includes("productVariantsBulkUpdate(")
     ? "write"
-    : document.includes("productVariant(")
-      ? "read"
-      : document.includes("myshopifyDomain")
-        ? "shop"
-        : "unknown"
+    : document.includes("bulkOperationRunQuery(")
+      ? "bulk"
+      : document.includes("node(id:")
+        ? "poll"
+        : document.includes("productVariants(")
+          ? "variants"
+          : document.includes("productVariant(")
+            ? "read"
+            : document.includes("shop {")
+              ? "shop"
+              : "unknown"
+
+const variantNumber = (id: string): number => Number(id.slice(id.lastIndexOf("/") + 1))
+
+/** A variant as Shopify answers the fields a store sync reads (ShopifyCatalogOperations.VariantNode). */
+const variantNode = (id: string, variant: FakeVariant) => ({
+  id,
+  sku: variant.sku ?? null,
+  title: variant.title ?? "Default Title",
+  price: variant.price,
+  compareAtPrice: variant.compareAtPrice ?? null,
+  inventoryQuantity: variant.inventory ?? 0,
+  updatedAt: new Date(variant.updatedAt ?? 0).toISOString(),
+  inventoryItem: {
+    tracked: variant.inventory !== null,
+    unitCost: variant.cost == null ? null : { amount: variant.cost, currencyCode: "USD" }
+  },
+  product: {
+    id: variant.productId,
+    title: variant.productTitle ?? "Product",
+    productType: variant.productType ?? "",
+    tags: variant.tags ?? [],
+    status: variant.status ?? "ACTIVE"
+  }
+})
+
+interface FakeBulkOperation {
+  readonly id: string
+  readonly completesAt: number
+  readonly end: FakeBulkEnd | "COMPLETED"
+}
 
 export class FakeShopify extends Context.Service<
   FakeShopify,
@@ -106,6 +172,12 @@ export class FakeShopify extends Context.Service<
       options?: { readonly times?: number; readonly operation?: FakeOperation }
     ) => Effect.Effect<void>
     readonly setBucket: (status: ThrottleStatus) => Effect.Effect<void>
+    /** Replaces every variant at once (a shop of any size, for benchmarks). */
+    readonly setVariants: (variants: ReadonlyMap<string, FakeVariant>) => Effect.Effect<void>
+    /** The next bulk operation started ends this way instead of COMPLETED. */
+    readonly endNextBulk: (end: FakeBulkEnd) => Effect.Effect<void>
+    /** How many bulk operations were started. */
+    readonly bulkOperations: Effect.Effect<number>
     readonly writes: Effect.Effect<ReadonlyArray<FakeWrite>>
     readonly requests: Effect.Effect<ReadonlyArray<FakeRequest>>
   }
@@ -122,7 +194,10 @@ interface ScriptedFault {
 
 const makeFakeShopify = (options: FakeShopifyOptions) =>
   Effect.gen(function* () {
-    const variants = new Map<string, FakeVariant>()
+    let variants = new Map<string, FakeVariant>()
+    const bulks = new Map<string, FakeBulkOperation>()
+    const bulkEnds: Array<FakeBulkEnd> = []
+    let baseUrl = ""
     const faults: Array<ScriptedFault> = []
     const writes: Array<FakeWrite> = []
     const requests: Array<FakeRequest> = []
@@ -173,7 +248,14 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       variables: unknown,
       userErrors: ReadonlyArray<{ readonly code: string; readonly message: string }> | undefined
     ): { readonly data?: unknown; readonly errors?: unknown } => {
-      if (operation === "shop") return { data: { shop: { name: options.shopName, myshopifyDomain: fakeShop } } }
+      if (operation === "shop") {
+        return {
+          data: { shop: { name: options.shopName, myshopifyDomain: fakeShop, currencyCode: options.currencyCode } }
+        }
+      }
+      if (operation === "bulk") return runBulk()
+      if (operation === "poll") return pollBulk(variables)
+      if (operation === "variants") return variantsPage(variables)
       if (operation === "read") {
         const decoded = Schema.decodeUnknownResult(ReadVariables)(variables)
         if (Result.isFailure(decoded))
@@ -237,13 +319,118 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       })
       if (refused.length > 0) return bulkUpdate(refused)
       for (const input of decoded.success.variants) {
-        variants.set(input.id, { productId, price: input.price })
+        variants.set(input.id, { ...variants.get(input.id), productId, price: input.price, updatedAt: Date.now() })
         writes.push({ variantId: input.id, price: input.price })
       }
       return bulkUpdate([])
     }
 
+    const runBulk = () => {
+      const now = Date.now()
+      const running = [...bulks.values()].find((bulk) => bulk.completesAt > now)
+      if (running !== undefined) {
+        return {
+          data: {
+            bulkOperationRunQuery: {
+              bulkOperation: null,
+              userErrors: [
+                {
+                  field: null,
+                  message: `A bulk query operation for this app and shop is already in progress: ${running.id}.`
+                }
+              ]
+            }
+          }
+        }
+      }
+      const id = `gid://shopify/BulkOperation/${bulks.size + 1}`
+      bulks.set(id, { id, completesAt: now + options.bulkMillis, end: bulkEnds.shift() ?? "COMPLETED" })
+      return { data: { bulkOperationRunQuery: { bulkOperation: { id, status: "CREATED" }, userErrors: [] } } }
+    }
+
+    const pollBulk = (variables: unknown) => {
+      const decoded = Schema.decodeUnknownResult(PollVariables)(variables)
+      if (Result.isFailure(decoded))
+        return { errors: [{ message: "Variable $id of type ID! was provided invalid value" }] }
+      const bulk = bulks.get(decoded.success.id)
+      if (bulk === undefined) return { data: { node: null } }
+      const done = Date.now() >= bulk.completesAt
+      const status = done ? bulk.end : "RUNNING"
+      const completed = status === "COMPLETED"
+      return {
+        data: {
+          node: {
+            id: bulk.id,
+            status,
+            errorCode: status === "FAILED" ? "INTERNAL_SERVER_ERROR" : null,
+            objectCount: String(completed ? variants.size : 0),
+            url: completed && variants.size > 0 ? `${baseUrl}/bulk/${variantNumber(bulk.id)}.jsonl` : null
+          }
+        }
+      }
+    }
+
+    /** A page of the variants updated after the filter's instant, by id, with Shopify's opaque cursors. */
+    const variantsPage = (variables: unknown) => {
+      const decoded = Schema.decodeUnknownResult(PageVariables)(variables)
+      if (Result.isFailure(decoded)) return { errors: [{ message: "Variable $query was provided invalid value" }] }
+      const { query, first, after } = decoded.success
+      const filter = /^updated_at:>'([^']+)'$/.exec(query)
+      const since = filter?.[1] === undefined ? Number.NaN : Date.parse(filter[1])
+      if (Number.isNaN(since)) return { errors: [{ message: `Invalid search query: ${query}` }] }
+      const afterNumber = after == null ? -1 : Number(Buffer.from(after, "base64").toString("utf8"))
+      const matching = [...variants.entries()]
+        .filter(([id, variant]) => (variant.updatedAt ?? 0) > since && variantNumber(id) > afterNumber)
+        .sort(([a], [b]) => variantNumber(a) - variantNumber(b))
+      const page = matching.slice(0, Math.min(first, 250))
+      const last = page.at(-1)
+      return {
+        data: {
+          shop: { currencyCode: options.currencyCode },
+          productVariants: {
+            nodes: page.map(([id, variant]) => variantNode(id, variant)),
+            pageInfo: {
+              hasNextPage: matching.length > page.length,
+              endCursor: last === undefined ? null : Buffer.from(String(variantNumber(last[0]))).toString("base64")
+            }
+          }
+        }
+      }
+    }
+
+    /** The JSONL result of a bulk operation: one line per variant, written as the socket drains. */
+    const download = (response: ServerResponse, path: string) => {
+      const fault = takeFault("download")
+      requests.push({
+        operation: "download",
+        answer: fault === undefined ? "ok" : "fault",
+        at: Date.now(),
+        available: null
+      })
+      if (fault?._tag === "Status") return respond(response, fault.status, { errors: `fake status ${fault.status}` })
+      const bulk = bulks.get(`gid://shopify/BulkOperation/${path.slice("/bulk/".length, -".jsonl".length)}`)
+      if (bulk === undefined || bulk.end !== "COMPLETED") return respond(response, 404, { errors: "Not Found" })
+      response.writeHead(200, { "content-type": "application/jsonl" })
+      const entries = variants.entries()
+      const writeSome = () => {
+        while (true) {
+          const lines: Array<string> = []
+          for (let n = 0; n < 500; n++) {
+            const next = entries.next()
+            if (next.done === true) break
+            lines.push(`${JSON.stringify(variantNode(next.value[0], next.value[1]))}\n`)
+          }
+          if (lines.length === 0) return response.end()
+          if (!response.write(lines.join(""))) return response.once("drain", writeSome)
+        }
+      }
+      writeSome()
+    }
+
     const handle = (request: IncomingMessage, response: ServerResponse, rawBody: string) => {
+      if (request.method === "GET" && request.url?.startsWith("/bulk/") === true && request.url.endsWith(".jsonl")) {
+        return download(response, request.url)
+      }
       if (request.method !== "POST" || request.url !== `/admin/api/${options.apiVersion}/graphql.json`) {
         requests.push({ operation: "unknown", answer: "not_found", at: Date.now(), available: null })
         return respond(response, 404, { errors: "Not Found" })
@@ -259,7 +446,7 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       if (Result.isFailure(body) || operation === "unknown") {
         requests.push({ operation: "unknown", answer: "bad_request", at: Date.now(), available: null })
         return respond(response, 200, {
-          errors: [{ message: "Parse error: this fake knows only the price operations" }]
+          errors: [{ message: "Parse error: this fake knows only the price and catalog operations" }]
         })
       }
       const fault = takeFault(operation)
@@ -333,9 +520,10 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
         server.once("error", (error) => resume(Effect.die(error)))
         server.listen(0, "127.0.0.1", () => {
           const address = server.address()
+          if (address !== null && typeof address === "object") baseUrl = `http://127.0.0.1:${address.port}`
           resume(
             address !== null && typeof address === "object"
-              ? Effect.succeed(`http://127.0.0.1:${address.port}`)
+              ? Effect.succeed(baseUrl)
               : Effect.die(new Error("the fake Shopify server has no TCP address"))
           )
         })
@@ -355,7 +543,7 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       setPrice: (variantId, price) =>
         Effect.sync(() => {
           const variant = variants.get(variantId)
-          if (variant !== undefined) variants.set(variantId, { ...variant, price })
+          if (variant !== undefined) variants.set(variantId, { ...variant, price, updatedAt: Date.now() })
         }),
       price: (variantId) => Effect.sync(() => variants.get(variantId)?.price),
       failNext: (fault, scripted = {}) =>
@@ -364,6 +552,12 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
         Effect.sync(() => {
           bucket = fromStatus(status, Date.now())
         }),
+      setVariants: (all) =>
+        Effect.sync(() => {
+          variants = new Map(all)
+        }),
+      endNextBulk: (end) => Effect.sync(() => void bulkEnds.push(end)),
+      bulkOperations: Effect.sync(() => bulks.size),
       writes: Effect.sync(() => [...writes]),
       requests: Effect.sync(() => [...requests])
     })

@@ -15,6 +15,7 @@ import type { StoredOAuthClient } from "../../ports/OAuthClientRepository.ts"
 import type { Recommendation } from "../../Recommendation.ts"
 import type { Run } from "../../Run.ts"
 import type { StoreConnection } from "../../StoreConnection.ts"
+import type { StoreSyncState } from "../../StoreSyncState.ts"
 import type { SupportSession } from "../../SupportSession.ts"
 import type { Timestamp } from "../../Timestamp.ts"
 import type { User } from "../../User.ts"
@@ -102,6 +103,8 @@ export interface Tables {
   /** Keyed by `idempotencyKeyOf`. */
   readonly idempotentRequests: HashMap.HashMap<string, IdempotentRequest>
   readonly catalogImports: HashMap.HashMap<string, CatalogImportRecord>
+  /** Keyed by workspace id. */
+  readonly storeSyncStates: HashMap.HashMap<string, StoreSyncState>
 }
 
 export const emptyTables: Tables = {
@@ -126,7 +129,8 @@ export const emptyTables: Tables = {
   oauthTokens: HashMap.empty(),
   loginLinks: HashMap.empty(),
   idempotentRequests: HashMap.empty(),
-  catalogImports: HashMap.empty()
+  catalogImports: HashMap.empty(),
+  storeSyncStates: HashMap.empty()
 }
 
 export const idempotencyKeyOf = (workspaceId: string, operation: string, key: string): string =>
@@ -157,6 +161,7 @@ export const tokensTable: Table<TokenRow> = table("tokens")
 export const storeConnectionsTable: Table<StoreConnectionRow> = table("storeConnections")
 export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
 export const catalogImportsTable: Table<CatalogImportRecord> = table("catalogImports")
+export const storeSyncStatesTable: Table<StoreSyncState> = table("storeSyncStates")
 export const runsTable: Table<RunRow> = table("runs")
 export const recommendationsTable: Table<Recommendation> = table("recommendations")
 export const alertsTable: Table<Alert> = table("alerts")

@@ -1,0 +1,4 @@
+import { storeSyncStateRepositoryContract } from "@margin/core/testing/StoreSyncStateRepositoryContract"
+import * as PgTestAdapters from "./testing/PgTestAdapters.ts"
+
+storeSyncStateRepositoryContract(PgTestAdapters.backend, PgTestAdapters.layer)
