@@ -8,7 +8,7 @@ import { defineConfig } from "vitest/config"
  */
 export const coreTests = {
   name: "core",
-  include: ["packages/core/src/**/*.test.ts", "packages/core/test/**/*.test.ts"],
+  include: ["packages/core/src/**/*.test.ts"],
   isolate: false
 }
 

@@ -4,8 +4,8 @@
  * and the accept transaction.
  */
 import { randomBytes } from "node:crypto"
-import { CurrencyCode, formatMajorUnits } from "@margin/core/Money"
-import { encodeCursor } from "@margin/core/Page"
+import { CurrencyCode, formatMajorUnits } from "@margin/core/kernel/Money"
+import { encodeCursor } from "@margin/core/kernel/Page"
 import { ratioJson } from "@margin/edge/wire"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"

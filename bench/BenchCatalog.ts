@@ -1,8 +1,8 @@
 // The synthetic catalog of the run benchmark (bench/run.ts): what an import supplies, from a fixed
 // seed, so that every benchmark imports the same items.
-import type { CatalogItemInput } from "@margin/core/CatalogItem"
-import { CurrencyCode } from "@margin/core/Money"
-import type { Tag } from "@margin/core/Tag"
+import type { CatalogItemInput } from "@margin/core/catalog/CatalogItem"
+import type { Tag } from "@margin/core/catalog/Tag"
+import { CurrencyCode } from "@margin/core/kernel/Money"
 
 /** Ten categories of 10 % each; one item in a hundred also carries the rare tag. */
 export const categories: ReadonlyArray<Tag> = Array.from({ length: 10 }, (_, n) => `category-${n}`)

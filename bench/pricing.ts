@@ -1,9 +1,9 @@
 // Throughput of the pure pricing engine on a synthetic catalog.
 // Usage: npm run bench:pricing [-- <items>]   (default 1,000,000 items)
 // The catalog is built from a fixed seed, so every run prices the same items.
-import { type CurrencyCode, CurrencyCode as CurrencyCodeSchema } from "@margin/core/Money"
-import { analyseCatalog, analyseItem, elasticityPools, type PricingInput } from "@margin/core/Pricing"
-import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
+import { type CurrencyCode, CurrencyCode as CurrencyCodeSchema } from "@margin/core/kernel/Money"
+import { analyseCatalog, analyseItem, elasticityPools, type PricingInput } from "@margin/core/pricing/Pricing"
+import { defaultPricingPolicy } from "@margin/core/pricing/PricingPolicy"
 import { Schema } from "effect"
 
 const count = Number(process.argv[2] ?? 1_000_000)

@@ -6,8 +6,8 @@
 // Seeds a fresh database (TestDatabase: created on that server and dropped afterwards; without
 // DATABASE_URL a throwaway embedded database, much slower) with that many recommendations.
 import { NodeRuntime } from "@effect/platform-node"
-import { WorkspaceId } from "@margin/core/Ids"
-import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { WorkspaceId } from "@margin/core/kernel/Ids"
+import { RecommendationRepository } from "@margin/core/recommendations/RecommendationRepository"
 import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { Effect, Layer, Stream } from "effect"

@@ -107,6 +107,17 @@ describe("scripts/boundaries.ts", () => {
     assert.deepStrictEqual(broken(checkBoundaries(root)), ["core packages/core/src/Clock.ts"])
   })
 
+  it("lets core's tests and kits use the test tools, and keeps the domain from reaching them", () => {
+    const root = house({
+      "packages/core/src/pricing/Price.test.ts":
+        'import { it } from "@effect/vitest"\nimport { Fixture } from "../testing/Fixture.ts"\nexport { it, Fixture }\n',
+      "packages/core/src/testing/Fixture.ts": 'import fc from "fast-check"\nexport const Fixture = fc\n',
+      "packages/core/src/pricing/Quote.ts":
+        'import { Fixture } from "../testing/Fixture.ts"\nexport const Quote = Fixture\n'
+    })
+    assert.deepStrictEqual(broken(checkBoundaries(root)), ["core packages/core/src/pricing/Quote.ts"])
+  })
+
   it("fails an app importing an app", () => {
     const root = house({
       "apps/tool/package.json": manifest("tool", { "./main": "./src/main.ts" }, ["core"]),

@@ -7,8 +7,8 @@
 //     dependency that points so;
 //   - an import of a subpath another package does not export, or a relative path into another package;
 //   - a file loop: files that import each other in a cycle;
-//   - packages/core/src importing anything but `effect` (its tests and testing/ also @effect/vitest
-//     and fast-check);
+//   - packages/core importing anything but `effect` (its tests, `*.test.ts` beside the code, and its
+//     kits in src/testing/ also @effect/vitest and fast-check), and its domain importing those;
 //   - an app importing an app.
 // docs/architecture.md explains the order.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
@@ -158,7 +158,10 @@ export const checkBoundaries = (root: string): Array<Violation> => {
     const edges: Array<string> = []
     graph.set(file, edges)
     const isCore = workspace?.name === "core"
-    const inCoreSrc = isCore && file.startsWith(`${workspace.dir}/src/`)
+    // The domain is core's code less its tests (`*.test.ts`, beside the code) and kits (`src/testing/`).
+    const isCoreTestCode = (path: string): boolean =>
+      path.endsWith(".test.ts") || path.startsWith(`${workspace?.dir}/src/testing/`)
+    const inCoreSrc = isCore && !isCoreTestCode(file)
     for (const spec of importsOf(readFileSync(join(root, file), "utf8"))) {
       if (spec.startsWith("./") || spec.startsWith("../")) {
         const target = withExtension(posix.join(root, dirname(file), spec))
@@ -171,7 +174,7 @@ export const checkBoundaries = (root: string): Array<Violation> => {
             "not-exported",
             `imports "${spec}": a path into ${owner === undefined ? targetFile : `@margin/${owner.name}`}; import its package instead`
           )
-        } else if (inCoreSrc && !targetFile.startsWith(`${workspace.dir}/src/`)) {
+        } else if (inCoreSrc && isCoreTestCode(targetFile)) {
           report(file, "core", `imports "${spec}": the domain never imports its tests or testing/`)
         }
         edges.push(targetFile)

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
-import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
-import { Recommendations } from "@margin/core/RecommendationsService"
+import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import {
   connectStore,
   seedItem,
@@ -11,6 +10,7 @@ import {
   useCases,
   wsA
 } from "@margin/core/testing/UseCases"
+import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
 import { csvColumns, ReportRowJson } from "@margin/edge/wire"
 import { Effect, Option } from "effect"
 

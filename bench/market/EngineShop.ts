@@ -1,11 +1,11 @@
 // The shop driven through the pure engine: `analyseCatalog` over the catalog, each item as a run
 // reads it (`pricingInput`), and the repository's price-history rule (`withPrice`) on an import and
 // on adoption.
-import type { CatalogItem, CatalogItemInput } from "@margin/core/CatalogItem"
-import { CatalogItemId, WorkspaceId } from "@margin/core/Ids"
+import type { CatalogItem, CatalogItemInput } from "@margin/core/catalog/CatalogItem"
+import { CatalogItemId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { withPrice } from "@margin/core/memory/MemoryCatalogRepository"
-import { analyseCatalog } from "@margin/core/Pricing"
-import { pricingInput } from "@margin/core/RunExecutor"
+import { analyseCatalog } from "@margin/core/pricing/Pricing"
+import { pricingInput } from "@margin/core/runs/RunExecutor"
 import { Effect } from "effect"
 import { competitorAt, inCatalog, type MarketItem } from "./Market.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"

@@ -6,7 +6,7 @@
 //
 // Periods: period t ≥ 1 is the 30 days after cycle t's run; period 0 the 30 days before the first
 // run (the starting units); periods −4 to −1 the starting history's.
-import type { PricePoint } from "@margin/core/CatalogItem"
+import type { PricePoint } from "@margin/core/catalog/CatalogItem"
 import { competitorPath } from "./CompetitorPath.ts"
 import { competitorElasticity, competitorFactor } from "./CompetitorResponse.ts"
 import { curveDemand, curveElasticity, type DemandCurve } from "./DemandCurve.ts"

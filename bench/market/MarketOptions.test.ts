@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
+import { defaultPricingPolicy } from "@margin/core/pricing/PricingPolicy"
 import { parseMarketOptions, policyWith } from "./MarketOptions.ts"
 import { allOn, defaultForms, formName, parseForm, tidy } from "./MarketSwitches.ts"
 

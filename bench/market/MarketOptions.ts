@@ -1,7 +1,7 @@
 // The bench's flags: the forms of the market, the seeds, the sizes and the policies, so that anyone
 // can try other markets and compare two policies in one run.
 import { parseArgs } from "node:util"
-import { defaultPricingPolicy, PricingPolicy } from "@margin/core/PricingPolicy"
+import { defaultPricingPolicy, PricingPolicy } from "@margin/core/pricing/PricingPolicy"
 import { Result, Schema } from "effect"
 import { defaultForms, type MarketSwitches, parseForm, switchMeanings, switchNames } from "./MarketSwitches.ts"
 import type { EngineArm } from "./Simulation.ts"

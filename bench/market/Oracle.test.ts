@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
+import { defaultPricingPolicy } from "@margin/core/pricing/PricingPolicy"
 import { summarise } from "./ArmSummary.ts"
 import { costAt, expectedProfit, makeMarket } from "./Market.ts"
 import { allOn, defaultForms, formName, tidy } from "./MarketSwitches.ts"

@@ -1,9 +1,9 @@
 // The oracle: what the best merchant could do under the same guardrails, knowing the true demand of
 // every period (its curve, the category's shock, the competitor's price) and every cost.
-import { CurrencyCode, minorUnitExponent } from "@margin/core/Money"
-import { exceeds, priceLimits } from "@margin/core/PriceLimits"
-import type { PricingPolicy } from "@margin/core/PricingPolicy"
-import { roundWithin } from "@margin/core/Rounding"
+import { CurrencyCode, minorUnitExponent } from "@margin/core/kernel/Money"
+import { exceeds, priceLimits } from "@margin/core/pricing/PriceLimits"
+import type { PricingPolicy } from "@margin/core/pricing/PricingPolicy"
+import { roundWithin } from "@margin/core/pricing/Rounding"
 import { competitorAt, costAt, expectedProfit, type Market, type MarketItem } from "./Market.ts"
 
 const usd = CurrencyCode.make("USD")

@@ -1,8 +1,8 @@
 // What the simulation asks of the service, whichever way it is driven (the pure engine, or the use
 // cases over the memory adapters): import the catalog, run, adopt every recommendation.
-import type { CatalogItemInput } from "@margin/core/CatalogItem"
-import { CurrencyCode } from "@margin/core/Money"
-import type { PricingPolicy } from "@margin/core/PricingPolicy"
+import type { CatalogItemInput } from "@margin/core/catalog/CatalogItem"
+import { CurrencyCode } from "@margin/core/kernel/Money"
+import type { PricingPolicy } from "@margin/core/pricing/PricingPolicy"
 import type { Effect, Scope } from "effect"
 import { categoryTag, competitorAt, costAt, type Market, type MarketItem } from "./Market.ts"
 

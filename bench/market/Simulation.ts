@@ -2,7 +2,7 @@
 // each policy asked for, the oracle), cycle by cycle: an import (the period's costs, competitor
 // prices, units sold and arriving items), a run, every recommendation adopted, a period of demand
 // realised. Every figure is the true model's expectation, never a draw.
-import { defaultPricingPolicy, type PricingPolicy } from "@margin/core/PricingPolicy"
+import { defaultPricingPolicy, type PricingPolicy } from "@margin/core/pricing/PricingPolicy"
 import { Effect } from "effect"
 import {
   competitorAt,

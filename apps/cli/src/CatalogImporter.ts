@@ -1,7 +1,7 @@
-import type { CatalogFormat } from "@margin/core/CatalogImport"
-import { type CatalogImportResult, CatalogImports } from "@margin/core/CatalogImportService"
-import type { RepositoryError } from "@margin/core/Errors"
-import type { WorkspaceId } from "@margin/core/Ids"
+import type { CatalogFormat } from "@margin/core/catalog/CatalogImport"
+import { type CatalogImportResult, CatalogImports } from "@margin/core/catalog/CatalogImports"
+import type { RepositoryError } from "@margin/core/kernel/Errors"
+import type { WorkspaceId } from "@margin/core/kernel/Ids"
 import { Effect, FileSystem, Stream } from "effect"
 import { OperatorError } from "./OperatorError.ts"
 

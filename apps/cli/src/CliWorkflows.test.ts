@@ -1,6 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
-import { scopes } from "@margin/core/Scope"
+import { scopes } from "@margin/core/access/Scope"
 import { SessionVerifier } from "@margin/edge/auth"
 import { PgIdentityKeyStore } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"

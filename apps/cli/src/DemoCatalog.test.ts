@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { PricePoint } from "@margin/core/CatalogItem"
-import { analyseCatalog } from "@margin/core/Pricing"
-import { defaultPricingPolicy } from "@margin/core/PricingPolicy"
+import type { PricePoint } from "@margin/core/catalog/CatalogItem"
+import { analyseCatalog } from "@margin/core/pricing/Pricing"
+import { defaultPricingPolicy } from "@margin/core/pricing/PricingPolicy"
 import { demoCatalog, demoCatalogHistory } from "./DemoCatalog.ts"
 
 /**

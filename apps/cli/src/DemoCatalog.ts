@@ -1,6 +1,6 @@
-import type { CatalogItemInput } from "@margin/core/CatalogItem"
-import { CurrencyCode } from "@margin/core/Money"
-import type { Tag } from "@margin/core/Tag"
+import type { CatalogItemInput } from "@margin/core/catalog/CatalogItem"
+import type { Tag } from "@margin/core/catalog/Tag"
+import { CurrencyCode } from "@margin/core/kernel/Money"
 
 /**
  * The demo store's catalog: `size` items, always the same ones (a seeded generator), mixing the

@@ -5,7 +5,7 @@ import {
   RepositoryError,
   ResourceNotFound,
   TransitionConflict
-} from "@margin/core/Errors"
+} from "@margin/core/kernel/Errors"
 import { Runtime } from "effect"
 import { CliError } from "effect/cli"
 import { CommandFailed, exitStatus, failureKind } from "./FailureKind.ts"

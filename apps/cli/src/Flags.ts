@@ -1,4 +1,4 @@
-import { UserId, WorkspaceId } from "@margin/core/Ids"
+import { UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { Schema } from "effect"
 import { Argument, Flag } from "effect/cli"
 

@@ -1,4 +1,4 @@
-import type { Cursor, Page } from "@margin/core/Page"
+import type { Cursor, Page } from "@margin/core/kernel/Page"
 import { Console, Effect, Schema } from "effect"
 import { Flag, type GlobalFlag } from "effect/cli"
 import { idOf } from "./Flags.ts"

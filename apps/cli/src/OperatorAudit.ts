@@ -1,6 +1,6 @@
-import type { AuditEntry } from "@margin/core/AuditTrail"
-import { AuditTrail } from "@margin/core/AuditTrail"
-import { Transactor } from "@margin/core/ports/Transactor"
+import type { AuditEntry } from "@margin/core/audit/AuditTrail"
+import { AuditTrail } from "@margin/core/audit/AuditTrail"
+import { Transactor } from "@margin/core/kernel/Transactor"
 import { Clock, Effect } from "effect"
 
 /** The actor of every audit event the CLI leaves. */

@@ -1,4 +1,4 @@
-import type { Run } from "@margin/core/Run"
+import type { Run } from "@margin/core/runs/Run"
 
 /** A run as `marginctl run watch` saw it at one instant (epoch ms). */
 export interface Sighting {

@@ -1,4 +1,4 @@
-import { toIso } from "@margin/core/Timestamp"
+import { toIso } from "@margin/core/kernel/Timestamp"
 import { defaultSessionLifetimeSeconds, SessionSigner, sessionKeySource } from "@margin/edge/auth"
 import { Clock, Console, Effect } from "effect"
 import { Command, Flag } from "effect/cli"

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { UserRepository } from "@margin/core/ports/UserRepository"
-import { type Scope, scopes } from "@margin/core/Scope"
+import { type Scope, scopes } from "@margin/core/access/Scope"
+import { UserRepository } from "@margin/core/access/UserRepository"
 import { seedUser } from "@margin/core/testing/Seed"
 import {
   addMember,

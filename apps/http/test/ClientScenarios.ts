@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
 import type { ClientConfig, MarginClientShape, MarginError, PromiseClient } from "@margin/client"
+import { UserRepository } from "@margin/core/access/UserRepository"
 import { MemoryStore } from "@margin/core/memory/MemoryStore"
-import { UserRepository } from "@margin/core/ports/UserRepository"
 import {
   aWorkspaceWithOwner,
   issueToken,

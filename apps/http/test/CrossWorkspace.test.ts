@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { AlertRepository } from "@margin/core/ports/AlertRepository"
-import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { AlertRepository } from "@margin/core/alerts/AlertRepository"
+import { RecommendationRepository } from "@margin/core/recommendations/RecommendationRepository"
 import { aWorkspaceWithOwner, seedAlert, seedRecommendation, seedRun } from "@margin/edge/testing/World"
 import { bodyOf, call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"
 import { Effect, Option } from "effect"

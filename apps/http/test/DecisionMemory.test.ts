@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import type { CatalogItemInput } from "@margin/core/CatalogItem"
+import type { CatalogItemInput } from "@margin/core/catalog/CatalogItem"
 import { Readiness } from "@margin/edge/telemetry"
 import { aWorkspaceWithOwner, importItem } from "@margin/edge/testing/World"
 import * as PgTestAdapters from "@margin/postgres/testing/PgTestAdapters"

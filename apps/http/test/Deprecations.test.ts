@@ -1,5 +1,5 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import type { Deprecation } from "@margin/core/Deprecation"
+import type { Deprecation } from "@margin/core/deprecation/Deprecation"
 import { deprecatedGetRun, deprecatedListRuns } from "@margin/core/testing/Deprecations"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import { productionDeprecations } from "@margin/edge/wire"

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { MemoryStore } from "@margin/core/memory/MemoryStore"
-import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
+import { RecommendationRepository } from "@margin/core/recommendations/RecommendationRepository"
 import {
   addMember,
   aWorkspaceWithOwner,

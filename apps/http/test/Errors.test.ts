@@ -1,6 +1,6 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { RunRepository } from "@margin/core/ports/RunRepository"
-import { UserRepository } from "@margin/core/ports/UserRepository"
+import { UserRepository } from "@margin/core/access/UserRepository"
+import { RunRepository } from "@margin/core/runs/RunRepository"
 import { seedUser } from "@margin/core/testing/Seed"
 import {
   addMember,

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { UserId } from "@margin/core/Ids"
+import { UserId } from "@margin/core/kernel/Ids"
 import { SessionSigner } from "@margin/edge/auth"
 import {
   aWorkspaceWithOwner,

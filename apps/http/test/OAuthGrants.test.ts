@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import type { User } from "@margin/core/User"
-import type { Workspace } from "@margin/core/Workspace"
+import type { User } from "@margin/core/access/User"
+import type { Workspace } from "@margin/core/workspaces/Workspace"
 import { aWorkspaceWithOwner } from "@margin/edge/testing/World"
 import { consentCode, pkce } from "@margin/runtime/testing/OAuthConsent"
 import { baseUrl, bodyOf, call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"

@@ -1,4 +1,4 @@
-import type { Scope } from "@margin/core/Scope"
+import type { Scope } from "@margin/core/access/Scope"
 import type { CallOptions } from "@margin/runtime/testing/TestServer"
 import type { HttpMethod } from "effect/http"
 

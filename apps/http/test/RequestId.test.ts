@@ -1,5 +1,5 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { RunRepository } from "@margin/core/ports/RunRepository"
+import { RunRepository } from "@margin/core/runs/RunRepository"
 import { requestIdOf, withRequestId } from "@margin/edge/telemetry"
 import { aWorkspaceWithOwner, issueToken } from "@margin/edge/testing/World"
 import { call, expectError, layer as testServer } from "@margin/runtime/testing/TestServer"

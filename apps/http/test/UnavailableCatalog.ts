@@ -1,5 +1,5 @@
-import { RepositoryError } from "@margin/core/Errors"
-import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { CatalogRepository } from "@margin/core/catalog/CatalogRepository"
+import { RepositoryError } from "@margin/core/kernel/Errors"
 import { Effect, Layer } from "effect"
 
 /** The catalog's database is down: listing the catalog answers 503 service_unavailable, retryable. */

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { TokenRepository } from "@margin/core/ports/TokenRepository"
-import { UserRepository } from "@margin/core/ports/UserRepository"
+import { TokenRepository } from "@margin/core/access/TokenRepository"
+import { UserRepository } from "@margin/core/access/UserRepository"
 import { aWorkspaceWithOwner, issueToken, session } from "@margin/edge/testing/World"
 import { connect } from "@margin/runtime/testing/AgentClient"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"

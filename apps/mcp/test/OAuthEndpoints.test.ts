@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { UserRepository } from "@margin/core/ports/UserRepository"
+import { UserRepository } from "@margin/core/access/UserRepository"
 import { aWorkspaceWithOwner, member } from "@margin/edge/testing/World"
 import { connect } from "@margin/runtime/testing/AgentClient"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"

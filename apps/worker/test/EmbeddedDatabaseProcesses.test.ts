@@ -1,7 +1,7 @@
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { Alerts } from "@margin/core/AlertsService"
-import { Recommendations } from "@margin/core/RecommendationsService"
+import { Alerts } from "@margin/core/alerts/Alerts"
+import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { eventually } from "@margin/jobs/testing/Eventually"
 import { Database, Migrations, PgAdapters } from "@margin/postgres"
 import {

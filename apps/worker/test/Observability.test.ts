@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { Alerts } from "@margin/core/AlertsService"
-import { Recommendations } from "@margin/core/RecommendationsService"
+import { Alerts } from "@margin/core/alerts/Alerts"
+import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { seedRun } from "@margin/core/testing/Seed"
 import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { CatalogItemInput } from "@margin/core/CatalogItem"
-import type { WorkspaceId } from "@margin/core/Ids"
-import { analyseItem } from "@margin/core/Pricing"
+import type { CatalogItemInput } from "@margin/core/catalog/CatalogItem"
+import type { WorkspaceId } from "@margin/core/kernel/Ids"
+import { analyseItem } from "@margin/core/pricing/Pricing"
 import { pricingInput, pricingPolicy } from "@margin/core/testing/PricingFixtures"
 import {
   checkGoldenRecommendation,

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Alerts } from "@margin/core/AlertsService"
-import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
-import { Recommendations } from "@margin/core/RecommendationsService"
+import { Alerts } from "@margin/core/alerts/Alerts"
+import { CatalogRepository } from "@margin/core/catalog/CatalogRepository"
+import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import * as RunWorld from "@margin/runtime/testing/RunWorld"
 import {
   alertsOf,

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { RunId, type WorkspaceId } from "@margin/core/Ids"
-import { RunRepository } from "@margin/core/ports/RunRepository"
+import { RunId, type WorkspaceId } from "@margin/core/kernel/Ids"
+import { RunRepository } from "@margin/core/runs/RunRepository"
 import { eventually } from "@margin/jobs/testing/Eventually"
 import { PgSandboxStore } from "@margin/postgres"
 import { type Agent, connectTo } from "@margin/runtime/testing/AgentClient"

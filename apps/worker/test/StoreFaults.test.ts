@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { WorkspaceId } from "@margin/core/Ids"
-import type { Recommendation } from "@margin/core/Recommendation"
-import type { WriteBack } from "@margin/core/WriteBack"
+import type { WorkspaceId } from "@margin/core/kernel/Ids"
+import type { Recommendation } from "@margin/core/recommendations/Recommendation"
+import type { WriteBack } from "@margin/core/writeback/WriteBack"
 import { eventually } from "@margin/jobs/testing/Eventually"
 import { PgSandboxStore } from "@margin/postgres"
 import {

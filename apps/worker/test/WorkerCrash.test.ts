@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
+import { CatalogRepository } from "@margin/core/catalog/CatalogRepository"
 import { eventually } from "@margin/jobs/testing/Eventually"
 import { PgSandboxStore } from "@margin/postgres"
 import {

@@ -1,4 +1,4 @@
-import { AlertId, CatalogImportId, RecommendationId, RunId } from "@margin/core/Ids"
+import { AlertId, CatalogImportId, RecommendationId, RunId } from "@margin/core/kernel/Ids"
 import { CursorParam } from "@margin/edge/wire"
 import { Api } from "@margin/rest/api"
 import { Context, Effect, Layer, Redacted, Schema, Stream } from "effect"

@@ -1,7 +1,7 @@
-import { maxExpiryDays, maxNameLength } from "@margin/core/ApiKeys"
-import { type ApiToken, tokenState } from "@margin/core/ApiToken"
-import type { Role } from "@margin/core/Role"
-import { scopesForRole } from "@margin/core/RoleScopes"
+import { maxExpiryDays, maxNameLength } from "@margin/core/access/ApiKeys"
+import { type ApiToken, tokenState } from "@margin/core/access/ApiToken"
+import type { Role } from "@margin/core/access/Role"
+import { scopesForRole } from "@margin/core/access/RoleScopes"
 import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
 import { when } from "./RecommendationFormat.ts"
 

@@ -1,5 +1,5 @@
-import { type Recommendation, recommendationStatuses } from "@margin/core/Recommendation"
-import { mayDecide, mayTriage, type Role } from "@margin/core/Role"
+import { mayDecide, mayTriage, type Role } from "@margin/core/access/Role"
+import { type Recommendation, recommendationStatuses } from "@margin/core/recommendations/Recommendation"
 import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
 import { money, percent, statusWords } from "./RecommendationFormat.ts"
 

@@ -1,9 +1,9 @@
-import type { Actor } from "@margin/core/Actor"
-import { Approval, type ApprovalError } from "@margin/core/Approval"
-import type { RecommendationId, WorkspaceId } from "@margin/core/Ids"
-import type { Recommendation } from "@margin/core/Recommendation"
-import { Recommendations } from "@margin/core/RecommendationsService"
-import { mayTriage, type Role } from "@margin/core/Role"
+import type { Actor } from "@margin/core/access/Actor"
+import { mayTriage, type Role } from "@margin/core/access/Role"
+import type { RecommendationId, WorkspaceId } from "@margin/core/kernel/Ids"
+import { Approval, type ApprovalError } from "@margin/core/recommendations/Approval"
+import type { Recommendation } from "@margin/core/recommendations/Recommendation"
+import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { Effect } from "effect"
 
 export const actions = ["accept", "dismiss", "approve", "reject"] as const

@@ -1,6 +1,6 @@
-import { formatMajorUnits } from "@margin/core/Money"
-import type { Recommendation } from "@margin/core/Recommendation"
-import { toIso } from "@margin/core/Timestamp"
+import { formatMajorUnits } from "@margin/core/kernel/Money"
+import { toIso } from "@margin/core/kernel/Timestamp"
+import type { Recommendation } from "@margin/core/recommendations/Recommendation"
 
 /** A price or an amount of the recommendation's currency: `12.50 EUR`. */
 export const money = (recommendation: Recommendation, minor: number): string =>

@@ -1,5 +1,5 @@
-import type { RecommendationDetail } from "@margin/core/RecommendationsService"
-import { mayDecide, mayTriage, type Role } from "@margin/core/Role"
+import { mayDecide, mayTriage, type Role } from "@margin/core/access/Role"
+import type { RecommendationDetail } from "@margin/core/recommendations/Recommendations"
 import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
 import { money, percent, statusWords, when } from "./RecommendationFormat.ts"
 

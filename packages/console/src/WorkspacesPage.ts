@@ -1,4 +1,4 @@
-import type { WorkspaceMembership } from "@margin/core/WorkspaceAccess"
+import type { WorkspaceMembership } from "@margin/core/access/WorkspaceAccess"
 import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
 
 /** The workspaces of the signed-in person, to pick one. */

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { defaultDeliveryConfig } from "@margin/core/WriteBackDelivery"
+import { defaultDeliveryConfig } from "@margin/core/writeback/WriteBackDelivery"
 import { ConfigProvider, Effect, Exit } from "effect"
 import { deliveryConfig } from "./DeliverySettings.ts"
 

@@ -1,4 +1,4 @@
-import { type DeliveryConfig, defaultDeliveryConfig, WriteBackDelivery } from "@margin/core/WriteBackDelivery"
+import { type DeliveryConfig, defaultDeliveryConfig, WriteBackDelivery } from "@margin/core/writeback/WriteBackDelivery"
 import { Config, Duration, Effect, Layer, Schema } from "effect"
 
 const PositiveInt = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(1)))

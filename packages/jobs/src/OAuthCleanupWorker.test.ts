@@ -1,9 +1,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
-import { AuthorizationCodeRepository } from "@margin/core/ports/AuthorizationCodeRepository"
-import { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
-import { OAuthClientRepository } from "@margin/core/ports/OAuthClientRepository"
-import { OAuthGrantRepository } from "@margin/core/ports/OAuthGrantRepository"
+import { AuthorizationCodeRepository } from "@margin/core/oauth/AuthorizationCodeRepository"
+import { LoginLinkRepository } from "@margin/core/oauth/LoginLinkRepository"
+import { OAuthClientRepository } from "@margin/core/oauth/OAuthClientRepository"
+import { OAuthGrantRepository } from "@margin/core/oauth/OAuthGrantRepository"
 import { hourMs, minuteMs } from "@margin/core/testing/Fixtures"
 import {
   anAuthorizationCode,

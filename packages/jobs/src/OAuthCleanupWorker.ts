@@ -1,4 +1,4 @@
-import { cleanUpOAuthRows } from "@margin/core/OAuthCleanup"
+import { cleanUpOAuthRows } from "@margin/core/oauth/OAuthCleanup"
 import { Cause, Config, Deferred, Duration, Effect, Layer } from "effect"
 import { PositiveDuration } from "./DeliverySettings.ts"
 import { forkLoops, pauseUnlessStopping } from "./Loops.ts"

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { RepositoryError } from "@margin/core/Errors"
+import { RepositoryError } from "@margin/core/kernel/Errors"
 import { MemoryStore } from "@margin/core/memory/MemoryStore"
-import { Recommendations } from "@margin/core/RecommendationsService"
+import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { aWriteBack } from "@margin/core/testing/Fixtures"
 import {
   connectStore,
@@ -13,7 +13,7 @@ import {
   useCases,
   wsA
 } from "@margin/core/testing/UseCases"
-import { type DeliveryReport, WriteBackDelivery } from "@margin/core/WriteBackDelivery"
+import { type DeliveryReport, WriteBackDelivery } from "@margin/core/writeback/WriteBackDelivery"
 import { ConfigProvider, Duration, Effect, Exit, Layer, Logger, Ref, References, Scope } from "effect"
 import * as OutboxWorker from "./OutboxWorker.ts"
 import { eventually } from "./testing/Eventually.ts"

@@ -1,4 +1,4 @@
-import { type DeliveryOutcome, type DeliveryReport, WriteBackDelivery } from "@margin/core/WriteBackDelivery"
+import { type DeliveryOutcome, type DeliveryReport, WriteBackDelivery } from "@margin/core/writeback/WriteBackDelivery"
 import { Cause, Config, Deferred, Duration, Effect, Layer, Schema } from "effect"
 import { failureBackoff, forkLoops, pauseUnlessStopping } from "./Loops.ts"
 

@@ -1,6 +1,6 @@
-import { RunRepository } from "@margin/core/ports/RunRepository"
-import type { Run } from "@margin/core/Run"
-import { RunExecutor } from "@margin/core/RunExecutor"
+import type { Run } from "@margin/core/runs/Run"
+import { RunExecutor } from "@margin/core/runs/RunExecutor"
+import { RunRepository } from "@margin/core/runs/RunRepository"
 import { Cause, Clock, Config, Context, Deferred, Duration, Effect, Layer, Option, Queue, Schema } from "effect"
 import { failureBackoff, forkLoops, pauseUnlessStopping } from "./Loops.ts"
 

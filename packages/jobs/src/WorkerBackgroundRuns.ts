@@ -1,4 +1,4 @@
-import { BackgroundRuns } from "@margin/core/ports/BackgroundRuns"
+import { BackgroundRuns } from "@margin/core/runs/BackgroundRuns"
 import { Layer } from "effect"
 import { RunWorker } from "./RunWorker.ts"
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { Mailer, type MailMessage } from "@margin/core/ports/Mailer"
+import { Mailer, type MailMessage } from "@margin/core/kernel/Mailer"
 import { Effect, Exit } from "effect"
 import * as EmlMailer from "./EmlMailer.ts"
 

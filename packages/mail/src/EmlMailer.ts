@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { mkdir, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { Mailer, MailNotSent } from "@margin/core/ports/Mailer"
+import { Mailer, MailNotSent } from "@margin/core/kernel/Mailer"
 import { Effect, Layer } from "effect"
 import MailComposer from "nodemailer/lib/mail-composer"
 import { reasonOf } from "./MailErrors.ts"

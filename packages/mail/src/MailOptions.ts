@@ -1,4 +1,4 @@
-import type { MailMessage } from "@margin/core/ports/Mailer"
+import type { MailMessage } from "@margin/core/kernel/Mailer"
 import type Mail from "nodemailer/lib/mailer"
 import { domainOf } from "./MailSettings.ts"
 

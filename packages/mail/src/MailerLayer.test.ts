@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { assert, describe, it } from "@effect/vitest"
-import { Mailer, type MailMessage } from "@margin/core/ports/Mailer"
+import { Mailer, type MailMessage } from "@margin/core/kernel/Mailer"
 import { Cause, ConfigProvider, Effect, Exit, Layer, Option } from "effect"
 import * as MailerLayer from "./MailerLayer.ts"
 import * as TestSmtpServer from "./testing/TestSmtpServer.ts"

@@ -1,4 +1,4 @@
-import type { Mailer } from "@margin/core/ports/Mailer"
+import type { Mailer } from "@margin/core/kernel/Mailer"
 import { type Config, Effect, Layer } from "effect"
 import * as EmlMailer from "./EmlMailer.ts"
 import type { MailConfigError, MailUnavailable } from "./MailErrors.ts"

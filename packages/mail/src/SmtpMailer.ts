@@ -1,4 +1,4 @@
-import { Mailer, MailNotSent } from "@margin/core/ports/Mailer"
+import { Mailer, MailNotSent } from "@margin/core/kernel/Mailer"
 import { Effect, Layer, Redacted } from "effect"
 import { createTransport } from "nodemailer"
 import type SMTPPool from "nodemailer/lib/smtp-pool"

@@ -3,10 +3,9 @@
  * the protected-resource metadata, the OAuth authorization server with its sign-in and consent
  * pages) and its stdio transport. A process mounts it (@margin/runtime).
  */
-export { BrowserSessionsLayer } from "./BrowserSessionsLayer.ts"
-export { announceConsole, consoleUrl } from "./ConsoleSignInLink.ts"
-export { allowedHeaders, exposedHeaders } from "./McpCors.ts"
-export * as McpRoutes from "./McpRoutes.ts"
+
+export * as ProtectedResource from "./auth/ProtectedResource.ts"
+export { marginToken } from "./auth/StdioAuthentication.ts"
 export {
   defaultSessionLimits,
   McpSettings,
@@ -15,7 +14,9 @@ export {
   publicUrlAdvice,
   type SessionLimits
 } from "./McpSettings.ts"
-export * as McpStdio from "./McpStdio.ts"
-export { OAuthLoginSettings, type OAuthLoginSettingsShape, type OidcSettings } from "./OAuthLoginSettings.ts"
-export * as ProtectedResource from "./ProtectedResource.ts"
-export { marginToken } from "./StdioAuthentication.ts"
+export { BrowserSessionsLayer } from "./oauth/BrowserSessionsLayer.ts"
+export { announceConsole, consoleUrl } from "./oauth/ConsoleSignInLink.ts"
+export { OAuthLoginSettings, type OAuthLoginSettingsShape, type OidcSettings } from "./oauth/OAuthLoginSettings.ts"
+export { allowedHeaders, exposedHeaders } from "./transport/McpCors.ts"
+export * as McpRoutes from "./transport/McpRoutes.ts"
+export * as McpStdio from "./transport/McpStdio.ts"

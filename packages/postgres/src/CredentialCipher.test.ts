@@ -1,5 +1,5 @@
 import { assert, describe, it, layer } from "@effect/vitest"
-import { WorkspaceId } from "@margin/core/Ids"
+import { WorkspaceId } from "@margin/core/kernel/Ids"
 import { ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import * as fc from "fast-check"

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { RepositoryError } from "@margin/core/Errors"
-import type { WorkspaceId } from "@margin/core/Ids"
+import { RepositoryError } from "@margin/core/kernel/Errors"
+import type { WorkspaceId } from "@margin/core/kernel/Ids"
 import { Config, Context, Effect, Layer, Option, Redacted, Ref, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { asRepository } from "./PgRepositoryError.ts"

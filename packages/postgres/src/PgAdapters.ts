@@ -1,5 +1,5 @@
-import type { StoredPorts } from "@margin/core/ports/Ports"
-import type { StoreCredentials } from "@margin/core/ports/StoreCredentials"
+import type { StoredPorts } from "@margin/core/Ports"
+import type { StoreCredentials } from "@margin/core/stores/StoreCredentials"
 import { type Config, Layer } from "effect"
 import type { SqlClient } from "effect/sql"
 import { CredentialCipher, type InvalidCredentialsKey } from "./CredentialCipher.ts"

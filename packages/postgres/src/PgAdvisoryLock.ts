@@ -1,4 +1,4 @@
-import type { RepositoryError } from "@margin/core/Errors"
+import type { RepositoryError } from "@margin/core/kernel/Errors"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError } from "effect/sql/SqlError"

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { roles } from "@margin/core/Role"
-import { scopes } from "@margin/core/Scope"
+import { roles } from "@margin/core/access/Role"
+import { scopes } from "@margin/core/access/Scope"
 import { Effect, type Schema } from "effect"
 import * as fc from "fast-check"
 import { fastMembershipRow, fastTokenRow, fastUserRow, MembershipRow, TokenRow, UserRow } from "./PgCallerRows.ts"

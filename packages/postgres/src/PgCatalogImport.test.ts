@@ -1,4 +1,4 @@
-import { CatalogImports } from "@margin/core/CatalogImportService"
+import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { catalogImportSuite } from "@margin/core/testing/CatalogImportSuite"
 import { Layer } from "effect"
 import * as PgTestAdapters from "./testing/PgTestAdapters.ts"

@@ -3,9 +3,9 @@ import {
   type CatalogImportRecord,
   CatalogImportStatus,
   CatalogImportSummarySchema
-} from "@margin/core/CatalogImportRecord"
-import { CatalogImportId, WorkspaceId } from "@margin/core/Ids"
-import { CatalogImportRepository } from "@margin/core/ports/CatalogImportRepository"
+} from "@margin/core/catalog/CatalogImportRecord"
+import { CatalogImportRepository } from "@margin/core/catalog/CatalogImportRepository"
+import { CatalogImportId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"

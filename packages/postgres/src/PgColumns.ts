@@ -1,4 +1,4 @@
-import { Timestamp } from "@margin/core/Timestamp"
+import { Timestamp } from "@margin/core/kernel/Timestamp"
 import { Schema, SchemaGetter } from "effect"
 
 /**

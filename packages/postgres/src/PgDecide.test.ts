@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import * as Outcome from "@margin/core/Outcome"
+import * as Outcome from "@margin/core/kernel/Outcome"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { decideAndSave, type VersionedRows } from "./PgDecide.ts"

@@ -1,5 +1,5 @@
-import { RepositoryError } from "@margin/core/Errors"
-import * as Outcome from "@margin/core/Outcome"
+import { RepositoryError } from "@margin/core/kernel/Errors"
+import * as Outcome from "@margin/core/kernel/Outcome"
 import { Context, Effect, Option } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Row } from "effect/sql/SqlConnection"

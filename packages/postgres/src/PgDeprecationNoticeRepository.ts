@@ -1,7 +1,11 @@
-import type { DeprecationNoticeClaim, DeprecationNoticeRecord, NoticeRecipient } from "@margin/core/DeprecationNotice"
-import { UserId, WorkspaceId } from "@margin/core/Ids"
-import { DeprecationNoticeRepository } from "@margin/core/ports/DeprecationNoticeRepository"
-import { Role } from "@margin/core/Role"
+import { Role } from "@margin/core/access/Role"
+import type {
+  DeprecationNoticeClaim,
+  DeprecationNoticeRecord,
+  NoticeRecipient
+} from "@margin/core/deprecation/DeprecationNotice"
+import { DeprecationNoticeRepository } from "@margin/core/deprecation/DeprecationNoticeRepository"
+import { UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { NullableInstant, toTimestamptz } from "./PgColumns.ts"

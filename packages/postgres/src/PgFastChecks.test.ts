@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { RecommendationId, WorkspaceId } from "@margin/core/Ids"
+import { RecommendationId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { Schema } from "effect"
 import { stringOf } from "./PgFastChecks.ts"
 

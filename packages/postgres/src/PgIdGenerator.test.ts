@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { idPrefixes } from "@margin/core/Ids"
-import { IdGenerator } from "@margin/core/ports/IdGenerator"
+import { IdGenerator } from "@margin/core/kernel/IdGenerator"
+import { idPrefixes } from "@margin/core/kernel/Ids"
 import { idGeneratorContract } from "@margin/core/testing/IdGeneratorContract"
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"

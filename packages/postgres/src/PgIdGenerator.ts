@@ -1,6 +1,6 @@
 import { randomFillSync } from "node:crypto"
-import { idPrefixes } from "@margin/core/Ids"
-import { IdGenerator } from "@margin/core/ports/IdGenerator"
+import { IdGenerator } from "@margin/core/kernel/IdGenerator"
+import { idPrefixes } from "@margin/core/kernel/Ids"
 import { Effect, Layer } from "effect"
 
 /**

@@ -1,5 +1,5 @@
-import { WorkspaceId } from "@margin/core/Ids"
-import { IdempotencyKeyRepository, type IdempotentRequest } from "@margin/core/ports/IdempotencyKeyRepository"
+import { IdempotencyKeyRepository, type IdempotentRequest } from "@margin/core/kernel/IdempotencyKeyRepository"
+import { WorkspaceId } from "@margin/core/kernel/Ids"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
+import { IdentityKeyStore } from "@margin/core/access/IdentityKeyStore"
 import { identityKeyStoreContract } from "@margin/core/testing/IdentityKeyStoreContract"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

@@ -1,4 +1,4 @@
-import { IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
+import { IdentityKeyStore } from "@margin/core/access/IdentityKeyStore"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { Instant, toTimestamptz } from "./PgColumns.ts"

@@ -1,4 +1,4 @@
-import { LoginLinkRepository } from "@margin/core/ports/LoginLinkRepository"
+import { LoginLinkRepository } from "@margin/core/oauth/LoginLinkRepository"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"

@@ -1,5 +1,5 @@
-import type { Membership } from "@margin/core/Membership"
-import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
+import type { Membership } from "@margin/core/access/Membership"
+import { MembershipRepository } from "@margin/core/access/MembershipRepository"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastMembershipRow, MembershipRow } from "./PgCallerRows.ts"

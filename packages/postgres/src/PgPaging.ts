@@ -1,5 +1,5 @@
-import type { RepositoryError } from "@margin/core/Errors"
-import { type Cursor, type Page, pageOf } from "@margin/core/Page"
+import type { RepositoryError } from "@margin/core/kernel/Errors"
+import { type Cursor, type Page, pageOf } from "@margin/core/kernel/Page"
 import { Effect } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { Fragment } from "effect/sql/Statement"

@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import { RateBudget } from "@margin/core/ports/RateBudget"
+import { RateBudget } from "@margin/core/access/RateBudget"
 import { rateBudgetContract, strictRateBudget } from "@margin/core/testing/RateBudgetContract"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"

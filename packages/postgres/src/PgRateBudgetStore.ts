@@ -1,5 +1,5 @@
-import { decide, minuteMs, windowStart } from "@margin/core/FixedWindow"
-import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
+import { decide, minuteMs, windowStart } from "@margin/core/access/FixedWindow"
+import { RateBudgetStore } from "@margin/core/access/RateBudgetStore"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql"
 import { toTimestamptz } from "./PgColumns.ts"

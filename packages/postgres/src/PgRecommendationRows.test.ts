@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { recommendationStatuses } from "@margin/core/Recommendation"
+import { recommendationStatuses } from "@margin/core/recommendations/Recommendation"
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { toDomain } from "./PgRecommendationRepository.ts"

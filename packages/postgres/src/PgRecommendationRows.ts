@@ -1,7 +1,7 @@
-import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "@margin/core/Ids"
-import { CurrencyCode } from "@margin/core/Money"
-import { ElasticitySource, RuleCode } from "@margin/core/Pricing"
-import { RecommendationStatus } from "@margin/core/Recommendation"
+import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "@margin/core/kernel/Ids"
+import { CurrencyCode } from "@margin/core/kernel/Money"
+import { ElasticitySource, RuleCode } from "@margin/core/pricing/Pricing"
+import { RecommendationStatus } from "@margin/core/recommendations/Recommendation"
 import { Schema } from "effect"
 import { Float, Instant, Int8, NullableFloat, NullableInstant, NullableInt8 } from "./PgColumns.ts"
 import {

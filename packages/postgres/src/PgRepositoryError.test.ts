@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { RepositoryError } from "@margin/core/Errors"
+import { RepositoryError } from "@margin/core/kernel/Errors"
 import { Cause, Effect, Exit, Schema } from "effect"
 import { SqlError, UnknownError } from "effect/sql/SqlError"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"

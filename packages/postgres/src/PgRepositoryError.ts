@@ -1,4 +1,4 @@
-import { RepositoryError } from "@margin/core/Errors"
+import { RepositoryError } from "@margin/core/kernel/Errors"
 import { Cause, Effect, type Schema, Stream } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 

@@ -1,8 +1,8 @@
-import { PricePoint } from "@margin/core/CatalogItem"
-import { CatalogItemId } from "@margin/core/Ids"
-import { CurrencyCode } from "@margin/core/Money"
-import type { RunItem } from "@margin/core/ports/CatalogRepository"
-import { Tag } from "@margin/core/Tag"
+import { PricePoint } from "@margin/core/catalog/CatalogItem"
+import type { RunItem } from "@margin/core/catalog/CatalogRepository"
+import { Tag } from "@margin/core/catalog/Tag"
+import { CatalogItemId } from "@margin/core/kernel/Ids"
+import { CurrencyCode } from "@margin/core/kernel/Money"
 import { Effect, Schema } from "effect"
 import { stringOf } from "./PgFastChecks.ts"
 

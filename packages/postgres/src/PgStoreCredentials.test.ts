@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
-import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
-import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
+import { StoreConnectionRepository } from "@margin/core/stores/StoreConnectionRepository"
+import { StoreCredentials } from "@margin/core/stores/StoreCredentials"
 import { aStoreConnection } from "@margin/core/testing/Fixtures"
 import { seedWorkspace } from "@margin/core/testing/Seed"
 import { Effect, Option, Redacted, Schema } from "effect"

@@ -1,4 +1,4 @@
-import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
+import { StoreCredentials } from "@margin/core/stores/StoreCredentials"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { CredentialCipher } from "./CredentialCipher.ts"

@@ -1,5 +1,5 @@
-import { AuditTrail } from "@margin/core/AuditTrail"
-import { defaultStoreSyncOptions, StoreSyncs } from "@margin/core/StoreSyncService"
+import { AuditTrail } from "@margin/core/audit/AuditTrail"
+import { defaultStoreSyncOptions, StoreSyncs } from "@margin/core/stores/StoreSyncs"
 import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
 import { storeSyncSuite } from "@margin/core/testing/StoreSyncSuite"
 import { Layer } from "effect"

@@ -1,5 +1,5 @@
-import type { ApiToken } from "@margin/core/ApiToken"
-import { TokenRepository } from "@margin/core/ports/TokenRepository"
+import type { ApiToken } from "@margin/core/access/ApiToken"
+import { TokenRepository } from "@margin/core/access/TokenRepository"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastTokenRow, TokenRow } from "./PgCallerRows.ts"

@@ -1,5 +1,5 @@
-import type { RepositoryError } from "@margin/core/Errors"
-import { Transactor } from "@margin/core/ports/Transactor"
+import type { RepositoryError } from "@margin/core/kernel/Errors"
+import { Transactor } from "@margin/core/kernel/Transactor"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { isSqlError } from "effect/sql/SqlError"

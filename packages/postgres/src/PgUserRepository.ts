@@ -1,5 +1,5 @@
-import { UserRepository } from "@margin/core/ports/UserRepository"
-import type { User } from "@margin/core/User"
+import type { User } from "@margin/core/access/User"
+import { UserRepository } from "@margin/core/access/UserRepository"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { fastUserRow, UserRow } from "./PgCallerRows.ts"

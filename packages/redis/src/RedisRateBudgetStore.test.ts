@@ -1,7 +1,7 @@
 import { NodeRedis } from "@effect/platform-node"
 import { assert, layer } from "@effect/vitest"
+import { RateBudget } from "@margin/core/access/RateBudget"
 import * as MemoryIdGenerator from "@margin/core/memory/MemoryIdGenerator"
-import { RateBudget } from "@margin/core/ports/RateBudget"
 import { rateBudgetContract, strictRateBudget } from "@margin/core/testing/RateBudgetContract"
 import { Effect, Layer } from "effect"
 import * as RedisRateBudgetStore from "./RedisRateBudgetStore.ts"

@@ -1,6 +1,6 @@
-import { RepositoryError, reasonOf } from "@margin/core/Errors"
-import { decide, minuteMs, windowStart } from "@margin/core/FixedWindow"
-import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
+import { decide, minuteMs, windowStart } from "@margin/core/access/FixedWindow"
+import { RateBudgetStore } from "@margin/core/access/RateBudgetStore"
+import { RepositoryError, reasonOf } from "@margin/core/kernel/Errors"
 import { Effect, Layer } from "effect"
 import { Redis } from "effect/persistence"
 

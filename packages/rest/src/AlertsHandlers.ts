@@ -1,4 +1,4 @@
-import type { AlertMutation } from "@margin/core/AlertsService"
+import type { AlertMutation } from "@margin/core/alerts/Alerts"
 import {
   dismissAlert,
   getAlert,

@@ -1,4 +1,4 @@
-import { CatalogImports } from "@margin/core/CatalogImportService"
+import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { getCatalogImport, listCatalogItems } from "@margin/core/operations/OperationCatalogue"
 import { Caller, callerActor } from "@margin/edge/auth"
 import { catalogImportJson, catalogItemJson, listJson } from "@margin/edge/wire"

@@ -1,4 +1,4 @@
-import { type Deprecation, DeprecationsInvalid } from "@margin/core/Deprecation"
+import { type Deprecation, DeprecationsInvalid } from "@margin/core/deprecation/Deprecation"
 import { pathOf } from "@margin/edge/telemetry"
 import { Context, Effect, Layer, Predicate } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"

@@ -1,5 +1,5 @@
-import { cursorPattern, defaultPageLimit, maxPageLimit } from "@margin/core/Page"
-import { tagPattern } from "@margin/core/Tag"
+import { tagPattern } from "@margin/core/catalog/Tag"
+import { cursorPattern, defaultPageLimit, maxPageLimit } from "@margin/core/kernel/Page"
 import { requestIdHeader } from "@margin/edge/wire"
 import { componentExamples } from "./DocumentExamples.ts"
 

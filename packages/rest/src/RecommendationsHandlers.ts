@@ -1,4 +1,3 @@
-import type { ApprovalResult } from "@margin/core/Approval"
 import {
   acceptRecommendation,
   approveRecommendation,
@@ -7,7 +6,8 @@ import {
   listRecommendations,
   rejectRecommendation
 } from "@margin/core/operations/OperationCatalogue"
-import type { RecommendationMutation, RecommendationRejected } from "@margin/core/RecommendationsService"
+import type { ApprovalResult } from "@margin/core/recommendations/Approval"
+import type { RecommendationMutation, RecommendationRejected } from "@margin/core/recommendations/Recommendations"
 import {
   IdempotentRepeatJson,
   idempotentRepeat,

@@ -1,5 +1,5 @@
-import type { RepositoryError } from "@margin/core/Errors"
-import { ReportExport, type ReportRow } from "@margin/core/ReportExportService"
+import type { RepositoryError } from "@margin/core/kernel/Errors"
+import { ReportExport, type ReportRow } from "@margin/core/recommendations/ReportExport"
 import { Caller } from "@margin/edge/auth"
 import { csvHeader, csvLine, jsonRow } from "@margin/edge/wire"
 import { Effect, Stream } from "effect"

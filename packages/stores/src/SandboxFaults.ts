@@ -1,4 +1,4 @@
-import { StoreUnavailable } from "@margin/core/ports/StoreWriteBack"
+import { StoreUnavailable } from "@margin/core/writeback/StoreWriteBack"
 import { Config, Context, Duration, Effect, Layer, Ref } from "effect"
 
 /** Where an injected delay happens: before the store reads the price, or after it committed the write. */

@@ -1,4 +1,4 @@
-import { StoreUnavailable } from "@margin/core/ports/StoreWriteBack"
+import { StoreUnavailable } from "@margin/core/writeback/StoreWriteBack"
 import { Clock, Duration, Effect, Redacted, Schema } from "effect"
 import { Headers, HttpClient, type HttpClientError, HttpClientRequest, type HttpClientResponse } from "effect/http"
 import { ShopifyConfig } from "./ShopifyConfig.ts"

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
-import { CurrencyCode } from "@margin/core/Money"
+import { CurrencyCode } from "@margin/core/kernel/Money"
 import { Schema } from "effect"
 import { storeVariantOf, VariantNode, variantsUpdatedAfter } from "./ShopifyCatalogOperations.ts"
 

@@ -1,5 +1,5 @@
-import type { CurrencyCode } from "@margin/core/Money"
-import type { StoreVariant } from "@margin/core/StoreVariant"
+import type { CurrencyCode } from "@margin/core/kernel/Money"
+import type { StoreVariant } from "@margin/core/stores/StoreVariant"
 import { Schema } from "effect"
 import type { ShopifyOperation } from "./ShopifyAdminApi.ts"
 

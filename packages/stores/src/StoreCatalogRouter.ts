@@ -1,6 +1,6 @@
 import { NodeHttpClient } from "@effect/platform-node"
-import { StoreCatalogSource } from "@margin/core/ports/StoreCatalogSource"
-import type { StorePlatform } from "@margin/core/StoreConnection"
+import { StoreCatalogSource } from "@margin/core/stores/StoreCatalogSource"
+import type { StorePlatform } from "@margin/core/stores/StoreConnection"
 import { type Context, Effect, Layer } from "effect"
 import { SandboxCatalogSource } from "./SandboxCatalogSource.ts"
 import { ShopifyCatalogSource } from "./ShopifyCatalogSource.ts"

@@ -1,6 +1,6 @@
 import { NodeHttpClient } from "@effect/platform-node"
-import { StoreWriteBack, type StoreWriteResult } from "@margin/core/ports/StoreWriteBack"
-import type { StorePlatform } from "@margin/core/StoreConnection"
+import type { StorePlatform } from "@margin/core/stores/StoreConnection"
+import { StoreWriteBack, type StoreWriteResult } from "@margin/core/writeback/StoreWriteBack"
 import { Effect, Layer } from "effect"
 import { SandboxFaults } from "./SandboxFaults.ts"
 import { SandboxStore } from "./SandboxStore.ts"

@@ -1,4 +1,4 @@
-import type { Deprecation } from "@margin/core/Deprecation"
+import type { Deprecation } from "@margin/core/deprecation/Deprecation"
 
 /** Deprecations of the tests only (production has none): one with a replacement and a link, two without. */
 export const testDeprecations: ReadonlyArray<Deprecation> = [

@@ -1,7 +1,7 @@
 import { Layer } from "effect"
-import type { DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
-import type { Ports } from "../ports/Ports.ts"
-import { defaultRequestsPerMinute } from "../ports/RateBudget.ts"
+import { defaultRequestsPerMinute } from "../access/RateBudget.ts"
+import type { DeprecationNoticeRepository } from "../deprecation/DeprecationNoticeRepository.ts"
+import type { Ports } from "../Ports.ts"
 import * as MemoryAlertRepository from "./MemoryAlertRepository.ts"
 import * as MemoryAuditRepository from "./MemoryAuditRepository.ts"
 import * as MemoryAuthorizationCodeRepository from "./MemoryAuthorizationCodeRepository.ts"
@@ -31,7 +31,7 @@ import * as MemoryWorkspaceRepository from "./MemoryWorkspaceRepository.ts"
 import * as MemoryWriteBackOutbox from "./MemoryWriteBackOutbox.ts"
 
 /** Every port of core (listed once, in `ports/Ports.ts`). */
-export type { Ports } from "../ports/Ports.ts"
+export type { Ports } from "../Ports.ts"
 
 /**
  * What `layer` provides: every port (the servers' ones, and the deprecation notices of the CLI),

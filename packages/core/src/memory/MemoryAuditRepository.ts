@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { AuditRepository } from "../ports/AuditRepository.ts"
+import { AuditRepository } from "../audit/AuditRepository.ts"
 import { pageBy } from "./internal/MemoryPaging.ts"
 import { insertNew, rowsWhere } from "./internal/MemoryRows.ts"
 import { auditEventsTable } from "./internal/MemoryTables.ts"

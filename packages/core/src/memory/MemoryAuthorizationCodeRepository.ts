@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { AuthorizationCodeRepository } from "../ports/AuthorizationCodeRepository.ts"
+import { AuthorizationCodeRepository } from "../oauth/AuthorizationCodeRepository.ts"
 import { changeRowBefore, deleteRowsWhere, getRow, insertNew } from "./internal/MemoryRows.ts"
 import { authorizationCodesTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { CatalogImportRepository } from "../ports/CatalogImportRepository.ts"
+import { CatalogImportRepository } from "../catalog/CatalogImportRepository.ts"
 import { getRow, putRow } from "./internal/MemoryRows.ts"
 import { catalogImportsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

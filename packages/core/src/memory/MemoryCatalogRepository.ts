@@ -1,20 +1,20 @@
 import { Effect, HashMap, Layer, Option, Stream } from "effect"
-import { decideBatch } from "../CatalogImportBatch.ts"
-import type { ImportDecision } from "../CatalogImportDecision.ts"
-import type { CatalogItem, CatalogItemInput } from "../CatalogItem.ts"
-import type { CatalogPatch, CatalogPatchLine } from "../CatalogPatch.ts"
-import { CatalogItemId, type WorkspaceId } from "../Ids.ts"
-import { withPrice } from "../PriceHistory.ts"
-import { CatalogRepository } from "../ports/CatalogRepository.ts"
-import { IdGenerator } from "../ports/IdGenerator.ts"
-import type { Tag } from "../Tag.ts"
+import { decideBatch } from "../catalog/CatalogImportBatch.ts"
+import type { ImportDecision } from "../catalog/CatalogImportDecision.ts"
+import type { CatalogItem, CatalogItemInput } from "../catalog/CatalogItem.ts"
+import type { CatalogPatch, CatalogPatchLine } from "../catalog/CatalogPatch.ts"
+import { CatalogRepository } from "../catalog/CatalogRepository.ts"
+import { withPrice } from "../catalog/PriceHistory.ts"
+import type { Tag } from "../catalog/Tag.ts"
+import { IdGenerator } from "../kernel/IdGenerator.ts"
+import { CatalogItemId, type WorkspaceId } from "../kernel/Ids.ts"
 import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { compareStrings, getRow, rowsWhere } from "./internal/MemoryRows.ts"
 import { catalogItemsTable, type Tables } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
 // The price history's rule is the domain's (PriceHistory.ts); re-exported where adapters and benches found it.
-export { priceHistoryLimit, withPrice } from "../PriceHistory.ts"
+export { priceHistoryLimit, withPrice } from "../catalog/PriceHistory.ts"
 
 /**
  * The price a write-back applied: a price change like any other, and the item remembers the price

@@ -1,7 +1,11 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import type { DeprecationNoticeClaim, DeprecationNoticeRecord, NoticeRecipient } from "../DeprecationNotice.ts"
-import { type ClaimOutcome, DeprecationNoticeRepository } from "../ports/DeprecationNoticeRepository.ts"
-import { hasAtLeast } from "../Role.ts"
+import { hasAtLeast } from "../access/Role.ts"
+import type {
+  DeprecationNoticeClaim,
+  DeprecationNoticeRecord,
+  NoticeRecipient
+} from "../deprecation/DeprecationNotice.ts"
+import { type ClaimOutcome, DeprecationNoticeRepository } from "../deprecation/DeprecationNoticeRepository.ts"
 import { compareStrings, rowsWhere } from "./internal/MemoryRows.ts"
 import {
   type DeprecationNoticeRow,

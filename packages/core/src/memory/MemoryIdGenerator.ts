@@ -1,6 +1,6 @@
 import { Effect, Layer, Ref } from "effect"
-import { type IdKind, idPrefixes } from "../Ids.ts"
-import { IdGenerator } from "../ports/IdGenerator.ts"
+import { IdGenerator } from "../kernel/IdGenerator.ts"
+import { type IdKind, idPrefixes } from "../kernel/Ids.ts"
 
 /** `rec_000001`: the n-th id of its kind, zero-padded so that text order is creation order. */
 export const formatId = (kind: IdKind, n: number): string => `${idPrefixes[kind]}_${String(n).padStart(6, "0")}`

@@ -1,5 +1,5 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import { IdempotencyKeyRepository } from "../ports/IdempotencyKeyRepository.ts"
+import { IdempotencyKeyRepository } from "../kernel/IdempotencyKeyRepository.ts"
 import { idempotencyKeyOf, idempotentRequestsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 

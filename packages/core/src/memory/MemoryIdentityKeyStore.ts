@@ -1,5 +1,5 @@
 import { Effect, Layer, Option, Ref } from "effect"
-import { type IdentityKey, IdentityKeyStore } from "../ports/IdentityKeyStore.ts"
+import { type IdentityKey, IdentityKeyStore } from "../access/IdentityKeyStore.ts"
 
 /** The identity key in process memory: one process, gone at exit (tests and in-process servers). */
 export const layer: Layer.Layer<IdentityKeyStore> = Layer.effect(

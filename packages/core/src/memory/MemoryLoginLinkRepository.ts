@@ -1,5 +1,5 @@
 import { Effect, HashMap, Layer } from "effect"
-import { LoginLinkRepository } from "../ports/LoginLinkRepository.ts"
+import { LoginLinkRepository } from "../oauth/LoginLinkRepository.ts"
 import { deleteRowsWhere } from "./internal/MemoryRows.ts"
 import { loginLinksTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Ref } from "effect"
-import { Mailer, type MailMessage } from "../ports/Mailer.ts"
+import { Mailer, type MailMessage } from "../kernel/Mailer.ts"
 
 /** What the memory Mailer has sent, oldest first: the outbox tests read. */
 export class MemoryOutbox extends Context.Service<

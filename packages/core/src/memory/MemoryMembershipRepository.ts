@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
-import { MembershipRepository } from "../ports/MembershipRepository.ts"
-import { hasAtLeast } from "../Role.ts"
+import { MembershipRepository } from "../access/MembershipRepository.ts"
+import { hasAtLeast } from "../access/Role.ts"
 import { compareStrings, getRow, putRow, rowsWhere } from "./internal/MemoryRows.ts"
 import { membershipKey, membershipsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

@@ -1,5 +1,5 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import { OAuthClientRepository } from "../ports/OAuthClientRepository.ts"
+import { OAuthClientRepository } from "../oauth/OAuthClientRepository.ts"
 import { getRow } from "./internal/MemoryRows.ts"
 import { oauthClientsTable, oauthGrantsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

@@ -1,5 +1,5 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import { OAuthGrantRepository } from "../ports/OAuthGrantRepository.ts"
+import { OAuthGrantRepository } from "../oauth/OAuthGrantRepository.ts"
 import { changeRow, changeRowBefore, getRow, insertNew, oldestFirst, rowsWhere } from "./internal/MemoryRows.ts"
 import { oauthGrantsTable, oauthTokensTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

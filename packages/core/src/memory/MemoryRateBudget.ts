@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { defaultRequestsPerMinute, RateBudget } from "../ports/RateBudget.ts"
+import { defaultRequestsPerMinute, RateBudget } from "../access/RateBudget.ts"
 import { makeRateWindows } from "./RateWindows.ts"
 
 /** Exact fixed windows in process memory: one process only (the shared budget needs a shared store). */

@@ -1,13 +1,13 @@
 import { Effect, HashMap, Layer, Option, Stream } from "effect"
-import { decidedStatuses, type PriorDecision, priorDecisionOf } from "../DecisionMemory.ts"
-import type { CatalogItemId, RunId, WorkspaceId } from "../Ids.ts"
-import type { Cursor } from "../Page.ts"
+import type { CatalogItemId, RunId, WorkspaceId } from "../kernel/Ids.ts"
+import type { Cursor } from "../kernel/Page.ts"
+import { decidedStatuses, type PriorDecision, priorDecisionOf } from "../recommendations/DecisionMemory.ts"
+import { openRecommendationStatuses, type Recommendation } from "../recommendations/Recommendation.ts"
 import {
   type RecommendationFilter,
   RecommendationRepository,
   type SupersedeNote
-} from "../ports/RecommendationRepository.ts"
-import { openRecommendationStatuses, type Recommendation } from "../Recommendation.ts"
+} from "../recommendations/RecommendationRepository.ts"
 import { decideAndSave, wholeRow } from "./internal/MemoryDecide.ts"
 import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { getRow, rowsWhere } from "./internal/MemoryRows.ts"

@@ -1,6 +1,6 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import { RunRepository } from "../ports/RunRepository.ts"
-import type { Run } from "../Run.ts"
+import type { Run } from "../runs/Run.ts"
+import { RunRepository } from "../runs/RunRepository.ts"
 import { decideAndSave, type EntityInRow } from "./internal/MemoryDecide.ts"
 import { isClaimable, isHeldBy } from "./internal/MemoryLease.ts"
 import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"

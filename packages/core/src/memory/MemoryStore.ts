@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { WorkspaceId } from "../Ids.ts"
-import { StoreUnavailable, type StoreWriteResult } from "../ports/StoreWriteBack.ts"
-import type { StoreConnection } from "../StoreConnection.ts"
-import type { WriteBack } from "../WriteBack.ts"
+import type { WorkspaceId } from "../kernel/Ids.ts"
+import type { StoreConnection } from "../stores/StoreConnection.ts"
+import { StoreUnavailable, type StoreWriteResult } from "../writeback/StoreWriteBack.ts"
+import type { WriteBack } from "../writeback/WriteBack.ts"
 
 /** One price the fake store accepted. */
 export interface StoreWrite {

@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { StoreConnectionRepository } from "../ports/StoreConnectionRepository.ts"
+import { StoreConnectionRepository } from "../stores/StoreConnectionRepository.ts"
 import { pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, getRow, putRow, rowsWhere } from "./internal/MemoryRows.ts"
 import { storeConnectionsTable } from "./internal/MemoryTables.ts"

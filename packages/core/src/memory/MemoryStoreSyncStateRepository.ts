@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { StoreSyncStateRepository } from "../ports/StoreSyncStateRepository.ts"
+import { StoreSyncStateRepository } from "../stores/StoreSyncStateRepository.ts"
 import { getRow, putRow } from "./internal/MemoryRows.ts"
 import { storeSyncStatesTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { StoreWriteBack } from "../ports/StoreWriteBack.ts"
+import { StoreWriteBack } from "../writeback/StoreWriteBack.ts"
 import { MemoryStore } from "./MemoryStore.ts"
 
 /** The StoreWriteBack port over the fake MemoryStore. */

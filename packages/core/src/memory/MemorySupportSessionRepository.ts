@@ -1,6 +1,6 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import { SupportSessionRepository } from "../ports/SupportSessionRepository.ts"
-import { isSupportSessionActive } from "../SupportSession.ts"
+import { isSupportSessionActive } from "../workspaces/SupportSession.ts"
+import { SupportSessionRepository } from "../workspaces/SupportSessionRepository.ts"
 import { insertNew, rowsWhere } from "./internal/MemoryRows.ts"
 import { supportSessionsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"

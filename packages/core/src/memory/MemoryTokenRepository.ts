@@ -1,5 +1,5 @@
 import { Effect, Layer, Option } from "effect"
-import { TokenRepository } from "../ports/TokenRepository.ts"
+import { TokenRepository } from "../access/TokenRepository.ts"
 import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, getRow, insertNew, rowsWhere } from "./internal/MemoryRows.ts"
 import { tokensTable } from "./internal/MemoryTables.ts"

@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { Transactor } from "../ports/Transactor.ts"
+import { Transactor } from "../kernel/Transactor.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
 /** Transactions of the shared MemoryDatabase: serialized, all-or-nothing, nested calls join. */

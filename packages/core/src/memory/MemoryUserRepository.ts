@@ -1,6 +1,6 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import { RepositoryError } from "../Errors.ts"
-import { UserRepository } from "../ports/UserRepository.ts"
+import { UserRepository } from "../access/UserRepository.ts"
+import { RepositoryError } from "../kernel/Errors.ts"
 import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, getRow, insertNew, rowsWhere } from "./internal/MemoryRows.ts"
 import { usersTable } from "./internal/MemoryTables.ts"

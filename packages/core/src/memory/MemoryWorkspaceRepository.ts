@@ -1,6 +1,6 @@
 import { Effect, HashMap, Layer, Option } from "effect"
-import { WorkspaceRepository } from "../ports/WorkspaceRepository.ts"
-import type { Workspace } from "../Workspace.ts"
+import type { Workspace } from "../workspaces/Workspace.ts"
+import { WorkspaceRepository } from "../workspaces/WorkspaceRepository.ts"
 import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, getRow, insertNew, oldestFirst, rowsWhere } from "./internal/MemoryRows.ts"
 import { workspacesTable } from "./internal/MemoryTables.ts"

@@ -1,5 +1,5 @@
-import { decide, minuteMs, windowStart } from "../FixedWindow.ts"
-import type { BudgetDecision } from "../ports/RateBudget.ts"
+import { decide, minuteMs, windowStart } from "../access/FixedWindow.ts"
+import type { BudgetDecision } from "../access/RateBudget.ts"
 
 interface Window {
   readonly start: number

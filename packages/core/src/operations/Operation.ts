@@ -1,7 +1,7 @@
 import { type Context, Effect, type Schema } from "effect"
 import type { VariantSchema } from "effect/schema"
-import type { Role } from "../Role.ts"
-import type { Scope } from "../Scope.ts"
+import type { Role } from "../access/Role.ts"
+import type { Scope } from "../access/Scope.ts"
 import type { InputFields, InputOf, OperationBinding, OperationCaller, OperationInput } from "./OperationInput.ts"
 
 /** A credential an operation accepts: a workspace API token (`pck_…`) or a first-party session JWT. */

@@ -1,6 +1,6 @@
 import { Effect, Schema, SchemaIssue, SchemaTransformation } from "effect"
-import { Tag } from "../Tag.ts"
-import { toIso } from "../Timestamp.ts"
+import { Tag } from "../catalog/Tag.ts"
+import { toIso } from "../kernel/Timestamp.ts"
 import { isWithoutNul } from "./OperationInput.ts"
 
 /**

@@ -1,10 +1,17 @@
 import { Effect, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import { VariantSchema } from "effect/schema"
-import type { Actor } from "../Actor.ts"
-import type { UserId, WorkspaceId } from "../Ids.ts"
-import { type Cursor, decodeCursor, defaultPageLimit, encodeCursor, maxPageLimit, type PageRequest } from "../Page.ts"
-import type { Role } from "../Role.ts"
-import type { RunTrigger } from "../Run.ts"
+import type { Actor } from "../access/Actor.ts"
+import type { Role } from "../access/Role.ts"
+import type { UserId, WorkspaceId } from "../kernel/Ids.ts"
+import {
+  type Cursor,
+  decodeCursor,
+  defaultPageLimit,
+  encodeCursor,
+  maxPageLimit,
+  type PageRequest
+} from "../kernel/Page.ts"
+import type { RunTrigger } from "../runs/Run.ts"
 
 /**
  * An operation's input, declared once in its catalogue entry and decoded alike by every door: the

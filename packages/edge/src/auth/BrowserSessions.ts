@@ -1,4 +1,4 @@
-import type { UserId } from "@margin/core/Ids"
+import type { UserId } from "@margin/core/kernel/Ids"
 import { Context, type Effect } from "effect"
 import type { Cookies, HttpServerRequest } from "effect/http"
 

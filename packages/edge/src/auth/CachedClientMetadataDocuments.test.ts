@@ -3,7 +3,7 @@ import {
   type ClientMetadataDocument,
   ClientMetadataDocuments,
   type ClientMetadataUnavailable
-} from "@margin/core/ports/ClientMetadataDocuments"
+} from "@margin/core/oauth/ClientMetadataDocuments"
 import { Effect, Fiber, Ref } from "effect"
 import { TestClock } from "effect/testing"
 import { cached, documentFetchBudget, maxAgeOf } from "./CachedClientMetadataDocuments.ts"

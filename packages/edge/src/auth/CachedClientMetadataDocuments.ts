@@ -1,5 +1,5 @@
 import { makeRateWindows } from "@margin/core/memory/RateWindows"
-import { ClientMetadataDocuments, ClientMetadataUnavailable } from "@margin/core/ports/ClientMetadataDocuments"
+import { ClientMetadataDocuments, ClientMetadataUnavailable } from "@margin/core/oauth/ClientMetadataDocuments"
 import { Cache, Clock, Duration, Effect, Exit } from "effect"
 
 /**

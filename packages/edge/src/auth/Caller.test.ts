@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
-import type { Role } from "@margin/core/Role"
+import type { Role } from "@margin/core/access/Role"
+import { TokenId, UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { type CallerShape, callerActor } from "./Caller.ts"
 
 const tokenCaller = (role: Role | null): CallerShape => ({

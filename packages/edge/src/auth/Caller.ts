@@ -1,8 +1,8 @@
-import type { Actor } from "@margin/core/Actor"
-import type { GrantId, TokenId, UserId, WorkspaceId } from "@margin/core/Ids"
+import type { Actor } from "@margin/core/access/Actor"
+import type { Role } from "@margin/core/access/Role"
+import type { Scope } from "@margin/core/access/Scope"
+import type { GrantId, TokenId, UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import type { Door, OperationCaller } from "@margin/core/operations/OperationInput"
-import type { Role } from "@margin/core/Role"
-import type { Scope } from "@margin/core/Scope"
 import { Context } from "effect"
 
 /** Who is calling, resolved once per request by `Authenticate`. */

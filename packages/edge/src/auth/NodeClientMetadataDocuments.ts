@@ -6,7 +6,7 @@ import {
   type ClientMetadataDocument,
   ClientMetadataDocuments,
   ClientMetadataUnavailable
-} from "@margin/core/ports/ClientMetadataDocuments"
+} from "@margin/core/oauth/ClientMetadataDocuments"
 import { Config, Effect, Layer, Option, Schema } from "effect"
 import { addressAllowed } from "./AddressPolicy.ts"
 import { cached, maxAgeOf } from "./CachedClientMetadataDocuments.ts"

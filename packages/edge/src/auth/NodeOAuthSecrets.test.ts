@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { pkceMatches } from "@margin/core/Pkce"
-import { OAuthSecrets } from "@margin/core/ports/OAuthSecrets"
+import { OAuthSecrets } from "@margin/core/oauth/OAuthSecrets"
+import { pkceMatches } from "@margin/core/oauth/Pkce"
 import { Effect } from "effect"
 import * as NodeOAuthSecrets from "./NodeOAuthSecrets.ts"
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { OAuthSecrets } from "@margin/core/ports/OAuthSecrets"
+import { OAuthSecrets } from "@margin/core/oauth/OAuthSecrets"
 import { Effect, Layer } from "effect"
 
 /** 256 random bits, as for `pck_` tokens: unguessable, and only their hash is kept. */

@@ -1,4 +1,4 @@
-import { TokenSecrets } from "@margin/core/ports/TokenSecrets"
+import { TokenSecrets } from "@margin/core/access/TokenSecrets"
 import { Effect, Layer } from "effect"
 import { generateTokenSecret, hashTokenSecret } from "./TokenSecret.ts"
 

@@ -1,5 +1,5 @@
+import type { Scope } from "@margin/core/access/Scope"
 import { acceptsSession, type GuardedOperation, isMutation } from "@margin/core/operations/Operation"
-import type { Scope } from "@margin/core/Scope"
 import { Context } from "effect"
 
 /** What one operation asks of its caller; checked by `Authenticate` before the request is read. */

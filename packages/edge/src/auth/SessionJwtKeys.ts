@@ -1,6 +1,6 @@
 import { createPublicKey, type KeyObject } from "node:crypto"
-import type { RepositoryError } from "@margin/core/Errors"
-import { type IdentityKey, IdentityKeyStore } from "@margin/core/ports/IdentityKeyStore"
+import { type IdentityKey, IdentityKeyStore } from "@margin/core/access/IdentityKeyStore"
+import type { RepositoryError } from "@margin/core/kernel/Errors"
 import { Clock, Config, Effect, FileSystem, Option, Schema } from "effect"
 import {
   type CryptoKey,

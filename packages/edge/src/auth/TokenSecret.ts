@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { tokenPrefix } from "@margin/core/ApiToken"
+import { tokenPrefix } from "@margin/core/access/ApiToken"
 
 /**
  * The secret of an API token: `pck_` + 32 random bytes in base64url. Only `hashTokenSecret` of it

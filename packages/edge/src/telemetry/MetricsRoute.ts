@@ -1,5 +1,5 @@
 import { timingSafeEqual } from "node:crypto"
-import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
 import { Clock, Config, Effect, Layer, Metric, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"

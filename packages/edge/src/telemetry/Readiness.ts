@@ -1,4 +1,4 @@
-import { RepositoryError } from "@margin/core/Errors"
+import { RepositoryError } from "@margin/core/kernel/Errors"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 

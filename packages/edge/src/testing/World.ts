@@ -1,6 +1,13 @@
-import type { Alert } from "@margin/core/Alert"
-import type { ApiToken } from "@margin/core/ApiToken"
-import type { CatalogItem, CatalogItemInput } from "@margin/core/CatalogItem"
+import type { ApiToken } from "@margin/core/access/ApiToken"
+import { MembershipRepository } from "@margin/core/access/MembershipRepository"
+import type { Role } from "@margin/core/access/Role"
+import { type Scope, scopes } from "@margin/core/access/Scope"
+import { TokenRepository } from "@margin/core/access/TokenRepository"
+import type { User } from "@margin/core/access/User"
+import type { Alert } from "@margin/core/alerts/Alert"
+import { AlertRepository } from "@margin/core/alerts/AlertRepository"
+import type { CatalogItem, CatalogItemInput } from "@margin/core/catalog/CatalogItem"
+import { CatalogRepository } from "@margin/core/catalog/CatalogRepository"
 import {
   AlertId,
   CatalogItemId,
@@ -9,23 +16,14 @@ import {
   RunId,
   SupportSessionId,
   TokenId
-} from "@margin/core/Ids"
+} from "@margin/core/kernel/Ids"
 import { MemoryDatabase } from "@margin/core/memory/MemoryDatabase"
 import { MemoryStore } from "@margin/core/memory/MemoryStore"
-import type { Plan } from "@margin/core/Plan"
-import { AlertRepository } from "@margin/core/ports/AlertRepository"
-import { CatalogRepository } from "@margin/core/ports/CatalogRepository"
-import { DeletionRequestRepository } from "@margin/core/ports/DeletionRequestRepository"
-import { MembershipRepository } from "@margin/core/ports/MembershipRepository"
-import { RecommendationRepository } from "@margin/core/ports/RecommendationRepository"
-import { RunRepository } from "@margin/core/ports/RunRepository"
-import { StoreConnectionRepository } from "@margin/core/ports/StoreConnectionRepository"
-import { SupportSessionRepository } from "@margin/core/ports/SupportSessionRepository"
-import { TokenRepository } from "@margin/core/ports/TokenRepository"
-import type { Recommendation } from "@margin/core/Recommendation"
-import type { Role } from "@margin/core/Role"
-import type { Run } from "@margin/core/Run"
-import { type Scope, scopes } from "@margin/core/Scope"
+import type { Recommendation } from "@margin/core/recommendations/Recommendation"
+import { RecommendationRepository } from "@margin/core/recommendations/RecommendationRepository"
+import type { Run } from "@margin/core/runs/Run"
+import { RunRepository } from "@margin/core/runs/RunRepository"
+import { StoreConnectionRepository } from "@margin/core/stores/StoreConnectionRepository"
 import {
   aCatalogItem,
   aCatalogItemInput,
@@ -38,8 +36,10 @@ import {
   aSupportSession
 } from "@margin/core/testing/Fixtures"
 import { freshId, itemBySku, seedUser, seedWorkspace } from "@margin/core/testing/Seed"
-import type { User } from "@margin/core/User"
-import type { Workspace } from "@margin/core/Workspace"
+import { DeletionRequestRepository } from "@margin/core/workspaces/DeletionRequestRepository"
+import type { Plan } from "@margin/core/workspaces/Plan"
+import { SupportSessionRepository } from "@margin/core/workspaces/SupportSessionRepository"
+import type { Workspace } from "@margin/core/workspaces/Workspace"
 import { Clock, Effect, HashMap } from "effect"
 import { SessionSigner } from "../auth/SessionJwtSigner.ts"
 import { generateTokenSecret, hashTokenSecret } from "../auth/TokenSecret.ts"

@@ -1,4 +1,4 @@
-import type { CatalogImportSummary } from "@margin/core/CatalogImportSummary"
+import type { CatalogImportSummary } from "@margin/core/catalog/CatalogImportSummary"
 import { Schema } from "effect"
 
 const Count = Schema.Int.pipe(Schema.check(Schema.isGreaterThanOrEqualTo(0)))

@@ -1,5 +1,5 @@
-import type { CatalogItem } from "@margin/core/CatalogItem"
-import { toIso } from "@margin/core/Timestamp"
+import type { CatalogItem } from "@margin/core/catalog/CatalogItem"
+import { toIso } from "@margin/core/kernel/Timestamp"
 import { Schema } from "effect"
 import { MoneyJson, moneyJson, nullableMoneyJson } from "./MoneyJson.ts"
 import { IsoTimestamp } from "./TimestampJson.ts"

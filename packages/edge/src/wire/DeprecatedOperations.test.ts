@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import { assert, describe, it } from "@effect/vitest"
-import type { Deprecation } from "@margin/core/Deprecation"
+import type { Deprecation } from "@margin/core/deprecation/Deprecation"
 import { Effect, Exit } from "effect"
 import { DeprecatedOperations, deprecationsInUse, productionDeprecations } from "./DeprecatedOperations.ts"
 

@@ -1,4 +1,4 @@
-import { type Deprecation, type DeprecationsInvalid, validateDeprecations } from "@margin/core/Deprecation"
+import { type Deprecation, type DeprecationsInvalid, validateDeprecations } from "@margin/core/deprecation/Deprecation"
 import { Context, Effect } from "effect"
 
 /**

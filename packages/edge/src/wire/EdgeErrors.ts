@@ -1,4 +1,4 @@
-import { Scope } from "@margin/core/Scope"
+import { Scope } from "@margin/core/access/Scope"
 import { Schema } from "effect"
 
 /**

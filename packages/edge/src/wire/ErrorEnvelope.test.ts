@@ -9,7 +9,7 @@ import {
   ResourceNotFound,
   TierIneligible,
   TransitionConflict
-} from "@margin/core/Errors"
+} from "@margin/core/kernel/Errors"
 import {
   BadRequest,
   InsufficientScope,

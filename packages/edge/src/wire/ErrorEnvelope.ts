@@ -1,3 +1,4 @@
+import { Scope } from "@margin/core/access/Scope"
 import type {
   EmailNotConfirmed,
   ForbiddenRole,
@@ -8,8 +9,7 @@ import type {
   ResourceNotFound,
   TierIneligible,
   TransitionConflict
-} from "@margin/core/Errors"
-import { Scope } from "@margin/core/Scope"
+} from "@margin/core/kernel/Errors"
 import { Schema } from "effect"
 import type {
   BadRequest,

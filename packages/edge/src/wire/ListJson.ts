@@ -1,4 +1,4 @@
-import type { Page } from "@margin/core/Page"
+import type { Page } from "@margin/core/kernel/Page"
 import { Schema } from "effect"
 
 /** Every list answers `{ data: [...], next_cursor }`, newest first; next_cursor is null on the last page. */

@@ -1,4 +1,4 @@
-import { type CurrencyCode, formatMajorUnits } from "@margin/core/Money"
+import { type CurrencyCode, formatMajorUnits } from "@margin/core/kernel/Money"
 import { Schema } from "effect"
 
 /** Money on the wire: integer minor units and the currency, plus the same amount as a decimal string. */

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { CurrencyCode } from "@margin/core/Money"
-import type { ReportRow } from "@margin/core/ReportExportService"
+import { CurrencyCode } from "@margin/core/kernel/Money"
+import type { ReportRow } from "@margin/core/recommendations/ReportExport"
 import * as fc from "fast-check"
 import { csvLine } from "./ReportFormat.ts"
 

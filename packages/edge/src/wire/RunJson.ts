@@ -1,6 +1,6 @@
-import type { Run } from "@margin/core/Run"
-import { RunStatus, RunTrigger } from "@margin/core/Run"
-import { toIso } from "@margin/core/Timestamp"
+import { toIso } from "@margin/core/kernel/Timestamp"
+import type { Run } from "@margin/core/runs/Run"
+import { RunStatus, RunTrigger } from "@margin/core/runs/Run"
 import { Schema } from "effect"
 import { IsoTimestamp, isoOrNull } from "./TimestampJson.ts"
 

@@ -1,4 +1,4 @@
-import { toIso } from "@margin/core/Timestamp"
+import { toIso } from "@margin/core/kernel/Timestamp"
 import { Schema } from "effect"
 
 /** Timestamps on the wire: ISO 8601 in UTC (`2026-01-31T09:30:00.000Z`). */

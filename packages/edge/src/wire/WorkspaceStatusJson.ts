@@ -1,7 +1,7 @@
-import { Plan } from "@margin/core/Plan"
-import { toIso } from "@margin/core/Timestamp"
-import { LifecycleState } from "@margin/core/Workspace"
-import type { WorkspaceStatusReport } from "@margin/core/WorkspaceStatusService"
+import { toIso } from "@margin/core/kernel/Timestamp"
+import { Plan } from "@margin/core/workspaces/Plan"
+import { LifecycleState } from "@margin/core/workspaces/Workspace"
+import type { WorkspaceStatusReport } from "@margin/core/workspaces/WorkspaceStatus"
 import { Schema } from "effect"
 import { IsoTimestamp, isoOrNull } from "./TimestampJson.ts"
 

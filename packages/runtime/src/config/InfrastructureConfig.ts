@@ -1,4 +1,4 @@
-import { defaultRequestsPerMinute } from "@margin/core/ports/RateBudget"
+import { defaultRequestsPerMinute } from "@margin/core/access/RateBudget"
 import { Config, Duration, type Option, type Redacted, Schema } from "effect"
 
 /** What the infrastructure of a process that serves requests is configured with (ServerInfrastructure). */

@@ -1,7 +1,7 @@
-import { type RepositoryError, reasonOf } from "@margin/core/Errors"
+import { RateBudget } from "@margin/core/access/RateBudget"
+import { RateBudgetStore } from "@margin/core/access/RateBudgetStore"
+import { type RepositoryError, reasonOf } from "@margin/core/kernel/Errors"
 import { makeRateWindows } from "@margin/core/memory/RateWindows"
-import { RateBudget } from "@margin/core/ports/RateBudget"
-import { RateBudgetStore } from "@margin/core/ports/RateBudgetStore"
 import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric } from "effect"
 

@@ -1,6 +1,6 @@
-import { RunRepository } from "@margin/core/ports/RunRepository"
-import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
-import { runStatuses } from "@margin/core/Run"
+import { runStatuses } from "@margin/core/runs/Run"
+import { RunRepository } from "@margin/core/runs/RunRepository"
+import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
 import { ServiceMetrics } from "@margin/edge/telemetry"
 import { Effect, Layer, Metric, Option } from "effect"
 

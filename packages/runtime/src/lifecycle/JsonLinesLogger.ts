@@ -1,4 +1,4 @@
-import { toIso } from "@margin/core/Timestamp"
+import { toIso } from "@margin/core/kernel/Timestamp"
 import { Logger, References } from "effect"
 
 /** How long a line may wait for the lines after it, so that they leave in one write. */

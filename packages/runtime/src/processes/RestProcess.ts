@@ -1,6 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { ConsoleRoutes } from "@margin/console"
-import { WriteBackOutbox } from "@margin/core/ports/WriteBackOutbox"
+import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"

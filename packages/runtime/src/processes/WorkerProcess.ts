@@ -1,4 +1,4 @@
-import { RunExecutor } from "@margin/core/RunExecutor"
+import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Readiness } from "@margin/edge/telemetry"
 import { DeliverySettings, Jobs } from "@margin/jobs"
 import { Effect, Layer } from "effect"

@@ -1,7 +1,7 @@
-import { OAuthServer } from "@margin/core/OAuthServer"
-import type { Scope } from "@margin/core/Scope"
-import type { User } from "@margin/core/User"
-import type { Workspace } from "@margin/core/Workspace"
+import type { Scope } from "@margin/core/access/Scope"
+import type { User } from "@margin/core/access/User"
+import { OAuthServer } from "@margin/core/oauth/OAuthServer"
+import type { Workspace } from "@margin/core/workspaces/Workspace"
 import { Effect } from "effect"
 
 /** A PKCE pair: RFC 7636 appendix B's. */

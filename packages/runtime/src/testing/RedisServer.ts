@@ -1,5 +1,5 @@
 import { NodeRedis } from "@effect/platform-node"
-import type { TokenId } from "@margin/core/Ids"
+import type { TokenId } from "@margin/core/kernel/Ids"
 import { Duration, Effect, Layer, type Scope } from "effect"
 import { Redis } from "effect/persistence"
 import { type Child, freePort, spawnProgram } from "./ChildProcesses.ts"

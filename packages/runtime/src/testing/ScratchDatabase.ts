@@ -1,5 +1,5 @@
-import { Alerts } from "@margin/core/AlertsService"
-import { Recommendations } from "@margin/core/RecommendationsService"
+import { Alerts } from "@margin/core/alerts/Alerts"
+import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { PgAdapters } from "@margin/postgres"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
 import { ConfigProvider, Context, Effect, Layer } from "effect"

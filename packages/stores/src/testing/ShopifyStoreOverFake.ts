@@ -1,5 +1,5 @@
 import { NodeHttpClient } from "@effect/platform-node"
-import { StoreCredentials } from "@margin/core/ports/StoreCredentials"
+import { StoreCredentials } from "@margin/core/stores/StoreCredentials"
 import { Effect, Layer, Option } from "effect"
 import { ShopifyConfig, type ShopifyConfigShape } from "../ShopifyConfig.ts"
 import { ShopifyStore } from "../ShopifyStore.ts"

@@ -7,8 +7,8 @@
  *   node deliverOnce.ts '<StoreConnection JSON>' '<WriteBack JSON>'
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { StoreConnection } from "@margin/core/StoreConnection"
-import { WriteBack } from "@margin/core/WriteBack"
+import { StoreConnection } from "@margin/core/stores/StoreConnection"
+import { WriteBack } from "@margin/core/writeback/WriteBack"
 import { Database } from "@margin/postgres"
 import { Console, Effect, Layer, Schema } from "effect"
 import { SandboxFaults } from "../SandboxFaults.ts"

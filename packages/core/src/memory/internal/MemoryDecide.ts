@@ -1,5 +1,5 @@
 import { HashMap, Option } from "effect"
-import type { Outcome } from "../../Outcome.ts"
+import type { Outcome } from "../../kernel/Outcome.ts"
 import type { MemoryDatabase } from "../MemoryDatabase.ts"
 import type { Table } from "./MemoryTables.ts"
 

@@ -1,4 +1,4 @@
-import { type Cursor, isAfterCursor, newestFirst, type Page, type PageRequest, pageOf } from "../../Page.ts"
+import { type Cursor, isAfterCursor, newestFirst, type Page, type PageRequest, pageOf } from "../../kernel/Page.ts"
 
 /**
  * One page of `rows`, newest first by `key` (ties broken by id), starting after the request's

@@ -1,5 +1,5 @@
 import { Effect, HashMap, Option } from "effect"
-import { RepositoryError } from "../../Errors.ts"
+import { RepositoryError } from "../../kernel/Errors.ts"
 import type { MemoryDatabase } from "../MemoryDatabase.ts"
 import type { Table } from "./MemoryTables.ts"
 

@@ -1,0 +1,4 @@
+import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { deprecationNoticeRepositoryContract } from "../testing/DeprecationNoticeRepositoryContract.ts"
+
+deprecationNoticeRepositoryContract("memory", MemoryAdapters.layer)

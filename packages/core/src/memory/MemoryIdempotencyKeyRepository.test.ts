@@ -1,0 +1,4 @@
+import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { idempotencyKeyRepositoryContract } from "../testing/IdempotencyKeyRepositoryContract.ts"
+
+idempotencyKeyRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,0 +1,4 @@
+import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { userRepositoryContract } from "../testing/UserRepositoryContract.ts"
+
+userRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,0 +1,30 @@
+import { Context, type Effect, Schema, type Stream } from "effect"
+import type { Timestamp } from "../kernel/Timestamp.ts"
+import type { StoreConnection } from "./StoreConnection.ts"
+import type { StoreVariant } from "./StoreVariant.ts"
+
+/**
+ * The store could not be read. `restart` says the read itself is lost (a Shopify bulk operation that
+ * FAILED, was CANCELED or whose result expired): the next sync begins a new one. Otherwise the same
+ * read may be tried again later (the store unreachable, throttled beyond patience, a 5xx).
+ */
+export class StoreReadFailed extends Schema.TaggedError<StoreReadFailed>()("StoreReadFailed", {
+  message: Schema.String,
+  restart: Schema.Boolean
+}) {}
+
+/**
+ * Reads a store's catalog for a store sync, never writing to it (write-back stays the only writer).
+ * A read has three steps, so that the sync can keep its handle across a crash and wait for the store
+ * outside its database transaction: `begin` asks the store for the variants changed after `since`
+ * (null: all of them) and answers the read's handle; `ready` waits until the read can be streamed;
+ * `variants` streams it. The adapter of each platform sits behind this port (`@margin/stores`).
+ */
+export class StoreCatalogSource extends Context.Service<
+  StoreCatalogSource,
+  {
+    readonly begin: (connection: StoreConnection, since: Timestamp | null) => Effect.Effect<string, StoreReadFailed>
+    readonly ready: (connection: StoreConnection, ref: string) => Effect.Effect<void, StoreReadFailed>
+    readonly variants: (connection: StoreConnection, ref: string) => Stream.Stream<StoreVariant, StoreReadFailed>
+  }
+>()("margin/core/StoreCatalogSource") {}

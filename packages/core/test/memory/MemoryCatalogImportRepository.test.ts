@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { catalogImportRepositoryContract } from "../../testing/CatalogImportRepositoryContract.ts"
-
-catalogImportRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { catalogRepositoryContract } from "../../testing/CatalogRepositoryContract.ts"
-
-catalogRepositoryContract("memory", MemoryAdapters.layer)

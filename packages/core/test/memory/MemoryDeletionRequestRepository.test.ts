@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { deletionRequestRepositoryContract } from "../../testing/DeletionRequestRepositoryContract.ts"
-
-deletionRequestRepositoryContract("memory", MemoryAdapters.layer)

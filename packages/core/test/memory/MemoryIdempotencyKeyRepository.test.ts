@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { idempotencyKeyRepositoryContract } from "../../testing/IdempotencyKeyRepositoryContract.ts"
-
-idempotencyKeyRepositoryContract("memory", MemoryAdapters.layer)

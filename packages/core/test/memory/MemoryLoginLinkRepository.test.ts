@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { loginLinkRepositoryContract } from "../../testing/LoginLinkRepositoryContract.ts"
-
-loginLinkRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { membershipRepositoryContract } from "../../testing/MembershipRepositoryContract.ts"
-
-membershipRepositoryContract("memory", MemoryAdapters.layer)

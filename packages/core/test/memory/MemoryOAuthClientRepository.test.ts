@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { oauthClientRepositoryContract } from "../../testing/OAuthClientRepositoryContract.ts"
-
-oauthClientRepositoryContract("memory", MemoryAdapters.layer)

@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { runRepositoryContract } from "../../testing/RunRepositoryContract.ts"
-
-runRepositoryContract("memory", MemoryAdapters.layer)

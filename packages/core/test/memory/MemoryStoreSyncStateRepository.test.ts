@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { storeSyncStateRepositoryContract } from "../../testing/StoreSyncStateRepositoryContract.ts"
-
-storeSyncStateRepositoryContract("memory", MemoryAdapters.layer)

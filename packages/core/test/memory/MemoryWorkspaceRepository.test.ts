@@ -1,4 +1,0 @@
-import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
-import { workspaceRepositoryContract } from "../../testing/WorkspaceRepositoryContract.ts"
-
-workspaceRepositoryContract("memory", MemoryAdapters.layer)
