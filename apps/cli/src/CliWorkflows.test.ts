@@ -107,6 +107,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })(
           assert.isTrue(first.created)
           assert.strictEqual(first.plan, "max")
           assert.strictEqual(first.catalog_items, 200)
+          assert.strictEqual(first.mcp_url, "http://127.0.0.1:8787/mcp")
           const run = recordOf(first.run)
           assert.strictEqual(run.status, "succeeded")
           assert.isAbove(Number(run.recommendations), 0)

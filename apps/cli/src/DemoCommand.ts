@@ -11,6 +11,7 @@ import { WorkspaceRepository } from "@margin/core/workspaces/WorkspaceRepository
 import { Clock, Effect, Option } from "effect"
 import { Command } from "effect/cli"
 import { demoCatalog, demoCatalogHistory } from "./DemoCatalog.ts"
+import { demoUrlsConfig, tryItLines } from "./DemoConnection.ts"
 import { postgres } from "./LazyModules.ts"
 import { addMember } from "./MemberCommands.ts"
 import { report } from "./Output.ts"
@@ -83,18 +84,6 @@ const seedDemo = Effect.flatMap(postgres, ({ PgAdvisoryLock }) =>
   PgAdvisoryLock.exclusively("marginctl demo")(seedDemoUnlocked)
 )
 
-/** Ready-to-paste requests against the service on HOST:PORT (the settings `npm start` uses). */
-const tryItLines = (token: string | undefined): ReadonlyArray<string> => {
-  if (token === undefined) return []
-  const base = `http://${process.env.HOST || "127.0.0.1"}:${process.env.PORT || "8787"}`
-  return [
-    "",
-    "Try it once the service listens:",
-    `  curl -s -H 'Authorization: Bearer ${token}' '${base}/api/v1/recommendations?status=new&limit=5'`,
-    `  curl -s -H 'Authorization: Bearer ${token}' ${base}/api/v1/workspace/status`
-  ]
-}
-
 /**
  * Seeds the demo workspace, or finds it again: a second run adds nothing but fresh tokens (secrets
  * are shown once, so the old ones cannot be printed again).
@@ -106,6 +95,7 @@ export const demoCommand = Command.make(
     const { workspace, created, people, sandboxVariants, ...seeded } = yield* seedDemo
     const run = seeded.execute ? yield* (yield* RunExecutor).execute(seeded.run) : seeded.run
     const catalog = yield* CatalogRepository
+    const urls = yield* demoUrlsConfig
     const tokens = yield* Effect.forEach(people, ({ user, role }) =>
       Effect.map(
         issueToken({
@@ -127,6 +117,8 @@ export const demoCommand = Command.make(
         users: people.map(({ user, role }) => ({ id: user.id, email: user.email, role })),
         tokens,
         catalog_items: yield* catalog.count(workspace.id),
+        api_url: urls.base,
+        mcp_url: urls.mcp,
         store: { platform: "sandbox", sandbox_variants: sandboxVariants },
         run: {
           id: run.id,
@@ -151,7 +143,7 @@ export const demoCommand = Command.make(
           "  tokens (every scope; shown only this once):",
           ...r.tokens.map((t) => `    ${t.role}: ${t.token}`),
           r.note,
-          ...tryItLines(r.tokens[0]?.token)
+          ...(r.tokens[0] === undefined ? [] : tryItLines(urls, r.tokens[0].token, r.users[0]?.email ?? ""))
         ].join("\n")
     )
   })

@@ -19,11 +19,19 @@ const expectEnvelope = (reply: RawReply, status: number, code: string) => {
   assert.isString(Reflect.get(Object(body), "message"))
 }
 
-/** The challenge of a 401: RFC 6750 bearer, naming the RFC 9728 metadata of /mcp on this server. */
+/**
+ * The challenge of a 401: RFC 6750 bearer, naming the RFC 9728 metadata of /mcp on this server
+ * and the starting scopes, those of the read-only tools.
+ */
 const expectChallenge = (reply: RawReply, origin: string, error: boolean) => {
   expectEnvelope(reply, 401, "unauthorized")
   const challenge = reply.headers["www-authenticate"] ?? ""
   assert.include(challenge, `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"`)
+  assert.include(
+    challenge,
+    `scope="runs:read recommendations:read alerts:read catalog:read reports:read workspace:read"`,
+    challenge
+  )
   assert.strictEqual(challenge.includes(`error="invalid_token"`), error, challenge)
 }
 
@@ -136,6 +144,31 @@ layer(McpTestServer.layer({ allowedOrigins: [allowedOrigin] }))("MCP HTTP authen
       expectEnvelope(yield* post(initialize(), { token: owner.token, headers: evil }), 403, "origin_forbidden")
       const allowed = yield* post(initialize(), { token: owner.token, headers: { origin: allowedOrigin } })
       assert.strictEqual(allowed.status, 200, allowed.text)
+    })
+  )
+
+  it.effect("a session takes any supported MCP-Protocol-Version header, concurrently; an unsupported one is 400", () =>
+    Effect.gen(function* () {
+      const { owner } = yield* aWorkspaceWithOwner()
+      const opened = yield* post(initialize("2025-11-25"), { token: owner.token })
+      const session = opened.headers["mcp-session-id"] ?? assert.fail(opened.text)
+      const withRevision = (revision: string, id: number) =>
+        post(
+          { jsonrpc: "2.0", id, method: "tools/list" },
+          { token: owner.token, headers: { "mcp-session-id": session, "mcp-protocol-version": revision } }
+        )
+      // As the conformance suite's server-sse-multiple-streams: three at once naming an older revision.
+      const concurrent = yield* Effect.all(
+        [withRevision("2025-03-26", 11), withRevision("2025-06-18", 12), withRevision("2025-11-25", 13)],
+        { concurrency: "unbounded" }
+      )
+      for (const reply of concurrent) {
+        assert.strictEqual(reply.status, 200, reply.text)
+        // The session's negotiated revision governs the answer.
+        assert.strictEqual(reply.headers["mcp-protocol-version"], "2025-11-25")
+      }
+      const unsupported = yield* withRevision("2024-01-01", 14)
+      assert.strictEqual(unsupported.status, 400, unsupported.text)
     })
   )
 

@@ -1,11 +1,12 @@
 import { assert, layer } from "@effect/vitest"
 import { UserRepository } from "@margin/core/access/UserRepository"
-import { aWorkspaceWithOwner, member } from "@margin/edge/testing/World"
+import { operationCatalogue } from "@margin/core/operations/OperationCatalogue"
+import { aWorkspaceWithOwner, issueToken, member } from "@margin/edge/testing/World"
 import { connect } from "@margin/runtime/testing/AgentClient"
 import * as McpTestServer from "@margin/runtime/testing/McpTestServer"
 import { pkce } from "@margin/runtime/testing/OAuthConsent"
 import { Clock, Effect } from "effect"
-import { followLink, signInLink } from "./ConsentByHttp.ts"
+import { consentByHttp, followLink, signInLink } from "./ConsentByHttp.ts"
 import { httpBrowser } from "./HttpBrowser.ts"
 import {
   authorizePath,
@@ -60,6 +61,127 @@ layer(McpTestServer.layer())("the OAuth authorization server of /mcp", (it) => {
       })
       assert.match(stringField(confidential, "client_secret"), /^mcs_/)
     })
+  )
+
+  it.effect("stock clients register: Cursor's private-use scheme, VS Code's loopback URIs and device_code grant", () =>
+    Effect.gen(function* () {
+      const cursor = yield* request("POST", "/oauth/register", {
+        body: {
+          client_name: "Cursor",
+          redirect_uris: ["cursor://anysphere.cursor-mcp/oauth/callback"],
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+          token_endpoint_auth_method: "none"
+        }
+      })
+      assert.strictEqual(cursor.status, 201, cursor.text)
+      assert.deepStrictEqual(jsonField(cursor, "redirect_uris"), ["cursor://anysphere.cursor-mcp/oauth/callback"])
+      const vscode = yield* request("POST", "/oauth/register", {
+        body: {
+          client_name: "Visual Studio Code",
+          redirect_uris: ["https://vscode.dev/redirect", "http://127.0.0.1/", "http://127.0.0.1:33418/"],
+          grant_types: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+          response_types: ["code"],
+          token_endpoint_auth_method: "none"
+        }
+      })
+      assert.strictEqual(vscode.status, 201, vscode.text)
+      // RFC 7591 section 2: the answer names what the client gets; the device code grant is not offered.
+      assert.deepStrictEqual(jsonField(vscode, "grant_types"), ["authorization_code", "refresh_token"])
+      const noCodeGrant = yield* request("POST", "/oauth/register", {
+        body: { redirect_uris: [redirectUri], grant_types: ["client_credentials"] }
+      })
+      assert.strictEqual(noCodeGrant.status, 400)
+      assert.strictEqual(jsonField(noCodeGrant, "error"), "invalid_client_metadata")
+      for (const dangerous of ["javascript:alert(1)", "data:text/html,x", "file:///tmp/cb", "ms-msdt:/id x"]) {
+        const refused = yield* request("POST", "/oauth/register", { body: { redirect_uris: [dangerous] } })
+        assert.strictEqual(jsonField(refused, "error"), "invalid_redirect_uri", dangerous)
+      }
+
+      // VS Code's fallback: the registered port is taken, so it listens on another and asks for that one.
+      const { owner } = yield* aWorkspaceWithOwner()
+      const clientId = stringField(vscode, "client_id")
+      const resource = `${yield* McpTestServer.origin}/mcp`
+      const fallback = "http://127.0.0.1:19214/"
+      const authorizationUrl = (redirect: string) =>
+        Effect.map(McpTestServer.origin, (origin) => {
+          const url = new URL("/oauth/authorize", origin)
+          for (const [name, value] of Object.entries({
+            client_id: clientId,
+            redirect_uri: redirect,
+            response_type: "code",
+            code_challenge: pkce.challenge,
+            code_challenge_method: "S256",
+            resource,
+            scope: "runs:read",
+            state: "vscode-state"
+          })) {
+            url.searchParams.set(name, value)
+          }
+          return url
+        })
+      const otherPath = yield* authorizationUrl("http://127.0.0.1:19214/other")
+      const elsewhere = yield* request("GET", `${otherPath.pathname}${otherPath.search}`)
+      assert.strictEqual(elsewhere.status, 400, elsewhere.text)
+      assert.notInclude(elsewhere.text, "Sign in to Margin")
+      const back = new URL(yield* consentByHttp(yield* authorizationUrl(fallback), owner.user.email))
+      assert.strictEqual(`${back.origin}${back.pathname}`, "http://127.0.0.1:19214/", back.href)
+      const code = back.searchParams.get("code") ?? assert.fail(`no code in ${back.href}`)
+      const tokens = yield* redeem(clientId, code, resource, { redirect_uri: fallback })
+      assert.strictEqual(tokens.status, 200, tokens.text)
+      assert.strictEqual((yield* post(initialize(), { token: stringField(tokens, "access_token") })).status, 200)
+    })
+  )
+
+  it.effect(
+    "step-up: a grant calling a tool beyond its scopes gets 403 insufficient_scope naming what to ask for",
+    () =>
+      Effect.gen(function* () {
+        const origin = yield* McpTestServer.origin
+        const { workspace, owner } = yield* aWorkspaceWithOwner()
+        const clientId = yield* registerClient
+        const { code, resource } = yield* consentCode(clientId, owner.user, workspace, ["runs:read", "catalog:read"])
+        const access = stringField(yield* redeem(clientId, code, resource), "access_token")
+        const open = (token: string) =>
+          Effect.gen(function* () {
+            const opened = yield* post(initialize(), { token })
+            assert.strictEqual(opened.status, 200, opened.text)
+            const headers = {
+              "mcp-session-id": opened.headers["mcp-session-id"] ?? assert.fail("no session id"),
+              "mcp-protocol-version": "2025-11-25"
+            }
+            yield* post({ jsonrpc: "2.0", method: "notifications/initialized" }, { token, headers })
+            return (message: object) => post({ jsonrpc: "2.0", id: 2, ...message }, { token, headers })
+          })
+        const call = (name: string) => ({ method: "tools/call", params: { name, arguments: {} } })
+        const send = yield* open(access)
+
+        // A grant sees every tool: one beyond its scopes is how it learns to ask for more.
+        const listed = yield* send({ method: "tools/list" })
+        assert.lengthOf(
+          Reflect.get(Reflect.get(Object(listed.json), "result"), "tools"),
+          operationCatalogue.filter((entry) => entry.mcp !== null).length
+        )
+        const refused = yield* send(call("trigger_run"))
+        assert.strictEqual(refused.status, 403, refused.text)
+        assert.strictEqual(
+          refused.headers["www-authenticate"],
+          `Bearer error="insufficient_scope", scope="runs:read runs:trigger catalog:read", ` +
+            `resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp", ` +
+            `error_description="This tool needs the runs:trigger scope."`
+        )
+        assert.strictEqual(jsonField(refused, "code"), "insufficient_scope")
+        assert.strictEqual(jsonField(refused, "required"), "runs:trigger")
+        const granted = yield* send(call("list_runs"))
+        assert.strictEqual(granted.status, 200, granted.text)
+
+        // An API token's scopes cannot grow: the call answers the in-band error, as before.
+        const token = yield* issueToken(workspace, owner.user, { scopes: ["runs:read"] })
+        const sendAsToken = yield* open(token.secret)
+        const inBand = yield* sendAsToken(call("trigger_run"))
+        assert.strictEqual(inBand.status, 200, inBand.text)
+        assert.include(inBand.text, "insufficient_scope")
+      })
   )
 
   it.effect("code -> tokens -> /mcp; the code once; refresh rotates; a reused refresh token kills the grant", () =>

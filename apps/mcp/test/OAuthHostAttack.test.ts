@@ -84,14 +84,20 @@ layer(McpTestServer.layer())("without MCP_PUBLIC_URL: only a loopback Host names
         }
         const noToken = yield* rawHttp({ method: "POST", path: "/mcp", headers: { host }, body: "{}" })
         assert.strictEqual(noToken.status, 401)
-        assert.strictEqual(headerOf(noToken, "www-authenticate"), "Bearer")
+        assert.strictEqual(
+          headerOf(noToken, "www-authenticate"),
+          `Bearer scope="runs:read recommendations:read alerts:read catalog:read reports:read workspace:read"`
+        )
         const badToken = yield* rawHttp({
           method: "POST",
           path: "/mcp",
           headers: { host, authorization: "Bearer mat_stolen" },
           body: "{}"
         })
-        assert.strictEqual(headerOf(badToken, "www-authenticate"), `Bearer error="invalid_token"`)
+        assert.strictEqual(
+          headerOf(badToken, "www-authenticate"),
+          `Bearer scope="runs:read recommendations:read alerts:read catalog:read reports:read workspace:read", error="invalid_token"`
+        )
         const authorize = yield* rawHttp({ method: "GET", path, headers: { host } })
         assert.strictEqual(authorize.status, 400, authorize.text)
         expectNoForeignHost(authorize, host)
@@ -140,7 +146,7 @@ layer(McpTestServer.layer({ publicUrl }))("with MCP_PUBLIC_URL: every URL is the
         const noToken = yield* rawHttp({ method: "POST", path: "/mcp", headers: { host }, body: "{}" })
         assert.strictEqual(
           headerOf(noToken, "www-authenticate"),
-          `Bearer resource_metadata="${publicUrl}/.well-known/oauth-protected-resource/mcp"`
+          `Bearer resource_metadata="${publicUrl}/.well-known/oauth-protected-resource/mcp", scope="runs:read recommendations:read alerts:read catalog:read reports:read workspace:read"`
         )
       }
       const mails = yield* mailTo(owner.user.email)

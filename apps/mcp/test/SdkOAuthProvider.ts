@@ -8,6 +8,18 @@ import type {
 } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { Effect } from "effect"
 
+/** How a test agent differs from the default one. */
+export interface AgentShape {
+  /** Registration metadata of a stock client (its name, redirect URIs, grant types). */
+  readonly metadata?: Partial<OAuthClientMetadata>
+  /**
+   * false: the agent keeps no refresh token. SDK 1.32.2's step-up (a 403 insufficient_scope)
+   * refreshes when it holds one, which cannot widen a grant, and then gives up
+   * (modelcontextprotocol/typescript-sdk#2255); without one it asks the user, as it should.
+   */
+  readonly keepsRefreshToken?: boolean
+}
+
 /**
  * The official SDK's OAuth client provider, kept in memory as an agent keeps it: its registration,
  * its tokens, the PKCE verifier of the pending request, and the authorization URL it was told to
@@ -20,9 +32,11 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   private verifier: string | undefined
 
   private readonly redirect: string
+  private readonly shape: AgentShape
 
-  constructor(redirect: string) {
+  constructor(redirect: string, shape: AgentShape = {}) {
     this.redirect = redirect
+    this.shape = shape
   }
 
   get redirectUrl(): string {
@@ -35,7 +49,8 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
       redirect_uris: [this.redirect],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
-      token_endpoint_auth_method: "none"
+      token_endpoint_auth_method: "none",
+      ...this.shape.metadata
     }
   }
 
@@ -56,7 +71,12 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    this.saved = tokens
+    if (this.shape.keepsRefreshToken === false) {
+      const { refresh_token: _dropped, ...kept } = tokens
+      this.saved = kept
+    } else {
+      this.saved = tokens
+    }
   }
 
   redirectToAuthorization(authorizationUrl: URL): void {

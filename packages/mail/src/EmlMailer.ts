@@ -6,12 +6,14 @@ import { Effect, Layer } from "effect"
 import MailComposer from "nodemailer/lib/mail-composer"
 import { reasonOf } from "./MailErrors.ts"
 import { toMailOptions } from "./MailOptions.ts"
+import { readableEml } from "./ReadableEml.ts"
 
 /**
  * Mail written as RFC 5322 `.eml` files into `directory` (created, private to the user), one file
  * per message named after its key: nothing leaves the machine until an operator sends them. A
  * message written again replaces its file. Each file is written whole, then renamed into place
- * (from a partial file of its own, so that concurrent sends of one key never collide).
+ * (from a partial file of its own, so that concurrent sends of one key never collide). Its body is
+ * the text as written (`readableEml`), so a link can be copied from the file.
  */
 export const layer = (directory: string, from: string): Layer.Layer<Mailer> =>
   Layer.succeed(
@@ -21,7 +23,8 @@ export const layer = (directory: string, from: string): Layer.Layer<Mailer> =>
       send: (message) =>
         Effect.tryPromise({
           try: async () => {
-            const bytes = await new MailComposer(toMailOptions(message, from)).compile().build()
+            const composed = await new MailComposer(toMailOptions(message, from)).compile().build()
+            const bytes = readableEml(composed, message.text)
             await mkdir(directory, { recursive: true, mode: 0o700 })
             const path = join(directory, `${message.key}.eml`)
             // A partial file of its own: two sends of one key at once each rename a whole file, the last wins.

@@ -150,6 +150,30 @@ describe("Mailer as .eml files (no SMTP_URL)", () => {
     }).pipe(Effect.scoped)
   )
 
+  it.effect("a long link stays whole on its own line of the file (7bit, not quoted-printable); non-ASCII is 8bit", () =>
+    Effect.gen(function* () {
+      const dataDir = yield* tempDir
+      const link = `http://127.0.0.1:8787/oauth/login/link?token=${"a=b_".repeat(40)}&next=%2Foauth%2Fauthorize`
+      const text = `Open this link within 10 minutes to sign in (it works once):\n\n${link}\n\nIf you did not ask for it, ignore this message.\n`
+      const { exits } = yield* sendAll({ DATA_DIR: dataDir, SMTP_URL: "" }, [
+        { ...message("ada@shop.example", "oauth-login.1"), text },
+        { ...message("bob@shop.example", "oauth-login.2"), text: `Grüße:\n\n${link}\n` }
+      ])
+      assert.isTrue(exits.every(Exit.isSuccess))
+      const outbox = join(dataDir, "outbox", "deprecations")
+      const raw = readFileSync(join(outbox, "oauth-login.1.eml"), "utf8")
+      assert.strictEqual(TestSmtpServer.headerOf(raw, "Content-Transfer-Encoding"), "7bit")
+      assert.match(TestSmtpServer.headerOf(raw, "Content-Type") ?? "", /^text\/plain; charset=utf-8/)
+      // Copied from the file as it is: the link is one line of it, unchanged.
+      assert.include(raw.split("\r\n"), link)
+      assert.strictEqual(TestSmtpServer.textOf(raw), text)
+      assert.isTrue(raw.split("\r\n").every((line) => Buffer.byteLength(line) <= 998))
+      const accented = readFileSync(join(outbox, "oauth-login.2.eml"), "utf8")
+      assert.strictEqual(TestSmtpServer.headerOf(accented, "Content-Transfer-Encoding"), "8bit")
+      assert.strictEqual(TestSmtpServer.textOf(accented), `Grüße:\n\n${link}\n`)
+    }).pipe(Effect.scoped)
+  )
+
   it.effect("a directory that cannot be written fails each message with the reason", () =>
     Effect.gen(function* () {
       // /dev/null is no directory: nothing can be created under it.

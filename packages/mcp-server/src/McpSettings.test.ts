@@ -1,5 +1,5 @@
 import { assert, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, Logger } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Logger } from "effect"
 import { defaultSessionLimits, McpSettings, publicUrlAdvice } from "./McpSettings.ts"
 
 const settingsFrom = (env: Record<string, string>) =>
@@ -24,6 +24,15 @@ it.effect("by default no browser origin is allowed and URLs follow the request's
     const settings = yield* settingsFrom({})
     assert.deepStrictEqual(settings.allowedOrigins, [])
     assert.isNull(settings.publicUrl)
+    assert.isNull(settings.startingScopes)
+  })
+)
+
+it.effect("MCP_STARTING_SCOPES is a comma-separated list of scopes; an unknown one stops the start", () =>
+  Effect.gen(function* () {
+    const settings = yield* settingsFrom({ MCP_STARTING_SCOPES: "runs:read,runs:trigger,recommendations:read" })
+    assert.deepStrictEqual(settings.startingScopes, ["runs:read", "runs:trigger", "recommendations:read"])
+    assert.isTrue(Exit.isFailure(yield* Effect.exit(settingsFrom({ MCP_STARTING_SCOPES: "runs:read,runs:delete" }))))
   })
 )
 

@@ -1,3 +1,4 @@
+import { Scope } from "@margin/core/access/Scope"
 import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** What MCP sessions may hold of the process's memory (McpSessions). */
@@ -37,6 +38,11 @@ export interface McpSettingsShape {
    */
   readonly publicUrl: string | null
   readonly sessions: SessionLimits
+  /**
+   * The scopes the 401 challenge offers an OAuth client to start with (ScopeChallenge); null: the
+   * read-only tools' scopes. Absent: null.
+   */
+  readonly startingScopes?: ReadonlyArray<Scope> | null
 }
 
 const list = (text: string): ReadonlyArray<string> =>
@@ -66,16 +72,20 @@ export const sessionLimitsConfig: Config.Config<SessionLimits> = Config.all({
 
 /**
  * MCP_ALLOWED_ORIGINS (comma-separated, default none), MCP_PUBLIC_URL (default: the request's
- * Host) and the session limits (`sessionLimitsConfig`).
+ * Host), MCP_STARTING_SCOPES (comma-separated scopes, as marginctl's --scopes; default: the
+ * read-only tools' scopes) and the session limits
+ * (`sessionLimitsConfig`).
  */
 export const mcpSettingsConfig: Config.Config<McpSettingsShape> = Config.all({
   origins: Config.String("MCP_ALLOWED_ORIGINS").pipe(Config.withDefault("")),
   publicUrl: Config.option(Config.URL("MCP_PUBLIC_URL")),
+  startingScopes: Config.option(Config.Array(Scope, "MCP_STARTING_SCOPES")),
   sessions: sessionLimitsConfig
 }).pipe(
-  Config.map(({ origins, publicUrl, sessions }) => ({
+  Config.map(({ origins, publicUrl, startingScopes, sessions }) => ({
     allowedOrigins: list(origins),
     publicUrl: publicUrl._tag === "Some" ? publicUrl.value.origin : null,
+    startingScopes: startingScopes._tag === "Some" && startingScopes.value.length > 0 ? startingScopes.value : null,
     sessions
   }))
 )

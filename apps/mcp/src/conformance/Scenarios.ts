@@ -10,7 +10,8 @@ export const applicable = [
   "ping",
   "tools-list",
   "logging-set-level",
-  "dns-rebinding-protection"
+  "dns-rebinding-protection",
+  "server-sse-multiple-streams"
 ] as const
 
 const fixtureTool = "calls a fixture tool of the reference server; margin's tools are its own"
@@ -34,8 +35,6 @@ export const notApplicable: Readonly<Record<string, string>> = {
   "elicitation-sep1330-enums": "elicits from a fixture tool; margin never elicits",
   "server-sse-polling":
     "needs a fixture tool that streams SSE events with resumption; margin answers each POST with one response and refuses the optional GET stream (405), as the transport allows",
-  "server-sse-multiple-streams":
-    "opens several GET SSE streams; margin sends no server-initiated messages and refuses the optional GET stream (405)",
   "resources-list": noResources,
   "resources-read-text": noResources,
   "resources-read-binary": noResources,

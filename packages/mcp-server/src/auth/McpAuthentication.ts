@@ -16,8 +16,10 @@ import { essentialInitialize } from "../transport/EssentialInitialize.ts"
 import { McpSessions, SessionTermination } from "../transport/McpSessions.ts"
 import { originForbidden } from "../transport/OriginForbidden.ts"
 import { isAllowedOrigin } from "../transport/OriginPolicy.ts"
+import { withNegotiatedRevision } from "../transport/SessionRevision.ts"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
 import { mcpPath, metadataUrl, originOf } from "./ProtectedResource.ts"
+import { insufficientScopeResponse, missingScope, unauthorizedChallenge } from "./ScopeChallenge.ts"
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(body, { status, headers })
@@ -25,9 +27,6 @@ const json = (status: number, body: object, headers: Record<string, string> = {}
 const sessionHeader = "mcp-session-id"
 
 const resourceOf = (origin: string | undefined) => (origin === undefined ? undefined : `${origin}${mcpPath}`)
-
-/** An RFC 9110 quoted-string: a value cannot close its quotes and add parameters of its own. */
-const quoted = (value: string): string => `"${value.replace(/["\\]/g, (char) => `\\${char}`)}"`
 
 const parseJson = Schema.decodeUnknownOption(Schema.fromJsonString(Schema.Unknown))
 
@@ -72,8 +71,9 @@ const bodyRefusal = Effect.fnUntraced(function* (request: HttpServerRequest.Http
  * metadata, 429 with Retry-After on the token's one budget, 403 workspace), then the plan (403
  * tier_ineligible: MCP needs Max or Enterprise), then the rest of a JSON-RPC batch's budget
  * (`batchCharge`: one unit per message), then a POST's body: UTF-8 (415 for another charset, 400
- * for bytes that are not UTF-8). Scopes are checked per tool, not here: a token
- * sees the tools its scopes allow. Session JWTs are for first-party apps and are refused (401).
+ * for bytes that are not UTF-8). Scopes are checked per tool, except one: an OAuth grant calling a
+ * tool beyond its scopes gets the step-up 403 here (`ScopeChallenge`), which its client answers by
+ * asking the user for more. Session JWTs are for first-party apps and are refused (401).
  * Sessions (`McpSessions`): a request without one (an initialize) may have at most
  * MCP_INITIALIZE_MAX_BYTES (413, checked first); a session id must be live and the token's own
  * (else 404 not_found); a new session may end older ones, per the session limits.
@@ -87,14 +87,13 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
     const refusal = (failure: AdmissionRefusal, request: HttpServerRequest.HttpServerRequest) => {
       const { status, headers, body } = refusalResponse(failure)
       if (failure._tag !== "Unauthorized") return json(status, body, headers)
-      // RFC 6750 section 3: no error code when no credential was sent at all. The metadata's URL
-      // only from a trusted origin (configuration or a loopback Host), never from any other Host.
+      // The metadata's URL only from a trusted origin (configuration or a loopback Host).
       const origin = originOf(settings, request)
-      const parameters = [
-        ...(origin === undefined ? [] : [`resource_metadata=${quoted(metadataUrl(origin))}`]),
-        ...(failure.reason === "missing" ? [] : [`error="invalid_token"`])
-      ]
-      const challenge = parameters.length === 0 ? "Bearer" : `Bearer ${parameters.join(", ")}`
+      const challenge = unauthorizedChallenge(
+        origin === undefined ? undefined : metadataUrl(origin),
+        failure.reason !== "missing",
+        settings.startingScopes ?? undefined
+      )
       return json(status, body, { ...headers, "www-authenticate": challenge })
     }
 
@@ -143,12 +142,15 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
           return originForbidden(origin)
         }
         // The origin is decided here; the MCP server behind checks only its fixed list, so it does not
-        // see the header. Replaced before anything reads the body: a request reads its body once.
-        const withoutOrigin =
-          origin === undefined ? request : request.modify({ headers: Headers.remove(request.headers, "origin") })
+        // see the header; nor a session's supported revision header (`withNegotiatedRevision`).
+        // Replaced before anything reads the body: a request reads its body once.
+        const serverHeaders = withNegotiatedRevision(
+          origin === undefined ? request.headers : Headers.remove(request.headers, "origin")
+        )
+        const toServer = serverHeaders === request.headers ? request : request.modify({ headers: serverHeaders })
         const sessionId = request.headers[sessionHeader]
         const forwarded =
-          sessionId === undefined && request.method === "POST" ? yield* initializeRequest(withoutOrigin) : withoutOrigin
+          sessionId === undefined && request.method === "POST" ? yield* initializeRequest(toServer) : toServer
         if (forwarded === undefined) return initializeTooLarge(initializeMaxBytes)
         const admitted = yield* Effect.result(
           admit(
@@ -161,11 +163,18 @@ export const McpAuthentication = HttpRouter.middleware<{ provides: Caller }>()(
         const overBudget = yield* charge(forwarded, admitted.success)
         if (overBudget !== undefined) return refusal(overBudget, request)
         if (request.method === "POST") {
-          const refused = yield* bodyRefusal(withoutOrigin)
+          const refused = yield* bodyRefusal(toServer)
           if (refused !== undefined) return refused
         }
         const caller = admitted.success
         if (sessionId !== undefined && !(yield* sessions.use(sessionId, caller))) return sessionNotFound
+        if (request.method === "POST") {
+          const needed = missingScope(yield* Effect.orElseSucceed(forwarded.text, () => ""), caller)
+          if (needed !== undefined) {
+            const origin = originOf(settings, request)
+            return insufficientScopeResponse(origin === undefined ? undefined : metadataUrl(origin), caller, needed)
+          }
+        }
         const admittedCall = Effect.provideService(httpEffect, Caller, caller)
         const response = yield* forwarded === request
           ? admittedCall

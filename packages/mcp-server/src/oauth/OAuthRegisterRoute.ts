@@ -15,7 +15,16 @@ const isPlainText = Schema.makeFilter((text: string) => {
   return unsafe === undefined ? true : `holds a character that is not allowed (${unsafe})`
 })
 
-/** What a client may register (RFC 7591 section 2), bounded: a registration is kept until it expires unused. */
+/** A list of metadata values, bounded: registration is open to anyone. */
+const valueList = Schema.Array(Schema.String.check(Schema.isMaxLength(200))).check(Schema.isMaxLength(20))
+
+/**
+ * What a client may register (RFC 7591 section 2), bounded: a registration is kept until it expires unused.
+ * `grant_types` and `response_types` may name values this server does not offer (older VS Code
+ * builds list the device code grant): RFC 7591 section 2 lets the server replace requested values,
+ * so those are dropped and the answer names what the client gets. A list lacking
+ * `authorization_code` (or `code`) asks for nothing this server offers and is refused.
+ */
 const RegistrationRequest = Schema.Struct({
   redirect_uris: Schema.Array(Schema.String.check(Schema.isMaxLength(2_000), isPlainText)).check(
     Schema.isMinLength(1),
@@ -23,8 +32,20 @@ const RegistrationRequest = Schema.Struct({
   ),
   client_name: Schema.optionalKey(Schema.String.check(Schema.isMaxLength(200), isPlainText)),
   token_endpoint_auth_method: Schema.optionalKey(TokenEndpointAuthMethod),
-  grant_types: Schema.optionalKey(Schema.Array(Schema.Literals(["authorization_code", "refresh_token"]))),
-  response_types: Schema.optionalKey(Schema.Array(Schema.Literal("code")))
+  grant_types: Schema.optionalKey(
+    valueList.check(
+      Schema.makeFilter((values) => values.includes("authorization_code"), {
+        expected: "a list naming authorization_code (the only grant this server issues tokens by, with refresh_token)"
+      })
+    )
+  ),
+  response_types: Schema.optionalKey(
+    valueList.check(
+      Schema.makeFilter((values) => values.includes("code"), {
+        expected: "a list naming code (the only response type this server offers)"
+      })
+    )
+  )
 })
 
 const decodeRegistration = Schema.decodeUnknownEffect(Schema.fromJsonString(RegistrationRequest))
