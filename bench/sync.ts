@@ -135,7 +135,7 @@ const program = Effect.gen(function* () {
 const syncsOver = (url: string) =>
   StoreSyncs.layerWith(defaultStoreSyncOptions).pipe(
     Layer.provide(AuditTrail.layer),
-    Layer.provide(StoreCatalogRouter.only(ShopifyCatalogSource)),
+    Layer.provide(StoreCatalogRouter.forPlatform(ShopifyCatalogSource)),
     Layer.provide(ShopifyCatalogSource.layer),
     Layer.provide([
       ShopifyConfig.layerWith({

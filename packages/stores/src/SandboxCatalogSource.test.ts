@@ -16,7 +16,9 @@ import * as StoreCatalogRouter from "./StoreCatalogRouter.ts"
 
 const services = StoreSyncs.layerWith(defaultStoreSyncOptions).pipe(
   Layer.provide(AuditTrail.layer),
-  Layer.provideMerge(StoreCatalogRouter.only(SandboxCatalogSource).pipe(Layer.provide(SandboxCatalogSource.layer))),
+  Layer.provideMerge(
+    StoreCatalogRouter.forPlatform(SandboxCatalogSource).pipe(Layer.provide(SandboxCatalogSource.layer))
+  ),
   Layer.provideMerge(PgTestAdapters.layer)
 )
 

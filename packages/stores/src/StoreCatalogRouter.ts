@@ -26,7 +26,7 @@ export const layer: Layer.Layer<StoreCatalogSource, never, SandboxCatalogSource 
 )
 
 /** One platform's reader as the StoreCatalogSource port (a setup with one platform: tests, benchmarks). */
-export const only = <I extends SandboxCatalogSource | ShopifyCatalogSource>(
+export const forPlatform = <I extends SandboxCatalogSource | ShopifyCatalogSource>(
   adapter: Context.Key<I, StoreCatalogSource["Service"]>
 ): Layer.Layer<StoreCatalogSource, never, I> =>
   Layer.effect(

@@ -137,7 +137,7 @@ export class RunExecutor extends Context.Service<
 
         /**
          * The pure engine over one chunk, remembering the merchant's decisions on its items (read only
-         * when the workspace has any), and the rows it makes; no I/O but the decisions and fresh ids.
+         * when the workspace has decided something), and the rows it makes; no I/O but the decisions and fresh ids.
          */
         const analyseChunk = (
           run: Run,

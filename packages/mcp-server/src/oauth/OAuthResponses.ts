@@ -6,7 +6,7 @@ import { HttpServerResponse } from "effect/http"
 
 /**
  * Tokens and errors of the authorization server are never cached (OAuth 2.1 section 3.2.3), nor
- * read as anything but JSON.
+ * read as other than JSON.
  */
 export const noStore = {
   "cache-control": "no-store",

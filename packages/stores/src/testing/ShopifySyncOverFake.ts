@@ -13,7 +13,7 @@ import { FakeShopify, type FakeShopifyOptions, fakeShop } from "./FakeShopify.ts
 export const shopifySourceOverFake = (config: Partial<ShopifyConfigShape> = {}) =>
   Layer.unwrap(
     Effect.map(FakeShopify, (fake) =>
-      StoreCatalogRouter.only(ShopifyCatalogSource).pipe(
+      StoreCatalogRouter.forPlatform(ShopifyCatalogSource).pipe(
         Layer.provide(ShopifyCatalogSource.layer),
         Layer.provide([
           ShopifyConfig.layerWith({ baseUrl: Option.some(fake.url), bulkPollInterval: Duration.millis(10), ...config }),
