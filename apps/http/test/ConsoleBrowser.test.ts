@@ -5,7 +5,15 @@ import { assert, describe, layer } from "@effect/vitest"
 import type { Recommendation } from "@margin/core/recommendations/Recommendation"
 import { RecommendationRepository } from "@margin/core/recommendations/RecommendationRepository"
 import { seedWorkspace } from "@margin/core/testing/Seed"
-import { addMember, aWorkspaceWithOwner, member, seedRecommendation } from "@margin/edge/testing/World"
+import {
+  addMember,
+  aWorkspaceWithOwner,
+  member,
+  recommendationFor,
+  seedAlert,
+  seedItem,
+  seedRecommendation
+} from "@margin/edge/testing/World"
 import * as ConsoleTestServer from "@margin/runtime/testing/ConsoleTestServer"
 import {
   browser,
@@ -86,8 +94,8 @@ describe.skipIf(!browserInstalled)("the console in Chromium", () => {
         // The write-back's state: applied by the approval's own delivery, or shortly after (the page refreshes it).
         yield* promise(() => page.locator('#write-back-state[data-status="applied"]').waitFor({ timeout: 10_000 }))
         assert.strictEqual(yield* storedStatus(pending), "applied")
-        // The chart is drawn (uPlot's canvas) with no CSP violation.
-        yield* promise(() => page.locator("#demand-chart canvas").first().waitFor())
+        // The profit chart is drawn (uPlot's canvas) with no CSP violation.
+        yield* promise(() => page.locator("#profit-chart canvas").first().waitFor())
         yield* noSeriousViolations(page, "recommendation")
         assert.deepStrictEqual(violations, [])
       }).pipe(Effect.scoped)
@@ -330,6 +338,86 @@ describe.skipIf(!browserInstalled)("the console in Chromium", () => {
         yield* noSeriousViolations(page, "not-found")
         assert.deepStrictEqual(violations, [])
       }).pipe(Effect.scoped)
+    )
+
+    it.effect(
+      "the catalog: search by SKU, an item's page with its price history chart, recommendations and alerts; the queue by tag and rule",
+      () =>
+        Effect.gen(function* () {
+          const origin = yield* ConsoleTestServer.origin
+          const { workspace, owner } = yield* aWorkspaceWithOwner()
+          const mug = yield* seedItem(workspace, {
+            sku: "MUG-RED",
+            title: "Red mug",
+            tags: ["kitchen", "summer"],
+            price: 1200,
+            cost: 600,
+            unitsSold30d: 40,
+            priceHistory: [
+              { price: 1000, units: 60 },
+              { price: 1100, units: 50, competitorPrice: 1150 }
+            ]
+          })
+          const hat = yield* seedItem(workspace, { sku: "HAT-BLUE", tags: ["hats"] })
+          const onMug = yield* recommendationFor(workspace, mug, {
+            rule: "below_profit_optimum",
+            currentPrice: 1200,
+            recommendedPrice: 1300,
+            elasticity: -1.6,
+            elasticityInterval: [-2.2, -1.0],
+            expectedMonthlyImpact: 4_000
+          })
+          const onHat = yield* recommendationFor(workspace, hat, { rule: "below_floor", expectedMonthlyImpact: 9_000 })
+          yield* seedAlert(workspace, { itemId: mug.id, message: "Margin below the floor on MUG-RED" })
+          const { page, violations } = yield* Effect.flatMap(browser, freshPage)
+          yield* signIn(page, origin, owner.user.email, `/app/w/${workspace.id}/catalog`)
+          assert.strictEqual(yield* heading(page), "Catalog")
+          yield* noSeriousViolations(page, "catalog")
+
+          yield* promise(() => page.getByLabel("SKU contains").fill("mug"))
+          yield* promise(() => page.getByRole("button", { name: "Search" }).click())
+          const skus = yield* promise(() => page.locator("tbody th").allTextContents())
+          assert.deepStrictEqual(skus, ["MUG-RED"])
+          yield* promise(() => page.getByRole("link", { name: "MUG-RED" }).click())
+          assert.strictEqual(yield* heading(page), "Item MUG-RED")
+          yield* promise(() => page.locator("#history-chart canvas").first().waitFor())
+          const history = yield* promise(() =>
+            page
+              .getByRole("table", { name: /Observations/ })
+              .locator("tbody tr")
+              .allTextContents()
+          )
+          assert.strictEqual(history.length, 3)
+          assert.include(yield* promise(() => page.locator("main").textContent()), "Margin below the floor on MUG-RED")
+          yield* noSeriousViolations(page, "item")
+
+          // Its recommendation, with the profit curve and the floor of the run's policy.
+          yield* promise(() =>
+            page
+              .getByRole("table", { name: /Newest first/ })
+              .first()
+              .getByRole("link")
+              .click()
+          )
+          assert.strictEqual(new URL(page.url()).pathname, `/app/w/${workspace.id}/recommendations/${onMug.id}`)
+          yield* promise(() => page.locator("#profit-chart canvas").first().waitFor())
+
+          // The queue by tag and by rule (listRecommendations' own query rules), and a refused rule.
+          const queue = `${origin}/app/w/${workspace.id}/recommendations`
+          const queued = (query: string) =>
+            Effect.gen(function* () {
+              yield* promise(() => page.goto(`${queue}?${query}`))
+              return yield* promise(() => page.locator("tbody th").allTextContents())
+            })
+          assert.deepStrictEqual(yield* queued("tag=summer"), [mug.sku])
+          assert.deepStrictEqual(yield* queued("rule=below_floor"), [hat.sku])
+          assert.deepStrictEqual(yield* queued(""), [hat.sku, mug.sku])
+          const refused = yield* promise(() => page.request.get(`${queue}?rule=cheapest`))
+          assert.strictEqual(refused.status(), 400)
+          assert.include(yield* promise(() => refused.text()), "Those filters were refused")
+          assert.strictEqual(onHat.sku, hat.sku)
+          assert.deepStrictEqual(violations, [])
+        }).pipe(Effect.scoped)
     )
   })
 })

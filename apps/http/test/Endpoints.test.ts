@@ -6,6 +6,7 @@ import {
   aWorkspaceWithOwner,
   member,
   openSupportSession,
+  recommendationFor,
   requestDeletion,
   seedAlert,
   seedItem,
@@ -130,6 +131,22 @@ layer(testServer(), { excludeTestServices: true })("REST v1 endpoints", (it) => 
       assert.deepStrictEqual(first.current_price, { amount_minor: 1000, currency: "USD", amount_decimal: "10.00" })
       assert.deepStrictEqual(first.recommended_price, { amount_minor: 1099, currency: "USD", amount_decimal: "10.99" })
       assert.strictEqual(first.status, "new")
+    })
+  )
+
+  it.effect("GET /api/v1/recommendations filters by the item's tag and by rule; an unknown rule is a 422", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const summer = yield* seedItem(workspace, { tags: ["summer"] })
+      const winter = yield* seedItem(workspace, { tags: ["winter"] })
+      const onSummer = yield* recommendationFor(workspace, summer, { rule: "below_profit_optimum" })
+      const onWinter = yield* recommendationFor(workspace, winter, { rule: "below_floor" })
+      const list = (query: string) => call("GET", `/api/v1/recommendations?${query}`, { token: owner.token })
+      assert.deepStrictEqual(ids(bodyOf(yield* list("tag=summer"))), [onSummer.id])
+      assert.deepStrictEqual(ids(bodyOf(yield* list("rule=below_floor"))), [onWinter.id])
+      assert.deepStrictEqual(ids(bodyOf(yield* list("tag=winter&rule=below_profit_optimum"))), [])
+      const refused = yield* list("rule=cheapest")
+      assert.strictEqual(refused.status, 422)
     })
   )
 
@@ -339,6 +356,18 @@ layer(testServer(), { excludeTestServices: true })("REST v1 endpoints", (it) => 
       const item = Object(Array.isArray(tagged.data) ? tagged.data[0] : undefined)
       assert.deepStrictEqual(item.price, { amount_minor: 1250, currency: "USD", amount_decimal: "12.50" })
       assert.strictEqual(item.cost, null)
+    })
+  )
+
+  it.effect("GET /api/v1/catalog/items?sku= finds a part of the SKU, case-insensitively", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const mug = yield* seedItem(workspace, { sku: "MUG-Red-1" })
+      yield* seedItem(workspace, { sku: "HAT-1" })
+      const found = bodyOf(yield* call("GET", "/api/v1/catalog/items?sku=red", { token: owner.token }))
+      assert.deepStrictEqual(ids(found), [mug.id])
+      const tooLong = yield* call("GET", `/api/v1/catalog/items?sku=${"x".repeat(101)}`, { token: owner.token })
+      assert.strictEqual(tooLong.status, 422)
     })
   )
 

@@ -34,7 +34,7 @@ export interface PageContext {
   readonly role: string | null
   readonly email: string | null
   readonly csrf: string
-  readonly current?: "recommendations" | "api-keys" | "workspaces"
+  readonly current?: "recommendations" | "catalog" | "api-keys" | "workspaces"
 }
 
 export interface PageInput {
@@ -59,6 +59,7 @@ const navigation = (context: PageContext): string => {
       ? ""
       : [
           entry(`${base}/recommendations`, "Recommendations", context.current === "recommendations"),
+          entry(`${base}/catalog`, "Catalog", context.current === "catalog"),
           context.role === "admin" || context.role === "owner"
             ? entry(`${base}/settings/api-keys`, "API keys", context.current === "api-keys")
             : "",

@@ -4,19 +4,24 @@ import { RateBudget } from "@margin/core/access/RateBudget"
 import { mayManage, type Role } from "@margin/core/access/Role"
 import { scopes as allScopes, type Scope } from "@margin/core/access/Scope"
 import { WorkspaceAccess } from "@margin/core/access/WorkspaceAccess"
+import { ItemOverviews } from "@margin/core/catalog/ItemOverviews"
 import type { InvalidInput } from "@margin/core/kernel/Errors"
-import { RecommendationId, RunId, TokenId, type UserId, WorkspaceId } from "@margin/core/kernel/Ids"
+import { CatalogItemId, RecommendationId, TokenId, type UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { maxPageLimit } from "@margin/core/kernel/Page"
-import { type RecommendationStatus, recommendationStatuses } from "@margin/core/recommendations/Recommendation"
+import { listCatalogItems, listRecommendations } from "@margin/core/operations/OperationCatalogue"
+import { RecommendationReviews } from "@margin/core/recommendations/RecommendationReviews"
 import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { BrowserSessions, budgetKey, type SessionCookie } from "@margin/edge/auth"
 import { RejectBody } from "@margin/edge/wire"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Clock, Effect, Option, Result, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { apiKeysPage, emptyKeyForm, type KeyFormState } from "./ApiKeysPage.ts"
 import { type BulkItem, bulkOutcomePage } from "./BulkOutcomePage.ts"
+import { catalogPage } from "./CatalogPage.ts"
 import { assetsPrefix, assetsRoute } from "./ConsoleAssets.ts"
+import { consoleCaller, consoleQuery } from "./ConsoleOperation.ts"
 import { messagePage, type PageContext, pageHeaders } from "./ConsolePage.ts"
+import { itemPage } from "./ItemPage.ts"
 import { queueOf, queuePage } from "./QueuePage.ts"
 import { type ActionOutcome, actionRunner, isAction, pastTense } from "./RecommendationActions.ts"
 import { recommendationPage } from "./RecommendationPage.ts"
@@ -29,6 +34,8 @@ export const consolePaths = {
   bulk: "/app/w/:workspace_id/recommendations/bulk",
   recommendation: "/app/w/:workspace_id/recommendations/:recommendation_id",
   action: "/app/w/:workspace_id/recommendations/:recommendation_id/:action",
+  catalog: "/app/w/:workspace_id/catalog",
+  item: "/app/w/:workspace_id/catalog/:item_id",
   apiKeys: "/app/w/:workspace_id/settings/api-keys",
   revokeKey: "/app/w/:workspace_id/settings/api-keys/:token_id/revoke",
   assets: `${assetsPrefix}/:name`
@@ -42,6 +49,8 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "POST", path: consolePaths.bulk },
   { method: "GET", path: consolePaths.recommendation },
   { method: "POST", path: consolePaths.action },
+  { method: "GET", path: consolePaths.catalog },
+  { method: "GET", path: consolePaths.item },
   { method: "GET", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.revokeKey },
@@ -119,8 +128,6 @@ const readNumber = (text: string | null): number | null | "invalid" => {
 }
 
 const isScope = (name: string): name is Scope => allScopes.some((scope) => scope === name)
-const isStatus = (name: string): name is RecommendationStatus =>
-  recommendationStatuses.some((status) => status === name)
 
 /**
  * The console's routes under /app: server-rendered pages over the use cases, signed in with the
@@ -135,6 +142,12 @@ export const layer = HttpRouter.addAll(
     const sessions = yield* BrowserSessions
     const access = yield* WorkspaceAccess
     const recommendations = yield* Recommendations
+    const reviews = yield* RecommendationReviews
+    const itemOverviews = yield* ItemOverviews
+    const listItems = yield* listCatalogItems.binding
+    const catalogQuery = consoleQuery(listCatalogItems.input.query)
+    const listQueue = yield* listRecommendations.binding
+    const queueQuery = consoleQuery(listRecommendations.input.query)
     const apiKeys = yield* ApiKeys
     const budget = yield* RateBudget
     const runAction = yield* actionRunner
@@ -233,30 +246,70 @@ export const layer = HttpRouter.addAll(
         const place = yield* inWorkspace(request, "recommendations")
         if (place._tag === "Answer") return place.response
         const query = new URL(request.url, "http://localhost").searchParams
-        const status = query.get("status") ?? ""
-        const run = (query.get("run") ?? "").trim()
         const filters = {
-          status: isStatus(status) ? status : "",
-          run: idPattern.test(run) ? run : "",
+          status: (query.get("status") ?? "").slice(0, 100),
+          run: (query.get("run_id") ?? "").slice(0, 100),
+          tag: (query.get("tag") ?? "").slice(0, 100),
+          rule: (query.get("rule") ?? "").slice(0, 100),
           sku: (query.get("sku") ?? "").slice(0, 200)
         }
-        const page = yield* recommendations.list(
-          place.workspaceId,
-          {
-            status: isStatus(filters.status) ? filters.status : null,
-            runId: filters.run === "" ? null : RunId.make(filters.run)
-          },
-          { limit: maxPageLimit, cursor: null }
-        )
+        // The filters go through listRecommendations' own query rules (as REST's and MCP's do).
+        const asked = new URLSearchParams({ ...filters, limit: String(maxPageLimit) })
+        asked.delete("sku")
+        const decoded = yield* Effect.result(queueQuery(asked))
+        const page = Result.isSuccess(decoded) ? yield* listQueue(decoded.success, consoleCaller(place)) : null
         return withCookies(
           queuePage({
             context: place.context,
             workspaceId: place.workspaceId,
             role: place.role,
             filters,
-            items: queueOf(page.items, filters.sku),
-            truncated: page.nextCursor !== null
+            items: page === null ? [] : queueOf(page.items, filters.sku),
+            truncated: page !== null && page.nextCursor !== null,
+            error: Result.isFailure(decoded) ? decoded.failure : null
           }),
+          place.cookies
+        )
+      })
+
+    const catalog = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const place = yield* inWorkspace(request, "catalog")
+        if (place._tag === "Answer") return place.response
+        const query = new URL(request.url, "http://localhost").searchParams
+        const search = { sku: (query.get("sku") ?? "").slice(0, 200), tag: (query.get("tag") ?? "").slice(0, 100) }
+        const cursor = query.get("cursor") ?? ""
+        const asked = new URLSearchParams({ ...search, cursor })
+        const decoded = yield* Effect.result(catalogQuery(asked))
+        const page = Result.isSuccess(decoded) ? yield* listItems(decoded.success, consoleCaller(place)) : null
+        const here = `/app/w/${encodeURIComponent(place.workspaceId)}/catalog`
+        const next =
+          page !== null && page.nextCursor !== null
+            ? `${here}?${new URLSearchParams({ ...search, cursor: page.nextCursor })}`
+            : null
+        return withCookies(
+          catalogPage({
+            context: place.context,
+            workspaceId: place.workspaceId,
+            search,
+            items: page === null ? [] : page.items,
+            next,
+            error: Result.isFailure(decoded) ? decoded.failure : null
+          }),
+          place.cookies
+        )
+      })
+
+    const item = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const place = yield* inWorkspace(request, "catalog")
+        if (place._tag === "Answer") return place.response
+        const id = (yield* HttpRouter.params).item_id ?? ""
+        if (!idPattern.test(id)) return notFound(place.context)
+        const found = yield* Effect.option(itemOverviews.get(place.workspaceId, CatalogItemId.make(id)))
+        if (Option.isNone(found)) return notFound(place.context)
+        return withCookies(
+          itemPage({ context: place.context, workspaceId: place.workspaceId, overview: found.value }),
           place.cookies
         )
       })
@@ -267,7 +320,7 @@ export const layer = HttpRouter.addAll(
         if (place._tag === "Answer") return place.response
         const id = (yield* HttpRouter.params).recommendation_id ?? ""
         if (!idPattern.test(id)) return notFound(place.context)
-        const found = yield* Effect.option(recommendations.getDetail(place.workspaceId, RecommendationId.make(id)))
+        const found = yield* Effect.option(reviews.get(place.workspaceId, RecommendationId.make(id)))
         if (Option.isNone(found)) return notFound(place.context)
         const done = new URL(request.url, "http://localhost").searchParams.get("done") ?? ""
         return withCookies(
@@ -275,7 +328,7 @@ export const layer = HttpRouter.addAll(
             context: place.context,
             workspaceId: place.workspaceId,
             role: place.role,
-            detail: found.value,
+            review: found.value,
             notice: isAction(done)
               ? `Recommendation ${pastTense[done]}.`
               : done === "repeat"
@@ -483,6 +536,8 @@ export const layer = HttpRouter.addAll(
       ["POST", consolePaths.bulk, bulk],
       ["GET", consolePaths.recommendation, detail],
       ["POST", consolePaths.action, act],
+      ["GET", consolePaths.catalog, catalog],
+      ["GET", consolePaths.item, item],
       ["GET", consolePaths.apiKeys, showKeys],
       ["POST", consolePaths.apiKeys, createKey],
       ["POST", consolePaths.revokeKey, revokeKey]

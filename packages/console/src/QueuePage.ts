@@ -1,4 +1,5 @@
 import { mayDecide, mayTriage, type Role } from "@margin/core/access/Role"
+import { RuleCode } from "@margin/core/pricing/PriceRecommendation"
 import { type Recommendation, recommendationStatuses } from "@margin/core/recommendations/Recommendation"
 import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
 import { money, percent, statusWords } from "./RecommendationFormat.ts"
@@ -7,6 +8,8 @@ import { money, percent, statusWords } from "./RecommendationFormat.ts"
 export interface QueueFilters {
   readonly status: string
   readonly run: string
+  readonly tag: string
+  readonly rule: string
   readonly sku: string
 }
 
@@ -31,7 +34,11 @@ const filterForm = (
 <p><label for="status">Status</label>
 <select id="status" name="status">${option("", "Any", filters.status)}${recommendationStatuses.map((status) => option(status, statusWords(status), filters.status)).join("")}</select></p>
 <p><label for="run">Run id</label>
-<input id="run" name="run" value="${escapeHtml(filters.run)}" placeholder="run_…" autocomplete="off"></p>
+<input id="run" name="run_id" value="${escapeHtml(filters.run)}" placeholder="run_…" autocomplete="off"></p>
+<p><label for="tag">Tag</label>
+<input id="tag" name="tag" value="${escapeHtml(filters.tag)}" autocomplete="off"></p>
+<p><label for="rule">Rule</label>
+<select id="rule" name="rule">${option("", "Any", filters.rule)}${RuleCode.literals.map((rule) => option(rule, statusWords(rule), filters.rule)).join("")}</select></p>
 <p><label for="sku">SKU contains</label>
 <input id="sku" name="sku" type="search" value="${escapeHtml(filters.sku)}" autocomplete="off"></p>
 <p><button type="submit">Filter</button></p>
@@ -66,8 +73,10 @@ export const queuePage = (input: {
   readonly role: Role
   readonly filters: QueueFilters
   readonly items: ReadonlyArray<Recommendation>
-  /** More matched the status and run filters than one read holds: the SKU search saw only these. */
+  /** More matched the filters than one read holds: the SKU search saw only these. */
   readonly truncated: boolean
+  /** Why the filters were refused (the same rules as the API's), or null. */
+  readonly error: string | null
 }) => {
   const base = `/app/w/${encodeURIComponent(input.workspaceId)}/recommendations`
   const selectable = mayTriage(input.role)
@@ -86,9 +95,11 @@ ${selectable ? `<td><input type="checkbox" name="id" value="${escapeHtml(item.id
     )
     .join("\n")
   const table =
-    input.items.length === 0
-      ? '<p class="empty">No recommendation matches these filters.</p>'
-      : `<form method="post" action="${escapeHtml(`${base}/bulk`)}" class="queue">
+    input.error !== null
+      ? `<p role="alert">Those filters were refused: ${escapeHtml(input.error)}</p>`
+      : input.items.length === 0
+        ? '<p class="empty">No recommendation matches these filters.</p>'
+        : `<form method="post" action="${escapeHtml(`${base}/bulk`)}" class="queue">
 <input type="hidden" name="csrf" value="${escapeHtml(input.context.csrf)}">
 ${bulkControls(input.role)}
 <table>
@@ -100,10 +111,11 @@ ${rows}
 </table>
 </form>`
   return consolePage({
+    status: input.error === null ? 200 : 400,
     title: "Recommendations",
     context: input.context,
     body: `${filterForm(base, input.filters)}
-${input.truncated ? '<p class="notice">Only the 200 newest recommendations matching the status and run filters are searched and sorted: narrow the filters to see the others.</p>' : ""}
+${input.truncated ? '<p class="notice">Only the 200 newest recommendations matching the status, run, tag and rule filters are searched and sorted: narrow the filters to see the others.</p>' : ""}
 ${table}`
   })
 }

@@ -1,4 +1,5 @@
 import { mayDecide, mayTriage, type Role } from "@margin/core/access/Role"
+import type { RecommendationReview } from "@margin/core/recommendations/RecommendationReviews"
 import type { RecommendationDetail } from "@margin/core/recommendations/Recommendations"
 import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
 import { money, percent, statusWords, when } from "./RecommendationFormat.ts"
@@ -42,23 +43,51 @@ ${extra}<button type="submit">${label}</button>
     : `<div class="actions">${forms.join("\n")}</div>`
 }
 
+/** Why a review has no curve, in the merchant's words. */
+const noCurveReason = (review: RecommendationReview): string =>
+  review.item === null
+    ? "The item is no longer in the catalog, so no profit curve is drawn."
+    : (review.detail.recommendation.basis?.cost ?? review.item.cost) === null
+      ? "The item's cost is unknown, so its profit cannot be drawn: import a cost to see it."
+      : "The item sold nothing in the last 30 days, so there is nothing to scale a profit curve by."
+
+/** Which limits the chart draws, as the end of its caption. */
+const limitsDrawn = (curve: { readonly floor: number | null; readonly ceiling: number | null }): string => {
+  const drawn = [curve.floor === null ? "" : "the floor", curve.ceiling === null ? "" : "the ceiling"].filter(
+    (name) => name !== ""
+  )
+  return drawn.length === 0 ? "" : `, ${drawn.join(" and ")} as dashed lines`
+}
+
+const profitFigure = (review: RecommendationReview): string => {
+  const r = review.detail.recommendation
+  if (review.curve === null) return `<p id="profit-chart-none">${escapeHtml(noCurveReason(review))}</p>`
+  return `<figure class="chart">
+<div id="profit-chart" data-curve="${escapeHtml(JSON.stringify(review.curve))}" data-currency="${escapeHtml(r.currency)}"></div>
+<figcaption>Expected monthly profit against price, from the elasticity's estimate (the line) and its 90 % interval (the band), with the units sold in the last 30 days at today's price; the current and recommended prices marked${limitsDrawn(review.curve)}.</figcaption>
+</figure>`
+}
+
 export const recommendationPage = (input: {
   readonly context: PageContext
   readonly workspaceId: string
   readonly role: Role
-  readonly detail: RecommendationDetail
+  readonly review: RecommendationReview
   readonly notice: string | null
 }) => {
-  const r = input.detail.recommendation
-  const base = `/app/w/${encodeURIComponent(input.workspaceId)}/recommendations/${encodeURIComponent(r.id)}`
+  const detail = input.review.detail
+  const r = detail.recommendation
+  const workspaceBase = `/app/w/${encodeURIComponent(input.workspaceId)}`
+  const base = `${workspaceBase}/recommendations/${encodeURIComponent(r.id)}`
   const [low, high] = r.elasticityInterval
+  const chart = input.review.curve !== null
   return consolePage({
     title: `Recommendation for ${r.sku}`,
     context: input.context,
-    scripts: ["uplot.js", "chart.js"],
-    styles: ["uplot.css"],
+    scripts: chart ? ["uplot.js", "chart.js"] : [],
+    styles: chart ? ["uplot.css"] : [],
     body: `${input.notice === null ? "" : `<p class="notice" role="status">${escapeHtml(input.notice)}</p>`}
-<p><a href="${escapeHtml(`/app/w/${encodeURIComponent(input.workspaceId)}/recommendations`)}">← Back to the queue</a></p>
+<p><a href="${escapeHtml(`${workspaceBase}/recommendations`)}">← Back to the queue</a>${input.review.item === null ? "" : ` · <a href="${escapeHtml(`${workspaceBase}/catalog/${encodeURIComponent(r.itemId)}`)}">The item ${escapeHtml(r.sku)}</a>`}</p>
 <section aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>
 <dl class="facts">
 ${row("Status", `<span class="status status-${escapeHtml(r.status)}" id="recommendation-status">${escapeHtml(statusWords(r.status))}</span>`)}
@@ -77,16 +106,13 @@ ${row("Price elasticity", escapeHtml(r.elasticity.toFixed(2)))}
 ${row("90 % interval", `${escapeHtml(low.toFixed(2))} to ${escapeHtml(high.toFixed(2))}`)}
 ${row("Estimated from", `${escapeHtml(statusWords(r.elasticitySource))}, ${r.elasticitySampleSize} observation${r.elasticitySampleSize === 1 ? "" : "s"}`)}
 </dl>
-<figure class="chart">
-<div id="demand-chart" data-current="${r.currentPrice}" data-recommended="${r.recommendedPrice}" data-elasticity="${r.elasticity}" data-low="${low}" data-high="${high}" data-currency="${escapeHtml(r.currency)}"></div>
-<figcaption>Expected units sold against price, relative to today's (100 at the current price): the line at the elasticity's estimate, the band its 90 % interval; the current and recommended prices marked.</figcaption>
-</figure>
+${profitFigure(input.review)}
 </section>
 <section aria-labelledby="write-back-heading"><h2 id="write-back-heading">Write-back to the store</h2>
-${writeBackSection(input.detail)}
+${writeBackSection(detail)}
 </section>
 <section aria-labelledby="actions-heading"><h2 id="actions-heading">Decide</h2>
-${actionForms(base, input.detail, input.role, input.context.csrf)}
+${actionForms(base, detail, input.role, input.context.csrf)}
 </section>`
   })
 }

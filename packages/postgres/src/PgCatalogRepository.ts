@@ -447,6 +447,11 @@ export const layerWith = ({
           SELECT ${columns} FROM catalog_items
           WHERE workspace_id = ${workspaceId}
             AND ${filter.tag === null ? sql.literal("TRUE") : sql`tags @> ${[filter.tag]}`}
+            AND ${
+              filter.sku == null || filter.sku === ""
+                ? sql.literal("TRUE")
+                : sql`sku ILIKE ${`%${filter.sku.replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`
+            }
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
           LIMIT ${page.limit + 1}`.pipe(asPage("CatalogRepository.list", all, page.limit)),

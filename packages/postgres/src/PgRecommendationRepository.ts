@@ -215,6 +215,13 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
           WHERE workspace_id = ${workspaceId}
             AND ${filter.status === null ? sql.literal("TRUE") : sql`status = ${filter.status}`}
             AND ${filter.runId === null ? sql.literal("TRUE") : sql`run_id = ${filter.runId}`}
+            AND ${filter.itemId == null ? sql.literal("TRUE") : sql`item_id = ${filter.itemId}`}
+            AND ${filter.rule == null ? sql.literal("TRUE") : sql`rule = ${filter.rule}`}
+            AND ${
+              filter.tag == null
+                ? sql.literal("TRUE")
+                : sql`item_id IN (SELECT id FROM catalog_items WHERE workspace_id = ${workspaceId} AND tags @> ${[filter.tag]})`
+            }
             AND ${afterCursor(sql, page.cursor)}
           ORDER BY created_at DESC, id DESC
           LIMIT ${page.limit + 1}`).pipe(

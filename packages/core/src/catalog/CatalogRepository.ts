@@ -9,7 +9,13 @@ import type { Tag } from "./Tag.ts"
 
 export interface CatalogFilter {
   readonly tag: Tag | null
+  /** Only the items whose SKU contains this text, case-insensitively (empty or absent: all). */
+  readonly sku?: string | null
 }
+
+/** The SKU search's rule, for every adapter: a part of the SKU, case-insensitive. */
+export const skuMatches = (sku: string, search: string | null | undefined): boolean =>
+  search == null || search === "" || sku.toLowerCase().includes(search.toLowerCase())
 
 /** What a run reads of an item: the engine's inputs only, so that a catalog-scale read stays light. */
 export type RunItem = Pick<

@@ -3,7 +3,7 @@ import { decideBatch } from "../catalog/CatalogImportBatch.ts"
 import type { ImportDecision } from "../catalog/CatalogImportDecision.ts"
 import type { CatalogItem, CatalogItemInput } from "../catalog/CatalogItem.ts"
 import type { CatalogPatch, CatalogPatchLine } from "../catalog/CatalogPatch.ts"
-import { CatalogRepository } from "../catalog/CatalogRepository.ts"
+import { CatalogRepository, skuMatches } from "../catalog/CatalogRepository.ts"
 import { withPrice } from "../catalog/PriceHistory.ts"
 import type { Tag } from "../catalog/Tag.ts"
 import { IdGenerator } from "../kernel/IdGenerator.ts"
@@ -139,7 +139,10 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
           pageBy(
             rowsWhere(
               tables.catalogItems,
-              (item) => item.workspaceId === workspaceId && (filter.tag === null || item.tags.includes(filter.tag))
+              (item) =>
+                item.workspaceId === workspaceId &&
+                (filter.tag === null || item.tags.includes(filter.tag)) &&
+                skuMatches(item.sku, filter.sku)
             ),
             byCreatedAt,
             page

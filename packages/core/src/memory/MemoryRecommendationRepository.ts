@@ -36,7 +36,14 @@ export const layer: Layer.Layer<RecommendationRepository, never, MemoryDatabase>
             (recommendation) =>
               recommendation.workspaceId === workspaceId &&
               (filter.status === null || recommendation.status === filter.status) &&
-              (filter.runId === null || recommendation.runId === filter.runId)
+              (filter.runId === null || recommendation.runId === filter.runId) &&
+              (filter.itemId == null || recommendation.itemId === filter.itemId) &&
+              (filter.rule == null || recommendation.rule === filter.rule) &&
+              (filter.tag == null ||
+                Option.exists(
+                  HashMap.get(tables.catalogItems, recommendation.itemId),
+                  (item) => item.workspaceId === workspaceId && filter.tag != null && item.tags.includes(filter.tag)
+                ))
           ),
           byCreatedAt,
           { limit, cursor }

@@ -11,6 +11,7 @@ import { Tag } from "../catalog/Tag.ts"
 import { IdempotencyKey } from "../kernel/IdempotencyKey.ts"
 import { AlertId, CatalogImportId, RecommendationId, RunId } from "../kernel/Ids.ts"
 import type { Page } from "../kernel/Page.ts"
+import { RuleCode } from "../pricing/PriceRecommendation.ts"
 import { Approval } from "../recommendations/Approval.ts"
 import { RecommendationStatus } from "../recommendations/Recommendation.ts"
 import { Recommendations } from "../recommendations/Recommendations.ts"
@@ -61,6 +62,12 @@ const alertStatusFilter = AlertStatus.annotate({
 })
 const alertKindFilter = AlertKind.annotate({ description: "only alerts of this kind" })
 const tagFilter = Tag.annotate({ description: "only the items carrying this tag" })
+const recommendationTagFilter = Tag.annotate({ description: "only the recommendations of items carrying this tag now" })
+const ruleFilter = RuleCode.annotate({ description: "only the recommendations issued under this rule" })
+// A search reaches the query: no NUL, at most 100 characters.
+const skuSearch = Schema.String.pipe(Schema.check(isWithoutNul), Schema.check(Schema.isMaxLength(100))).annotate({
+  description: "only the items whose SKU contains this text (case-insensitive)"
+})
 
 const recommendationInput = {
   path: { recommendation_id: recommendationIdParam },
@@ -182,12 +189,13 @@ export const listRecommendations = defineOperation(
     rest: {
       method: "GET",
       path: "/api/v1/recommendations",
-      description: "Recommendations, newest first; filter by status (e.g. new, pending_approval) and run_id."
+      description:
+        "Recommendations, newest first; filter by status (e.g. new, pending_approval), run_id, the item's tag and the rule."
     },
     mcp: {
       name: "list_recommendations",
       description:
-        "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...) and run_id. Answers one page: pass its next_cursor as cursor for the next.",
+        "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...) run_id, tag (of the item) and rule. Answers one page: pass its next_cursor as cursor for the next.",
       destructive: false,
       openWorld: false
     }
@@ -197,7 +205,9 @@ export const listRecommendations = defineOperation(
     query: Input.Struct({
       ...pageInput,
       status: Schema.optionalKey(recommendationStatusFilter),
-      run_id: Schema.optionalKey(runIdFilter)
+      run_id: Schema.optionalKey(runIdFilter),
+      tag: Schema.optionalKey(recommendationTagFilter),
+      rule: Schema.optionalKey(ruleFilter)
     }),
     body: noBody,
     headers: noHeaders
@@ -207,7 +217,7 @@ export const listRecommendations = defineOperation(
     (recommendations) => (input, caller) =>
       recommendations.list(
         caller.workspaceId,
-        { status: input.status ?? null, runId: input.run_id ?? null },
+        { status: input.status ?? null, runId: input.run_id ?? null, tag: input.tag ?? null, rule: input.rule ?? null },
         pageRequestOf(input)
       )
   )
@@ -496,24 +506,29 @@ export const listCatalogItems = defineOperation(
     summary: "List catalog items",
     access: tokens("catalog:read"),
     repeat: "read",
-    rest: { method: "GET", path: "/api/v1/catalog/items", description: "Catalog items, newest first; filter by tag." },
+    rest: {
+      method: "GET",
+      path: "/api/v1/catalog/items",
+      description: "Catalog items, newest first; filter by tag and search by a part of the SKU."
+    },
     mcp: {
       name: "list_catalog_items",
       description:
-        "Catalog items with price, cost, floor and ceiling (money in integer minor units), newest first, optionally one tag. Answers one page: pass its next_cursor as cursor for the next.",
+        "Catalog items with price, cost, floor and ceiling (money in integer minor units), newest first, optionally one tag or a part of the SKU (sku). Answers one page: pass its next_cursor as cursor for the next.",
       destructive: false,
       openWorld: false
     }
   },
   {
     path: {},
-    query: Input.Struct({ ...pageInput, tag: Schema.optionalKey(tagFilter) }),
+    query: Input.Struct({ ...pageInput, tag: Schema.optionalKey(tagFilter), sku: Schema.optionalKey(skuSearch) }),
     body: noBody,
     headers: noHeaders
   },
   bindTo(
     Catalog,
-    (catalog) => (input, caller) => catalog.list(caller.workspaceId, { tag: input.tag ?? null }, pageRequestOf(input))
+    (catalog) => (input, caller) =>
+      catalog.list(caller.workspaceId, { tag: input.tag ?? null, sku: input.sku ?? null }, pageRequestOf(input))
   )
 )
 

@@ -45,3 +45,24 @@ export const policyChanges = (before: string, after: string): ReadonlyArray<stri
     old[index] === now[index] ? [] : [`${name} ${old[index] ?? "unknown"} -> ${now[index] ?? "unknown"}`]
   )
 }
+
+/** The limits a policy key's run applied to prices; null when the key does not read as one. */
+export const policyLimitsOf = (
+  key: string
+): {
+  readonly minMargin: number
+  readonly maxChangePct: number
+  readonly maxPremiumOverCompetitor: number | null
+} | null => {
+  const values = key.split(";")
+  const numberAt = (field: keyof PricingPolicy): number | null => {
+    const text = values[policyFields.findIndex(([name]) => name === field)]
+    const value = text === undefined || text === "none" || text === "" ? Number.NaN : Number(text)
+    return Number.isFinite(value) ? value : null
+  }
+  const minMargin = numberAt("minMargin")
+  const maxChangePct = numberAt("maxChangePct")
+  return minMargin === null || maxChangePct === null
+    ? null
+    : { minMargin, maxChangePct, maxPremiumOverCompetitor: numberAt("maxPremiumOverCompetitor") }
+}

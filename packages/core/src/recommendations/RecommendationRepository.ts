@@ -1,14 +1,22 @@
 import { Context, type Effect, type Option, type Stream } from "effect"
+import type { Tag } from "../catalog/Tag.ts"
 import type { RepositoryError } from "../kernel/Errors.ts"
 import type { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "../kernel/Ids.ts"
 import type { Outcome } from "../kernel/Outcome.ts"
 import type { Page, PageRequest } from "../kernel/Page.ts"
+import type { RuleCode } from "../pricing/PriceRecommendation.ts"
 import type { PriorDecision } from "./DecisionMemory.ts"
 import type { Recommendation, RecommendationStatus } from "./Recommendation.ts"
 
 export interface RecommendationFilter {
   readonly status: RecommendationStatus | null
   readonly runId: RunId | null
+  /** Only one item's recommendations. */
+  readonly itemId?: CatalogItemId | null
+  /** Only those issued under this rule. */
+  readonly rule?: RuleCode | null
+  /** Only those of items carrying this tag now (the item's tags as the catalog holds them). */
+  readonly tag?: Tag | null
 }
 
 /** An accepted recommendation a newer run supersedes: the one replacing it, and why (both shown on it). */

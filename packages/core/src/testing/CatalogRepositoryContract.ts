@@ -234,6 +234,29 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
       })
     )
 
+    it.effect("list finds a part of the SKU, case-insensitively, with %, _ and \\ taken literally", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        for (const sku of ["Red-Shoe-1", "red-shoe-2", "BLUE-HAT", "50%_OFF", "A\\B"])
+          yield* seedItem(workspace.id, { sku })
+        yield* seedItem(other.id, { sku: "red-shoe-9" })
+        const skus = (sku: string | null) =>
+          catalog
+            .list(workspace.id, { tag: null, sku }, { limit: 50, cursor: null })
+            .pipe(Effect.map((page) => page.items.map((item) => item.sku).sort()))
+        assert.deepStrictEqual(yield* skus("RED-shoe"), ["Red-Shoe-1", "red-shoe-2"])
+        assert.deepStrictEqual(yield* skus("hat"), ["BLUE-HAT"])
+        assert.deepStrictEqual(yield* skus("%"), ["50%_OFF"])
+        assert.deepStrictEqual(yield* skus("_"), ["50%_OFF"])
+        assert.deepStrictEqual(yield* skus("\\"), ["A\\B"])
+        assert.deepStrictEqual(yield* skus("nothing"), [])
+        assert.strictEqual((yield* skus(null)).length, 5)
+        assert.strictEqual((yield* skus("")).length, 5)
+      })
+    )
+
     it.effect("streamForRun yields the items in scope in chunks ordered by id", () =>
       Effect.gen(function* () {
         const catalog = yield* CatalogRepository

@@ -8,7 +8,7 @@ import * as Outcome from "../kernel/Outcome.ts"
 import { newestFirst } from "../kernel/Page.ts"
 import { priorDecisionOf } from "../recommendations/DecisionMemory.ts"
 import type { Recommendation } from "../recommendations/Recommendation.ts"
-import { RecommendationRepository } from "../recommendations/RecommendationRepository.ts"
+import { type RecommendationFilter, RecommendationRepository } from "../recommendations/RecommendationRepository.ts"
 import type { RunRepository } from "../runs/RunRepository.ts"
 import type { WorkspaceRepository } from "../workspaces/WorkspaceRepository.ts"
 import { fixtureNow, minuteMs } from "./Fixtures.ts"
@@ -113,6 +113,32 @@ export const recommendationRepositoryContract = <E>(
         assert.deepStrictEqual(ids(yield* repository.list(workspace.id, { status: "new", runId: laterRun.id }, page)), [
           later.id
         ])
+      })
+    )
+
+    it.effect("list filters by item, by rule and by the item's tag, within the workspace", () =>
+      Effect.gen(function* () {
+        const repository = yield* RecommendationRepository
+        const workspace = yield* seedWorkspace()
+        const run = yield* seedRun(workspace.id)
+        const shoe = yield* seedItem(workspace.id, { sku: "SHOE-1", tags: ["shoes", "summer"] })
+        const hat = yield* seedItem(workspace.id, { sku: "HAT-1", tags: ["hats"] })
+        const other = yield* scene(1)
+        const [otherItem] = other.items
+        const onShoe = yield* seedRecommendation(run, shoe, { rule: "below_profit_optimum" })
+        const onHat = yield* seedRecommendation(run, hat, { rule: "below_floor" })
+        yield* seedRecommendation(other.run, otherItem, { rule: "below_floor" })
+        const ids = (page: { items: ReadonlyArray<Recommendation> }) => page.items.map((r) => r.id)
+        const page = { limit: 50, cursor: null }
+        const list = (filter: Partial<RecommendationFilter>) =>
+          repository.list(workspace.id, { status: null, runId: null, ...filter }, page).pipe(Effect.map(ids))
+        assert.deepStrictEqual(yield* list({ itemId: shoe.id }), [onShoe.id])
+        assert.deepStrictEqual(yield* list({ itemId: otherItem.id }), [])
+        assert.deepStrictEqual(yield* list({ rule: "below_floor" }), [onHat.id])
+        assert.deepStrictEqual(yield* list({ tag: "summer" }), [onShoe.id])
+        assert.deepStrictEqual(yield* list({ tag: "hats", rule: "below_floor" }), [onHat.id])
+        assert.deepStrictEqual(yield* list({ tag: "hats", rule: "below_profit_optimum" }), [])
+        assert.deepStrictEqual(yield* list({ tag: "boots" }), [])
       })
     )
 

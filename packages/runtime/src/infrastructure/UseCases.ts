@@ -4,8 +4,10 @@ import { WorkspaceAccess } from "@margin/core/access/WorkspaceAccess"
 import { Alerts } from "@margin/core/alerts/Alerts"
 import { Catalog } from "@margin/core/catalog/Catalog"
 import { CatalogImports } from "@margin/core/catalog/CatalogImports"
+import { ItemOverviews } from "@margin/core/catalog/ItemOverviews"
 import { OAuthServer } from "@margin/core/oauth/OAuthServer"
 import { Approval } from "@margin/core/recommendations/Approval"
+import { RecommendationReviews } from "@margin/core/recommendations/RecommendationReviews"
 import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { ReportExport } from "@margin/core/recommendations/ReportExport"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
@@ -39,8 +41,12 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   DeliverySettings.layer
 )
 
-export const UseCasesLayer = Layer.mergeAll(Approval.layer, Authenticate.layer).pipe(
-  Layer.provideMerge(CoreUseCasesLayer)
-)
+export const UseCasesLayer = Layer.mergeAll(
+  Approval.layer,
+  Authenticate.layer,
+  // The console's reads across one item and one review (each over the use cases and ports below).
+  ItemOverviews.layer,
+  RecommendationReviews.layer
+).pipe(Layer.provideMerge(CoreUseCasesLayer))
 
 export type UseCases = Layer.Success<typeof UseCasesLayer>
