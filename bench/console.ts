@@ -108,7 +108,7 @@ const program = Effect.gen(function* () {
     `console first page: ${loads} loads each, node ${process.version}, headless Chromium, memory adapters`
   )
   yield* Console.log(
-    `  assets as served: ${[...assetSizes()].map(([name, bytes]) => `${name} ${kb(bytes)}`).join(", ")}`
+    `  assets as stored (plain / brotli): ${[...assetSizes()].map(([name, size]) => `${name} ${kb(size.plain)} / ${kb(size.br)}`).join(", ")}`
   )
   const cold: Array<Load> = []
   for (let index = 0; index < loads; index += 1) {

@@ -18,6 +18,7 @@ import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/h
 import { apiKeysPage, emptyKeyForm, type KeyFormState } from "./ApiKeysPage.ts"
 import { type BulkItem, bulkOutcomePage } from "./BulkOutcomePage.ts"
 import { catalogPage } from "./CatalogPage.ts"
+import { compressed } from "./Compression.ts"
 import { assetsPrefix, assetsRoute } from "./ConsoleAssets.ts"
 import { consoleCaller, consoleQuery } from "./ConsoleOperation.ts"
 import { messagePage, type PageContext, pageHeaders } from "./ConsolePage.ts"
@@ -546,7 +547,7 @@ export const layer = HttpRouter.addAll(
       assetsRoute,
       ...handlers.map(([method, path, handler]) =>
         HttpRouter.route(method, path, (request: HttpServerRequest.HttpServerRequest) =>
-          orUnavailable(handler(request))
+          Effect.map(orUnavailable(handler(request)), (response) => compressed(request, response))
         )
       )
     ]
