@@ -11,6 +11,7 @@ import { ReportExport } from "@margin/core/recommendations/ReportExport"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
 import { WorkspaceStatus } from "@margin/core/workspaces/WorkspaceStatus"
+import { PriceChanges } from "@margin/core/writeback/PriceChanges"
 import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
@@ -39,7 +40,7 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   DeliverySettings.layer
 )
 
-export const UseCasesLayer = Layer.mergeAll(Approval.layer, Authenticate.layer).pipe(
+export const UseCasesLayer = Layer.mergeAll(Approval.layer, PriceChanges.layer, Authenticate.layer).pipe(
   Layer.provideMerge(CoreUseCasesLayer)
 )
 
