@@ -124,10 +124,22 @@ export class PriceChanges extends Context.Service<
           actor: Actor,
           now: number
         ) {
-          const change = yield* get(workspaceId, recommendationId)
-          const { writeBack } = change
           const refuse = (status: string, reason: string) =>
             new TransitionConflict({ resource: "price_change", id: recommendationId, status, reason })
+          const approval = yield* outbox.getByRecommendation(workspaceId, recommendationId)
+          if (Option.isNone(approval)) {
+            // A recommendation never approved wrote nothing: a conflict of its state, not a missing resource.
+            const recommendation = yield* recommendations.get(workspaceId, recommendationId)
+            if (Option.isNone(recommendation)) {
+              return yield* new ResourceNotFound({ resource: "recommendation", id: recommendationId })
+            }
+            return yield* refuse(
+              recommendation.value.status,
+              `it is ${recommendation.value.status.replaceAll("_", " ")} and was never written back: only an applied price change can be undone`
+            )
+          }
+          const change = yield* changeOf(approval.value)
+          const { writeBack } = change
           if (change.undo !== null) {
             return yield* refuse(
               "undone",
