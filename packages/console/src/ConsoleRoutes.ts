@@ -1,11 +1,11 @@
 import type { Actor } from "@margin/core/access/Actor"
 import { ApiKeys, type NewApiKey } from "@margin/core/access/ApiKeys"
 import { RateBudget } from "@margin/core/access/RateBudget"
-import { mayManage, type Role } from "@margin/core/access/Role"
+import { mayManage } from "@margin/core/access/Role"
 import { scopes as allScopes, type Scope } from "@margin/core/access/Scope"
 import { WorkspaceAccess } from "@margin/core/access/WorkspaceAccess"
 import type { InvalidInput } from "@margin/core/kernel/Errors"
-import { RecommendationId, RunId, TokenId, type UserId, WorkspaceId } from "@margin/core/kernel/Ids"
+import { RecommendationId, RunId, TokenId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { maxPageLimit } from "@margin/core/kernel/Page"
 import { type RecommendationStatus, recommendationStatuses } from "@margin/core/recommendations/Recommendation"
 import { Recommendations } from "@margin/core/recommendations/Recommendations"
@@ -13,13 +13,17 @@ import { BrowserSessions, budgetKey, type SessionCookie } from "@margin/edge/aut
 import { RejectBody } from "@margin/edge/wire"
 import { Clock, Effect, Option, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { alertsRoutes, alertsRoutesTable } from "./AlertsRoutes.ts"
 import { apiKeysPage, emptyKeyForm, type KeyFormState } from "./ApiKeysPage.ts"
 import { type BulkItem, bulkOutcomePage } from "./BulkOutcomePage.ts"
 import { assetsPrefix, assetsRoute } from "./ConsoleAssets.ts"
+import type { Answer, InWorkspace } from "./ConsoleKit.ts"
 import { messagePage, type PageContext, pageHeaders } from "./ConsolePage.ts"
+import { priceChangesRoutes, priceChangesRoutesTable } from "./PriceChangesRoutes.ts"
 import { queueOf, queuePage } from "./QueuePage.ts"
 import { type ActionOutcome, actionRunner, isAction, pastTense } from "./RecommendationActions.ts"
 import { recommendationPage } from "./RecommendationPage.ts"
+import { runsRoutes, runsRoutesTable } from "./RunsRoutes.ts"
 import { workspacesPage } from "./WorkspacesPage.ts"
 
 export const consolePaths = {
@@ -45,6 +49,9 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "GET", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.revokeKey },
+  ...priceChangesRoutesTable,
+  ...runsRoutesTable,
+  ...alertsRoutesTable,
   { method: "GET", path: consolePaths.assets }
 ]
 
@@ -54,22 +61,7 @@ const idPattern = /^[a-z]{2,4}_[0-9A-Za-z_-]{1,64}$/
 /** At most this many recommendations in one bulk action (one form's worth). */
 export const maxBulkItems = 200
 
-/** A page answered before the handler's own work: not signed in, refused, not found, rate limited. */
-interface Answer {
-  readonly _tag: "Answer"
-  readonly response: HttpServerResponse.HttpServerResponse
-}
 const answer = (response: HttpServerResponse.HttpServerResponse): Answer => ({ _tag: "Answer", response })
-
-/** A signed-in person in one of their workspaces. */
-interface InWorkspace {
-  readonly _tag: "InWorkspace"
-  readonly userId: UserId
-  readonly workspaceId: WorkspaceId
-  readonly role: Role
-  readonly context: PageContext
-  readonly cookies: ReadonlyArray<SessionCookie>
-}
 
 const redirect = (location: string, cookies: ReadonlyArray<SessionCookie> = []) =>
   HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
@@ -476,6 +468,12 @@ export const layer = HttpRouter.addAll(
         )
       )
 
+    // Pages with routes of their own files, built on the same sign-in, workspace, CSRF and budget checks.
+    const kit = { inWorkspace, posted, isId: (text: string) => idPattern.test(text), redirect, notFound, withCookies }
+    const changeHandlers = yield* priceChangesRoutes(kit)
+    const runHandlers = yield* runsRoutes(kit)
+    const alertHandlers = yield* alertsRoutes(kit)
+
     const handlers = [
       ["GET", consolePaths.home, home],
       ["POST", consolePaths.signOut, signOut],
@@ -485,7 +483,10 @@ export const layer = HttpRouter.addAll(
       ["POST", consolePaths.action, act],
       ["GET", consolePaths.apiKeys, showKeys],
       ["POST", consolePaths.apiKeys, createKey],
-      ["POST", consolePaths.revokeKey, revokeKey]
+      ["POST", consolePaths.revokeKey, revokeKey],
+      ...changeHandlers,
+      ...runHandlers,
+      ...alertHandlers
     ] as const
     return [
       assetsRoute,
