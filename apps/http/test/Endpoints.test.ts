@@ -210,6 +210,40 @@ layer(testServer(), { excludeTestServices: true })("REST v1 endpoints", (it) => 
     })
   )
 
+  it.effect("POST undo (additive): the previous price written back once; a second undo is 409 conflict", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      const analyst = yield* member(workspace, "analyst")
+      const item = yield* seedItem(workspace, { price: 1000 })
+      const recommendation = yield* seedRecommendation(workspace, {
+        itemId: item.id,
+        sku: item.sku,
+        status: "pending_approval",
+        currentPrice: 1000,
+        recommendedPrice: 1099
+      })
+      const base = `/api/v1/recommendations/${recommendation.id}`
+      // Nothing applied yet: nothing to undo.
+      expectError(yield* call("POST", `${base}/undo`, { token: owner.token }), 409, "conflict")
+      assert.strictEqual((yield* call("POST", `${base}/approve`, { token: owner.token })).status, 200)
+      const price = MemoryStore.use((store) => store.priceOf(workspace.id, item.storeVariantRef ?? ""))
+      assert.deepStrictEqual(yield* price, Option.some(1099))
+      expectError(yield* call("POST", `${base}/undo`, { token: analyst.token }), 403, "forbidden_role")
+
+      const undone = yield* call("POST", `${base}/undo`, { token: owner.token })
+      assert.strictEqual(undone.status, 200)
+      const body = bodyOf(undone)
+      assert.deepStrictEqual([body.ok, body.idempotent], [true, false])
+      assert.deepStrictEqual(body.write_back, { status: "applied", attempts: 1 })
+      assert.strictEqual(Object(body.recommendation).status, "applied")
+      assert.deepStrictEqual(yield* price, Option.some(1000))
+      const again = yield* call("POST", `${base}/undo`, { token: owner.token })
+      expectError(again, 409, "conflict")
+      assert.include(String(bodyOf(again).message), "already undone")
+      assert.deepStrictEqual(yield* price, Option.some(1000))
+    })
+  )
+
   it.effect("POST approve while the store is down: approved, write_back pending", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()

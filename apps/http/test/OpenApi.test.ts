@@ -38,13 +38,13 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
           )
         const described = record(record(paths[template ?? ""])[entry.method.toLowerCase()])
         assert.strictEqual(described.operationId?.toString().endsWith(`.${entry.name}`), true, entry.name)
-        // Every operation takes an API token; approve, reject and workspace status a session JWT too.
+        // Every operation takes an API token; approve, reject, undo and workspace status a session JWT too.
         const security = entry.session ? [{ apiToken: [] }, { sessionJwt: [] }] : [{ apiToken: [] }]
         assert.deepStrictEqual(described.security, security, entry.name)
         assert.include(String(described.description), entry.scope)
         assert.isAbove(String(described.summary ?? "").length, 0, `${entry.name} has a summary`)
         assert.strictEqual(described["x-margin-scope"], entry.scope, entry.name)
-        const decides = entry.name === "approveRecommendation" || entry.name === "rejectRecommendation"
+        const decides = ["approveRecommendation", "rejectRecommendation", "undoPriceChange"].includes(entry.name)
         assert.strictEqual(described["x-margin-role"], decides ? "approver" : undefined, entry.name)
         // Nothing is deprecated in production (Deprecations.test.ts deprecates operations of its own).
         assert.notProperty(described, "deprecated", "no v1 operation is deprecated today")

@@ -88,6 +88,14 @@ export const operations: ReadonlyArray<Operation> = [
     mutation: true,
     session: true
   },
+  {
+    name: "undoPriceChange",
+    method: "POST",
+    path: "/api/v1/recommendations/rec_missing/undo",
+    scope: "recommendations:approve",
+    mutation: true,
+    session: true
+  },
   { name: "listAlerts", method: "GET", path: "/api/v1/alerts", scope: "alerts:read", mutation: false, session: false },
   {
     name: "getAlert",

@@ -21,6 +21,7 @@ const sources: Readonly<Record<string, { readonly module: string; readonly conte
   "console.js": { module: "@margin/console/assets/console.js", contentType: "text/javascript; charset=utf-8" },
   "console.css": { module: "@margin/console/assets/console.css", contentType: "text/css; charset=utf-8" },
   "chart.js": { module: "@margin/console/assets/chart.js", contentType: "text/javascript; charset=utf-8" },
+  "live.js": { module: "@margin/console/assets/live.js", contentType: "text/javascript; charset=utf-8" },
   "uplot.js": { module: "uplot/dist/uPlot.iife.min.js", contentType: "text/javascript; charset=utf-8" },
   "uplot.css": { module: "uplot/dist/uPlot.min.css", contentType: "text/css; charset=utf-8" }
 }

@@ -34,7 +34,7 @@ export interface PageContext {
   readonly role: string | null
   readonly email: string | null
   readonly csrf: string
-  readonly current?: "recommendations" | "catalog" | "api-keys" | "workspaces"
+  readonly current?: "recommendations" | "catalog" | "api-keys" | "workspaces" | "changes" | "runs" | "alerts"
 }
 
 export interface PageInput {
@@ -47,6 +47,8 @@ export interface PageInput {
   /** Extra stylesheets of this origin (the chart library's). */
   readonly styles?: ReadonlyArray<string>
   readonly cookies?: ReadonlyArray<SessionCookie>
+  /** Reloaded every this many seconds when JavaScript is off (a live page's fallback; its script refreshes it otherwise). */
+  readonly refreshSeconds?: number
 }
 
 const navigation = (context: PageContext): string => {
@@ -59,6 +61,9 @@ const navigation = (context: PageContext): string => {
       ? ""
       : [
           entry(`${base}/recommendations`, "Recommendations", context.current === "recommendations"),
+          entry(`${base}/changes`, "What changed", context.current === "changes"),
+          entry(`${base}/runs`, "Runs", context.current === "runs"),
+          entry(`${base}/alerts`, "Alerts", context.current === "alerts"),
           entry(`${base}/catalog`, "Catalog", context.current === "catalog"),
           context.role === "admin" || context.role === "owner"
             ? entry(`${base}/settings/api-keys`, "API keys", context.current === "api-keys")
@@ -89,6 +94,7 @@ export const consolePage = (input: PageInput) =>
 ${(input.styles ?? []).map((name) => `<link rel="stylesheet" href="${assetPath(name)}">`).join("\n")}
 <script src="${assetPath("console.js")}" defer></script>
 ${(input.scripts ?? []).map((name) => `<script src="${assetPath(name)}" defer></script>`).join("\n")}
+${input.refreshSeconds === undefined ? "" : `<noscript><meta http-equiv="refresh" content="${input.refreshSeconds}"></noscript>`}
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>

@@ -1,31 +1,34 @@
 import type { Actor } from "@margin/core/access/Actor"
 import { ApiKeys, type NewApiKey } from "@margin/core/access/ApiKeys"
 import { RateBudget } from "@margin/core/access/RateBudget"
-import { mayManage, type Role } from "@margin/core/access/Role"
+import { mayManage } from "@margin/core/access/Role"
 import { scopes as allScopes, type Scope } from "@margin/core/access/Scope"
 import { WorkspaceAccess } from "@margin/core/access/WorkspaceAccess"
-import { ItemOverviews } from "@margin/core/catalog/ItemOverviews"
 import type { InvalidInput } from "@margin/core/kernel/Errors"
-import { CatalogItemId, RecommendationId, TokenId, type UserId, WorkspaceId } from "@margin/core/kernel/Ids"
+import { RecommendationId, TokenId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { maxPageLimit } from "@margin/core/kernel/Page"
-import { listCatalogItems, listRecommendations } from "@margin/core/operations/OperationCatalogue"
+import { listRecommendations } from "@margin/core/operations/OperationCatalogue"
+import { inputSchemaOf } from "@margin/core/operations/OperationInput"
 import { RecommendationReviews } from "@margin/core/recommendations/RecommendationReviews"
 import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { BrowserSessions, budgetKey, type SessionCookie } from "@margin/edge/auth"
 import { RejectBody } from "@margin/edge/wire"
 import { Clock, Effect, Option, Result, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { alertsRoutes, alertsRoutesTable } from "./AlertsRoutes.ts"
 import { apiKeysPage, emptyKeyForm, type KeyFormState } from "./ApiKeysPage.ts"
 import { type BulkItem, bulkOutcomePage } from "./BulkOutcomePage.ts"
-import { catalogPage } from "./CatalogPage.ts"
+import { catalogRoutes, catalogRoutesTable, filledIn } from "./CatalogRoutes.ts"
+import { decodeForm, sessionCaller } from "./CatalogueCall.ts"
 import { compressed } from "./Compression.ts"
 import { assetsPrefix, assetsRoute } from "./ConsoleAssets.ts"
-import { consoleCaller, consoleQuery } from "./ConsoleOperation.ts"
+import type { Answer, InWorkspace } from "./ConsoleKit.ts"
 import { messagePage, type PageContext, pageHeaders } from "./ConsolePage.ts"
-import { itemPage } from "./ItemPage.ts"
+import { priceChangesRoutes, priceChangesRoutesTable } from "./PriceChangesRoutes.ts"
 import { queueOf, queuePage } from "./QueuePage.ts"
 import { type ActionOutcome, actionRunner, isAction, pastTense } from "./RecommendationActions.ts"
 import { recommendationPage } from "./RecommendationPage.ts"
+import { runsRoutes, runsRoutesTable } from "./RunsRoutes.ts"
 import { workspacesPage } from "./WorkspacesPage.ts"
 
 export const consolePaths = {
@@ -35,8 +38,6 @@ export const consolePaths = {
   bulk: "/app/w/:workspace_id/recommendations/bulk",
   recommendation: "/app/w/:workspace_id/recommendations/:recommendation_id",
   action: "/app/w/:workspace_id/recommendations/:recommendation_id/:action",
-  catalog: "/app/w/:workspace_id/catalog",
-  item: "/app/w/:workspace_id/catalog/:item_id",
   apiKeys: "/app/w/:workspace_id/settings/api-keys",
   revokeKey: "/app/w/:workspace_id/settings/api-keys/:token_id/revoke",
   assets: `${assetsPrefix}/:name`
@@ -50,11 +51,13 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "POST", path: consolePaths.bulk },
   { method: "GET", path: consolePaths.recommendation },
   { method: "POST", path: consolePaths.action },
-  { method: "GET", path: consolePaths.catalog },
-  { method: "GET", path: consolePaths.item },
   { method: "GET", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.revokeKey },
+  ...catalogRoutesTable,
+  ...priceChangesRoutesTable,
+  ...runsRoutesTable,
+  ...alertsRoutesTable,
   { method: "GET", path: consolePaths.assets }
 ]
 
@@ -64,22 +67,7 @@ const idPattern = /^[a-z]{2,4}_[0-9A-Za-z_-]{1,64}$/
 /** At most this many recommendations in one bulk action (one form's worth). */
 export const maxBulkItems = 200
 
-/** A page answered before the handler's own work: not signed in, refused, not found, rate limited. */
-interface Answer {
-  readonly _tag: "Answer"
-  readonly response: HttpServerResponse.HttpServerResponse
-}
 const answer = (response: HttpServerResponse.HttpServerResponse): Answer => ({ _tag: "Answer", response })
-
-/** A signed-in person in one of their workspaces. */
-interface InWorkspace {
-  readonly _tag: "InWorkspace"
-  readonly userId: UserId
-  readonly workspaceId: WorkspaceId
-  readonly role: Role
-  readonly context: PageContext
-  readonly cookies: ReadonlyArray<SessionCookie>
-}
 
 const redirect = (location: string, cookies: ReadonlyArray<SessionCookie> = []) =>
   HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
@@ -130,6 +118,8 @@ const readNumber = (text: string | null): number | null | "invalid" => {
 
 const isScope = (name: string): name is Scope => allScopes.some((scope) => scope === name)
 
+const queueInput = inputSchemaOf(listRecommendations, "query")
+
 /**
  * The console's routes under /app: server-rendered pages over the use cases, signed in with the
  * browser session of the sign-in pages (`BrowserSessions`). Every request of a signed-in person
@@ -144,11 +134,7 @@ export const layer = HttpRouter.addAll(
     const access = yield* WorkspaceAccess
     const recommendations = yield* Recommendations
     const reviews = yield* RecommendationReviews
-    const itemOverviews = yield* ItemOverviews
-    const listItems = yield* listCatalogItems.binding
-    const catalogQuery = consoleQuery(listCatalogItems.input.query)
     const listQueue = yield* listRecommendations.binding
-    const queueQuery = consoleQuery(listRecommendations.input.query)
     const apiKeys = yield* ApiKeys
     const budget = yield* RateBudget
     const runAction = yield* actionRunner
@@ -255,10 +241,9 @@ export const layer = HttpRouter.addAll(
           sku: (query.get("sku") ?? "").slice(0, 200)
         }
         // The filters go through listRecommendations' own query rules (as REST's and MCP's do).
-        const asked = new URLSearchParams({ ...filters, limit: String(maxPageLimit) })
-        asked.delete("sku")
-        const decoded = yield* Effect.result(queueQuery(asked))
-        const page = Result.isSuccess(decoded) ? yield* listQueue(decoded.success, consoleCaller(place)) : null
+        const { sku: _search, run, ...asked } = filters
+        const decoded = decodeForm(queueInput, filledIn({ ...asked, run_id: run, limit: String(maxPageLimit) }))
+        const page = Result.isSuccess(decoded) ? yield* listQueue(decoded.success, sessionCaller(place)) : null
         return withCookies(
           queuePage({
             context: place.context,
@@ -269,48 +254,6 @@ export const layer = HttpRouter.addAll(
             truncated: page !== null && page.nextCursor !== null,
             error: Result.isFailure(decoded) ? decoded.failure : null
           }),
-          place.cookies
-        )
-      })
-
-    const catalog = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function* () {
-        const place = yield* inWorkspace(request, "catalog")
-        if (place._tag === "Answer") return place.response
-        const query = new URL(request.url, "http://localhost").searchParams
-        const search = { sku: (query.get("sku") ?? "").slice(0, 200), tag: (query.get("tag") ?? "").slice(0, 100) }
-        const cursor = query.get("cursor") ?? ""
-        const asked = new URLSearchParams({ ...search, cursor })
-        const decoded = yield* Effect.result(catalogQuery(asked))
-        const page = Result.isSuccess(decoded) ? yield* listItems(decoded.success, consoleCaller(place)) : null
-        const here = `/app/w/${encodeURIComponent(place.workspaceId)}/catalog`
-        const next =
-          page !== null && page.nextCursor !== null
-            ? `${here}?${new URLSearchParams({ ...search, cursor: page.nextCursor })}`
-            : null
-        return withCookies(
-          catalogPage({
-            context: place.context,
-            workspaceId: place.workspaceId,
-            search,
-            items: page === null ? [] : page.items,
-            next,
-            error: Result.isFailure(decoded) ? decoded.failure : null
-          }),
-          place.cookies
-        )
-      })
-
-    const item = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function* () {
-        const place = yield* inWorkspace(request, "catalog")
-        if (place._tag === "Answer") return place.response
-        const id = (yield* HttpRouter.params).item_id ?? ""
-        if (!idPattern.test(id)) return notFound(place.context)
-        const found = yield* Effect.option(itemOverviews.get(place.workspaceId, CatalogItemId.make(id)))
-        if (Option.isNone(found)) return notFound(place.context)
-        return withCookies(
-          itemPage({ context: place.context, workspaceId: place.workspaceId, overview: found.value }),
           place.cookies
         )
       })
@@ -530,6 +473,13 @@ export const layer = HttpRouter.addAll(
         )
       )
 
+    // Pages with routes of their own files, built on the same sign-in, workspace, CSRF and budget checks.
+    const kit = { inWorkspace, posted, isId: (text: string) => idPattern.test(text), redirect, notFound, withCookies }
+    const catalogHandlers = yield* catalogRoutes(kit)
+    const changeHandlers = yield* priceChangesRoutes(kit)
+    const runHandlers = yield* runsRoutes(kit)
+    const alertHandlers = yield* alertsRoutes(kit)
+
     const handlers = [
       ["GET", consolePaths.home, home],
       ["POST", consolePaths.signOut, signOut],
@@ -537,11 +487,13 @@ export const layer = HttpRouter.addAll(
       ["POST", consolePaths.bulk, bulk],
       ["GET", consolePaths.recommendation, detail],
       ["POST", consolePaths.action, act],
-      ["GET", consolePaths.catalog, catalog],
-      ["GET", consolePaths.item, item],
       ["GET", consolePaths.apiKeys, showKeys],
       ["POST", consolePaths.apiKeys, createKey],
-      ["POST", consolePaths.revokeKey, revokeKey]
+      ["POST", consolePaths.revokeKey, revokeKey],
+      ...catalogHandlers,
+      ...changeHandlers,
+      ...runHandlers,
+      ...alertHandlers
     ] as const
     return [
       assetsRoute,

@@ -4,12 +4,16 @@ import type { RecommendationDetail } from "@margin/core/recommendations/Recommen
 import { consolePage, escapeHtml, type PageContext } from "./ConsolePage.ts"
 import { money, percent, statusWords, when } from "./RecommendationFormat.ts"
 
+/** While the store has not answered, the write-back's state and the status are re-read live (live.js). */
+const waiting = (detail: RecommendationDetail): boolean =>
+  detail.writeBack?.status === "pending" || detail.writeBack?.status === "in_flight"
+
 const row = (term: string, value: string) => `<dt>${escapeHtml(term)}</dt><dd>${value}</dd>`
 
 const writeBackSection = (detail: RecommendationDetail): string => {
   const writeBack = detail.writeBack
   if (writeBack === null) return '<p id="write-back-state">Not approved yet: nothing is written to the store.</p>'
-  return `<dl id="write-back-state" data-status="${escapeHtml(writeBack.status)}">
+  return `<dl id="write-back-state" data-status="${escapeHtml(writeBack.status)}" data-live="${waiting(detail) ? "on" : "off"}">
 ${row("State", `<span class="status status-${escapeHtml(writeBack.status)}">${escapeHtml(statusWords(writeBack.status))}</span>`)}
 ${row("Price written", `${money(detail.recommendation, writeBack.payload.oldPrice)} → ${money(detail.recommendation, writeBack.payload.newPrice)}`)}
 ${row("Attempts", String(writeBack.attempts))}
@@ -84,13 +88,13 @@ export const recommendationPage = (input: {
   return consolePage({
     title: `Recommendation for ${r.sku}`,
     context: input.context,
-    scripts: chart ? ["uplot.js", "chart.js"] : [],
+    scripts: chart ? ["uplot.js", "chart.js", "live.js"] : ["live.js"],
     styles: chart ? ["uplot.css"] : [],
     body: `${input.notice === null ? "" : `<p class="notice" role="status">${escapeHtml(input.notice)}</p>`}
 <p><a href="${escapeHtml(`${workspaceBase}/recommendations`)}">← Back to the queue</a>${input.review.item === null ? "" : ` · <a href="${escapeHtml(`${workspaceBase}/catalog/${encodeURIComponent(r.itemId)}`)}">The item ${escapeHtml(r.sku)}</a>`}</p>
 <section aria-labelledby="summary-heading"><h2 id="summary-heading">Summary</h2>
 <dl class="facts">
-${row("Status", `<span class="status status-${escapeHtml(r.status)}" id="recommendation-status">${escapeHtml(statusWords(r.status))}</span>`)}
+${row("Status", `<span class="status status-${escapeHtml(r.status)}" id="recommendation-status" data-live="${waiting(detail) ? "on" : "off"}">${escapeHtml(statusWords(r.status))}</span>`)}
 ${row("Current price", money(r, r.currentPrice))}
 ${row("Recommended price", money(r, r.recommendedPrice))}
 ${row("Expected monthly impact", money(r, r.expectedMonthlyImpact))}

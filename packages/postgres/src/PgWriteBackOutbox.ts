@@ -6,6 +6,7 @@ import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { Instant, Int8, NullableInstant, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
@@ -33,7 +34,9 @@ export const WriteBackRow = Schema.Struct({
   next_attempt_at: Instant,
   last_error: Schema.NullOr(Schema.String),
   applied_at: NullableInstant,
-  created_at: Instant
+  created_at: Instant,
+  undo_of: Schema.NullOr(WriteBackId),
+  undone_by: Schema.NullOr(Schema.String)
 })
 export type WriteBackRow = typeof WriteBackRow.Type
 
@@ -68,7 +71,8 @@ export const toDomain = (row: WriteBackRow): WriteBack => ({
   nextAttemptAt: row.next_attempt_at,
   lastError: row.last_error,
   appliedAt: row.applied_at,
-  createdAt: row.created_at
+  createdAt: row.created_at,
+  ...(row.undo_of === null || row.undone_by === null ? {} : { undo: { of: row.undo_of, by: row.undone_by } })
 })
 
 export const toRow = (writeBack: WriteBack) => ({
@@ -84,7 +88,9 @@ export const toRow = (writeBack: WriteBack) => ({
   last_error: writeBack.lastError,
   applied_at: toNullableTimestamptz(writeBack.appliedAt),
   created_at: toTimestamptz(writeBack.createdAt),
-  updated_at: toTimestamptz(writeBack.createdAt)
+  updated_at: toTimestamptz(writeBack.createdAt),
+  undo_of: writeBack.undo?.of ?? null,
+  undone_by: writeBack.undo?.by ?? null
 })
 
 /** Longest-waiting first: the order claims take rows in (RETURNING itself keeps no order). */
@@ -147,19 +153,34 @@ export const layer: Layer.Layer<WriteBackOutbox, never, SqlClient.SqlClient> = L
         RETURNING id`.pipe(Effect.map(touchedAny), asRepository(operation))
 
     return WriteBackOutbox.of({
-      // One row per recommendation: the approval that enqueued first wins, a repeat is a no-op.
+      // One row per recommendation's approval and one per undone write-back: the first wins, a repeat is a no-op.
       enqueue: (writeBack) =>
-        sql`
-          INSERT INTO write_backs ${sql.insert(toRow(writeBack))}
-          ON CONFLICT (recommendation_id) DO NOTHING`.pipe(
-          asRepositoryWith("WriteBackOutbox.enqueue", () => Effect.void)
-        ),
+        (writeBack.undo === undefined
+          ? sql`
+              INSERT INTO write_backs ${sql.insert(toRow(writeBack))}
+              ON CONFLICT (recommendation_id) WHERE undo_of IS NULL DO NOTHING`
+          : sql`
+              INSERT INTO write_backs ${sql.insert(toRow(writeBack))}
+              ON CONFLICT (undo_of) WHERE undo_of IS NOT NULL DO NOTHING`
+        ).pipe(asRepositoryWith("WriteBackOutbox.enqueue", () => Effect.void)),
       getByRecommendation: (workspaceId, recommendationId) =>
         sql`
           SELECT ${columns} FROM write_backs
-          WHERE workspace_id = ${workspaceId} AND recommendation_id = ${recommendationId}`.pipe(
+          WHERE workspace_id = ${workspaceId} AND recommendation_id = ${recommendationId} AND undo_of IS NULL`.pipe(
           asRepositoryWith("WriteBackOutbox.getByRecommendation", one)
         ),
+      getUndoOf: (workspaceId, id) =>
+        sql`
+          SELECT ${columns} FROM write_backs
+          WHERE workspace_id = ${workspaceId} AND undo_of = ${id}`.pipe(
+          asRepositoryWith("WriteBackOutbox.getUndoOf", one)
+        ),
+      listApprovals: (workspaceId, page) =>
+        sql`
+          SELECT ${columns} FROM write_backs
+          WHERE workspace_id = ${workspaceId} AND undo_of IS NULL AND ${afterCursor(sql, page.cursor)}
+          ORDER BY created_at DESC, id DESC
+          LIMIT ${page.limit + 1}`.pipe(asPage("WriteBackOutbox.listApprovals", all, page.limit)),
       claimDue: (owner, now, leaseUntil, limit) =>
         claimWhere(isDue(now), limit, owner, leaseUntil).pipe(asRepository("WriteBackOutbox.claimDue")),
       claim: (id, owner, now, leaseUntil) =>

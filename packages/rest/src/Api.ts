@@ -21,7 +21,8 @@ import {
   resolveAlert,
   snoozeAlert,
   triggerRun,
-  triggerRunHeaders
+  triggerRunHeaders,
+  undoPriceChange
 } from "@margin/core/operations/OperationCatalogue"
 import {
   AlertChangedJson,
@@ -30,6 +31,7 @@ import {
   CatalogItemJson,
   IdempotentRepeatJson,
   ListJson,
+  PriceChangeUndoneJson,
   RecommendationApprovedJson,
   RecommendationChangedJson,
   RecommendationDetailJson,
@@ -119,6 +121,16 @@ export const RunsGroup = HttpApiGroup.make("runs")
   .middleware(RequestValidation)
   .middleware(Authentication)
 
+/** What may refuse a command that writes a price to the store (approve, undo): role, plan, store, resource, state. */
+const writeBackErrors = [
+  ForbiddenRoleError,
+  TierIneligibleError,
+  NoCommerceIntegrationError,
+  ResourceNotFoundError,
+  TransitionConflictError,
+  RepositoryErrorError
+] as const
+
 export const RecommendationsGroup = HttpApiGroup.make("recommendations")
   .annotateMerge(OpenApi.annotations({ description: operationGroups.recommendations }))
   .add(
@@ -145,14 +157,7 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
     HttpApiEndpoint.make(approveRecommendation.rest.method)(approveRecommendation.id, approveRecommendation.rest.path, {
       params: approveRecommendation.input.path,
       success: [RecommendationApprovedJson, IdempotentRepeatJson],
-      error: [
-        ForbiddenRoleError,
-        TierIneligibleError,
-        NoCommerceIntegrationError,
-        ResourceNotFoundError,
-        TransitionConflictError,
-        RepositoryErrorError
-      ]
+      error: writeBackErrors
     }).annotateMerge(operation(approveRecommendation)),
     HttpApiEndpoint.make(rejectRecommendation.rest.method)(rejectRecommendation.id, rejectRecommendation.rest.path, {
       params: rejectRecommendation.input.path,
@@ -160,7 +165,13 @@ export const RecommendationsGroup = HttpApiGroup.make("recommendations")
       // No repeat shape: a second reject is a conflict.
       success: RecommendationChangedJson,
       error: [ForbiddenRoleError, ResourceNotFoundError, TransitionConflictError, RepositoryErrorError]
-    }).annotateMerge(operation(rejectRecommendation))
+    }).annotateMerge(operation(rejectRecommendation)),
+    HttpApiEndpoint.make(undoPriceChange.rest.method)(undoPriceChange.id, undoPriceChange.rest.path, {
+      params: undoPriceChange.input.path,
+      // No repeat shape: a second undo is a conflict.
+      success: PriceChangeUndoneJson,
+      error: writeBackErrors
+    }).annotateMerge(operation(undoPriceChange))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)

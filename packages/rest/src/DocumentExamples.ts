@@ -6,6 +6,7 @@ import type {
   CatalogItemJson,
   IdempotentRepeatJson,
   MoneyJson,
+  PriceChangeUndoneJson,
   RecommendationApprovedJson,
   RecommendationChangedJson,
   RecommendationDetailJson,
@@ -223,6 +224,10 @@ const recommendationApproved: typeof RecommendationApprovedJson.Type = {
   recommendation: approved,
   write_back: writeBackState
 }
+const priceChangeUndone: typeof PriceChangeUndoneJson.Type = {
+  ...recommendationApproved,
+  recommendation: { ...approved, status: "applied", updated_at: "2026-11-22T09:12:40.210Z" }
+}
 const recommendationDetail: typeof RecommendationDetailJson.Type = {
   ...approved,
   status: "applied",
@@ -256,6 +261,7 @@ export const componentExamples: Readonly<Record<string, unknown>> = {
   RecommendationDetail: recommendationDetail,
   RecommendationChanged: recommendationChanged,
   RecommendationApproved: recommendationApproved,
+  PriceChangeUndone: priceChangeUndone,
   WriteBackState: writeBackState,
   WriteBackDetail: writeBackDetail,
   IdempotentRepeat: idempotentRepeat,

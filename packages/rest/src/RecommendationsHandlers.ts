@@ -4,7 +4,8 @@ import {
   dismissRecommendation,
   getRecommendation,
   listRecommendations,
-  rejectRecommendation
+  rejectRecommendation,
+  undoPriceChange
 } from "@margin/core/operations/OperationCatalogue"
 import type { ApprovalResult } from "@margin/core/recommendations/Approval"
 import type { RecommendationMutation, RecommendationRejected } from "@margin/core/recommendations/Recommendations"
@@ -13,6 +14,7 @@ import {
   idempotentRepeat,
   ListJson,
   listJson,
+  priceChangeUndoneJson,
   RecommendationChangedJson,
   RecommendationJson,
   recommendationDetailJson,
@@ -62,6 +64,7 @@ export const RecommendationsHandlers = isolatedGroup(
     const dismiss = answer(yield* dismissRecommendation.binding, changed)
     const approve = answer(yield* approveRecommendation.binding, approved)
     const reject = answer(yield* rejectRecommendation.binding, rejected)
+    const undo = answer(yield* undoPriceChange.binding, priceChangeUndoneJson)
     return HttpApiBuilder.group(Api, "recommendations", (handlers) =>
       handlers.handleAll({
         listRecommendations: ({ query }) => list(query),
@@ -69,7 +72,8 @@ export const RecommendationsHandlers = isolatedGroup(
         acceptRecommendation: ({ params }) => accept(params),
         dismissRecommendation: ({ params }) => dismiss(params),
         approveRecommendation: ({ params }) => approve(params),
-        rejectRecommendation: ({ params, payload }) => reject({ ...params, ...payload })
+        rejectRecommendation: ({ params, payload }) => reject({ ...params, ...payload }),
+        undoPriceChange: ({ params }) => undo(params)
       })
     )
   }),

@@ -3,6 +3,7 @@ import type { WriteBackId } from "../kernel/Ids.ts"
 import type { WriteBack } from "../writeback/WriteBack.ts"
 import { WriteBackOutbox } from "../writeback/WriteBackOutbox.ts"
 import { isClaimable, isHeldBy } from "./internal/MemoryLease.ts"
+import { byCreatedAt, pageBy } from "./internal/MemoryPaging.ts"
 import { changeRow, compareStrings, rowsWhere } from "./internal/MemoryRows.ts"
 import { type Tables, type WriteBackRow, writeBacksTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
@@ -48,21 +49,29 @@ export const layer: Layer.Layer<WriteBackOutbox, never, MemoryDatabase> = Layer.
           : Option.none()
       )
 
+    /** The undo row of `id` (undo rows are few: a scan). */
+    const undoOf = (tables: Tables, id: WriteBackId) =>
+      rowsWhere(tables.writeBacks, (row) => row.writeBack.undo?.of === id)[0]
+
     return WriteBackOutbox.of({
-      // One row per recommendation: the approval that enqueued first wins, a repeat is a no-op.
+      // One row per recommendation's approval and one per undone write-back: the first wins, a repeat is a no-op.
       enqueue: (writeBack) =>
         db.update((tables) =>
-          HashMap.has(tables.writeBackByRecommendation, writeBack.recommendationId)
-            ? tables
-            : {
-                ...tables,
-                writeBacks: HashMap.set(tables.writeBacks, writeBack.id, { writeBack, lease: null }),
-                writeBackByRecommendation: HashMap.set(
-                  tables.writeBackByRecommendation,
-                  writeBack.recommendationId,
-                  writeBack.id
-                )
-              }
+          writeBack.undo !== undefined
+            ? undoOf(tables, writeBack.undo.of) !== undefined || HashMap.has(tables.writeBacks, writeBack.id)
+              ? tables
+              : { ...tables, writeBacks: HashMap.set(tables.writeBacks, writeBack.id, { writeBack, lease: null }) }
+            : HashMap.has(tables.writeBackByRecommendation, writeBack.recommendationId)
+              ? tables
+              : {
+                  ...tables,
+                  writeBacks: HashMap.set(tables.writeBacks, writeBack.id, { writeBack, lease: null }),
+                  writeBackByRecommendation: HashMap.set(
+                    tables.writeBackByRecommendation,
+                    writeBack.recommendationId,
+                    writeBack.id
+                  )
+                }
         ),
       getByRecommendation: (workspaceId, recommendationId) =>
         db.read((tables) =>
@@ -70,6 +79,24 @@ export const layer: Layer.Layer<WriteBackOutbox, never, MemoryDatabase> = Layer.
             Option.flatMap((id) => HashMap.get(tables.writeBacks, id)),
             Option.map((row) => row.writeBack),
             Option.filter((writeBack) => writeBack.workspaceId === workspaceId)
+          )
+        ),
+      getUndoOf: (workspaceId, id) =>
+        db.read((tables) =>
+          Option.filter(
+            Option.fromUndefinedOr(undoOf(tables, id)?.writeBack),
+            (writeBack) => writeBack.workspaceId === workspaceId
+          )
+        ),
+      listApprovals: (workspaceId, page) =>
+        db.read((tables) =>
+          pageBy(
+            rowsWhere(
+              tables.writeBacks,
+              ({ writeBack }) => writeBack.workspaceId === workspaceId && writeBack.undo === undefined
+            ).map((row) => row.writeBack),
+            byCreatedAt,
+            page
           )
         ),
       claimDue: (owner, now, leaseUntil, limit) =>

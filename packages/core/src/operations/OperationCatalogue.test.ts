@@ -43,20 +43,20 @@ describe("OperationCatalogue", () => {
     }
   })
 
-  it("lets a session do exactly approve, reject and workspace status (docs/contract.md, who may call)", () => {
+  it("lets a session do exactly approve, reject, undo and workspace status (docs/contract.md, who may call)", () => {
     const withSessions = operationCatalogue.filter(acceptsSession)
     assert.deepStrictEqual(
       withSessions.map((entry) => entry.id),
-      ["approveRecommendation", "rejectRecommendation", "getWorkspaceStatus"]
+      ["approveRecommendation", "rejectRecommendation", "undoPriceChange", "getWorkspaceStatus"]
     )
     assert.deepStrictEqual(sessionScopes, ["recommendations:approve", "workspace:read"])
   })
 
-  it("puts the role rule on approve and reject only, the rule the use case applies, and both doors say it", () => {
+  it("puts the role rule on approve, reject and undo only, the rule the use case applies, and both doors say it", () => {
     const withRole = operationCatalogue.filter((entry) => isGuarded(entry) && entry.access.role !== null)
     assert.deepStrictEqual(
       withRole.map((entry) => entry.id),
-      ["approveRecommendation", "rejectRecommendation"]
+      ["approveRecommendation", "rejectRecommendation", "undoPriceChange"]
     )
     for (const entry of operationCatalogue) {
       const role = isGuarded(entry) ? entry.access.role : null

@@ -20,6 +20,7 @@ import { BackgroundRuns } from "../runs/BackgroundRuns.ts"
 import { RunStatus } from "../runs/Run.ts"
 import { Runs } from "../runs/Runs.ts"
 import { WorkspaceStatus } from "../workspaces/WorkspaceStatus.ts"
+import { PriceChanges } from "../writeback/PriceChanges.ts"
 import {
   acceptsSession,
   bindTo,
@@ -361,6 +362,35 @@ export const rejectRecommendation = defineOperation(
     Recommendations,
     (recommendations) => (input, caller) =>
       recommendations.reject(caller.workspaceId, input.recommendation_id, caller.actor, caller.role, input.reason)
+  )
+)
+
+export const undoPriceChange = defineOperation(
+  {
+    id: "undoPriceChange",
+    group: "recommendations",
+    summary: "Undo an applied price change",
+    access: deciders("recommendations:approve"),
+    repeat: "conflict",
+    rest: {
+      method: "POST",
+      path: "/api/v1/recommendations/:recommendation_id/undo",
+      description:
+        "Writes the price an applied recommendation replaced back to the connected store, exactly once, through the same outbox as an approval; write_back.status says whether it is applied yet. The recommendation stays applied. Refused (409) when its write-back is not applied, when it was undone already (a change is undone at most once: a second undo is a conflict), or when the item's price moved since it was applied. Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store. No body."
+    },
+    mcp: {
+      name: "undo_price_change",
+      description:
+        "Undoes an applied price change: writes the price the recommendation replaced back to the connected store, exactly once (write_back.status tells whether it is applied yet). Refused with the reason when the change is not applied, was undone already (a second undo is a conflict), or the item's price moved since. Needs the role approver, admin or owner, a Max or Enterprise plan and a connected store.",
+      destructive: true,
+      openWorld: true
+    }
+  },
+  recommendationInput,
+  // The role rule is the use case's, as approve's.
+  bindTo(
+    PriceChanges,
+    (changes) => (input, caller) => changes.undo(caller.workspaceId, input.recommendation_id, caller.actor, caller.role)
   )
 )
 
@@ -722,6 +752,7 @@ export const operationCatalogue: ReadonlyArray<Operation> = [
   dismissRecommendation,
   approveRecommendation,
   rejectRecommendation,
+  undoPriceChange,
   listAlerts,
   getAlert,
   snoozeAlert,

@@ -153,5 +153,28 @@ export type OperationBinding<I, A, E, R> = Effect.Effect<
  */
 export const noBody = Schema.Struct({})
 
+/**
+ * One schema of all an operation's input fields: the path parameters, each query field in the
+ * `variant` form (`json`: numbers as JSON numbers, as MCP arguments carry them; `query`: text, as a
+ * query string or an HTML form carries them), the body's fields and those REST reads from headers,
+ * under their argument names.
+ */
+export const inputSchemaOf = <
+  const Path extends InputFields,
+  const Query extends VariantSchema.Struct.Fields,
+  const Body extends InputFields,
+  const Headers extends InputFields,
+  const Variant extends "json" | "query"
+>(
+  entry: { readonly input: OperationInput<Path, Query, Body, Headers> },
+  variant: Variant
+) =>
+  Schema.Struct({
+    ...entry.input.path,
+    ...Input.extract(entry.input.query, variant).fields,
+    ...entry.input.body.fields,
+    ...entry.input.headers.fields
+  })
+
 /** An input with no field: the operation takes nothing but its caller. */
 export const noInput = { path: {}, query: Input.Struct({}), body: noBody, headers: noHeaders }

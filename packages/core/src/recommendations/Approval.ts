@@ -36,7 +36,8 @@ export type ApprovalError =
   | TransitionConflict
   | RepositoryError
 
-const stateOf = (outcome: DeliveryOutcome): WriteBackState["status"] => {
+/** The state an approver (or an undoer) is told, from what one delivery did. */
+export const writeBackStateOf = (outcome: DeliveryOutcome): WriteBackState["status"] => {
   switch (outcome) {
     case "applied":
     case "already_applied":
@@ -91,7 +92,7 @@ export class Approval extends Context.Service<
             if (Option.isNone(report))
               return { recommendation: approved.recommendation, idempotent: false, writeBack: pending }
             const writeBack: WriteBackState = {
-              status: stateOf(report.value.outcome),
+              status: writeBackStateOf(report.value.outcome),
               attempts: report.value.writeBack.attempts
             }
             // Delivery moved the recommendation on (applied / write_back_failed): answer it as it is now.

@@ -27,6 +27,7 @@ import { StoreConnectionRepository } from "../stores/StoreConnectionRepository.t
 import type { Plan } from "../workspaces/Plan.ts"
 import { WorkspaceRepository } from "../workspaces/WorkspaceRepository.ts"
 import { WorkspaceStatus } from "../workspaces/WorkspaceStatus.ts"
+import { PriceChanges } from "../writeback/PriceChanges.ts"
 import { WriteBackCancellation } from "../writeback/WriteBackCancellation.ts"
 import { WriteBackDelivery } from "../writeback/WriteBackDelivery.ts"
 import { aCatalogItem, aRecommendation, aStoreConnection, aUser, aWorkspace } from "./Fixtures.ts"
@@ -35,15 +36,20 @@ import { aCatalogItem, aRecommendation, aStoreConnection, aUser, aWorkspace } fr
 export const testDelivery = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000, leaseMs: 30_000 }
 
 /** Every use case over one fresh in-memory database; provide it per test. */
-export const useCases = Layer.mergeAll(
-  Recommendations.layer,
-  Alerts.layer,
-  Runs.layer,
-  WorkspaceStatus.layer,
-  RunExecutor.layerWith({ chunkSize: 2 }),
-  WriteBackDelivery.layerWith(testDelivery),
-  WriteBackCancellation.layer
-).pipe(Layer.provideMerge(MemoryAdapters.layer))
+export const useCases = PriceChanges.layer.pipe(
+  Layer.provideMerge(
+    Layer.mergeAll(
+      Recommendations.layer,
+      Alerts.layer,
+      Runs.layer,
+      WorkspaceStatus.layer,
+      RunExecutor.layerWith({ chunkSize: 2 }),
+      WriteBackDelivery.layerWith(testDelivery),
+      WriteBackCancellation.layer
+    )
+  ),
+  Layer.provideMerge(MemoryAdapters.layer)
+)
 
 export const wsA = WorkspaceId.make("ws_a")
 export const wsB = WorkspaceId.make("ws_b")

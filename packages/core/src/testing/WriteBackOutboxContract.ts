@@ -10,6 +10,7 @@ import type { WriteBack } from "../writeback/WriteBack.ts"
 import { WriteBackOutbox } from "../writeback/WriteBackOutbox.ts"
 import { dayMs, fixtureNow, minuteMs } from "./Fixtures.ts"
 import { drainOutbox } from "./Leases.ts"
+import { assertPaging, createdAtKey } from "./PagingContract.ts"
 import { expectSome, freshId, newWriteBack, seedItem, seedRecommendation, seedRun, seedWorkspace } from "./Seed.ts"
 
 export type WriteBackOutboxContractServices =
@@ -221,6 +222,64 @@ export const writeBackOutboxContract = <E>(name: string, services: Layer.Layer<W
         const after = yield* outbox.depth(now)
         assert.strictEqual(after.count, before.count + 1)
         assert.isAtLeast(after.oldestAgeMs ?? -1, now - waiting.createdAt)
+      })
+    )
+    it.effect("an undo row stands beside its approval's: one per write-back, found in its own workspace only", () =>
+      Effect.gen(function* () {
+        const outbox = yield* WriteBackOutbox
+        const { workspace, rows } = yield* approvals(1)
+        const other = yield* seedWorkspace()
+        const [row] = rows
+        yield* outbox.enqueue(row)
+        assert.isTrue(Option.isNone(yield* outbox.getUndoOf(workspace.id, row.id)), "none before the undo")
+        const undo: WriteBack = {
+          ...row,
+          id: yield* freshId("writeBack", WriteBackId.make),
+          idempotencyKey: `${row.recommendationId}:undo`,
+          payload: { ...row.payload, oldPrice: row.payload.newPrice, newPrice: row.payload.oldPrice },
+          createdAt: row.createdAt + minuteMs,
+          undo: { of: row.id, by: "user:usr_someone" }
+        }
+        yield* outbox.enqueue(undo)
+        // A second undo of the same write-back is a no-op: the first stays.
+        yield* outbox.enqueue({
+          ...undo,
+          id: yield* freshId("writeBack", WriteBackId.make),
+          idempotencyKey: `${row.recommendationId}:undo:2`
+        })
+        assert.deepStrictEqual(yield* outbox.getUndoOf(workspace.id, row.id), Option.some(undo))
+        assert.isTrue(Option.isNone(yield* outbox.getUndoOf(other.id, row.id)))
+        assert.deepStrictEqual(yield* outbox.getByRecommendation(workspace.id, row.recommendationId), Option.some(row))
+        // Delivered like any row: claimed when due.
+        const claimed = yield* expectSome(
+          yield* outbox.claim(undo.id, "a", undo.nextAttemptAt, undo.nextAttemptAt + minuteMs),
+          "a claim of the undo"
+        )
+        assert.deepStrictEqual(claimed.undo, undo.undo)
+      })
+    )
+
+    it.effect("listApprovals pages a workspace's approval rows newest first, without undo rows", () =>
+      Effect.gen(function* () {
+        const outbox = yield* WriteBackOutbox
+        const { workspace, rows } = yield* approvals(3)
+        const dated = rows.map((row, n) => ({ ...row, createdAt: fixtureNow + n * minuteMs }))
+        for (const row of dated) yield* outbox.enqueue(row)
+        const [oldest, middle, newest] = dated
+        yield* outbox.enqueue({
+          ...oldest,
+          id: yield* freshId("writeBack", WriteBackId.make),
+          idempotencyKey: `${oldest.recommendationId}:undo`,
+          createdAt: fixtureNow + dayMs,
+          undo: { of: oldest.id, by: "user:usr_someone" }
+        })
+        yield* approvals(1).pipe(Effect.flatMap(({ rows: theirs }) => Effect.forEach(theirs, outbox.enqueue)))
+        yield* assertPaging(
+          (request) => outbox.listApprovals(workspace.id, request),
+          createdAtKey,
+          [newest, middle, oldest],
+          2
+        )
       })
     )
   })

@@ -18,7 +18,14 @@ export const WriteBackPayload = Schema.Struct({
 })
 export type WriteBackPayload = typeof WriteBackPayload.Type
 
-/** The outbox row of an approval: delivered to the store at least once, applied exactly once. */
+/** What marks the write-back that undoes an applied one: the write-back it reverses, and who asked. */
+export const WriteBackUndo = Schema.Struct({ of: WriteBackId, by: Schema.String })
+export type WriteBackUndo = typeof WriteBackUndo.Type
+
+/**
+ * The outbox row of an approval, or of the undo of an applied one (`undo` set; its payload moves the
+ * price back): delivered to the store at least once, applied exactly once.
+ */
 export const WriteBack = Schema.Struct({
   id: WriteBackId,
   workspaceId: WorkspaceId,
@@ -30,6 +37,7 @@ export const WriteBack = Schema.Struct({
   nextAttemptAt: Timestamp,
   lastError: Schema.NullOr(Schema.String),
   appliedAt: Schema.NullOr(Timestamp),
-  createdAt: Timestamp
+  createdAt: Timestamp,
+  undo: Schema.optionalKey(WriteBackUndo)
 })
 export type WriteBack = typeof WriteBack.Type

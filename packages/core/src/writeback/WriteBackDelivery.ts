@@ -80,12 +80,16 @@ export class WriteBackDelivery extends Context.Service<
         const transactor = yield* Transactor
         const trail = yield* AuditTrail
 
-        /** Moves the recommendation after the write-back; anything but a transition is only logged. */
+        /**
+         * Moves the recommendation after the write-back; anything but a transition is only logged. An
+         * undo's write-back leaves it as it is (applied: its price change happened, then was undone).
+         */
         const settleRecommendation = Effect.fnUntraced(function* (
           writeBack: WriteBack,
           command: Machine.RecommendationCommand,
           now: number
         ) {
+          if (writeBack.undo !== undefined) return
           const found = yield* recommendations.update(writeBack.workspaceId, writeBack.recommendationId, (current) =>
             Machine.decide(current, command, now)
           )

@@ -1,17 +1,32 @@
 import { Context, type Effect, type Option } from "effect"
 import type { RepositoryError } from "../kernel/Errors.ts"
 import type { RecommendationId, WorkspaceId, WriteBackId } from "../kernel/Ids.ts"
+import type { Page, PageRequest } from "../kernel/Page.ts"
 import type { WriteBack } from "./WriteBack.ts"
 
 export class WriteBackOutbox extends Context.Service<
   WriteBackOutbox,
   {
-    /** One row per recommendation: a second enqueue of the same recommendation is a no-op. */
+    /**
+     * One approval row per recommendation, and at most one undo row per write-back: a second enqueue
+     * of either is a no-op.
+     */
     readonly enqueue: (writeBack: WriteBack) => Effect.Effect<void, RepositoryError>
+    /** The row of the recommendation's approval (never an undo row). */
     readonly getByRecommendation: (
       workspaceId: WorkspaceId,
       recommendationId: RecommendationId
     ) => Effect.Effect<Option.Option<WriteBack>, RepositoryError>
+    /** The undo row of the write-back `id`, if one was enqueued. */
+    readonly getUndoOf: (
+      workspaceId: WorkspaceId,
+      id: WriteBackId
+    ) => Effect.Effect<Option.Option<WriteBack>, RepositoryError>
+    /** The approvals' rows of the workspace (no undo row), newest first: the price changes it asked for. */
+    readonly listApprovals: (
+      workspaceId: WorkspaceId,
+      page: PageRequest
+    ) => Effect.Effect<Page<WriteBack>, RepositoryError>
     /**
      * Claims up to `limit` due rows (pending and due, or in flight with an expired lease) for `owner`
      * until `leaseUntil`, counting the attempt. Concurrent claimers never get the same row.

@@ -101,7 +101,7 @@ const unauthorizedMessages: Record<Unauthorized["reason"], string> = {
   expired: "The API token has expired.",
   invalid_session: "The session is not valid.",
   session_not_allowed:
-    "Session credentials are accepted only by approve, reject and workspace status; use an API token.",
+    "Session credentials are accepted only by approve, reject, undo and workspace status; use an API token.",
   oauth_not_allowed: "OAuth access tokens are for the MCP server (/mcp) only; use an API token.",
   oauth_token_invalid: "The OAuth access token is unknown, expired or revoked, or was issued for another resource."
 }
@@ -127,7 +127,7 @@ const messageOf = (failure: ApiFailure): string => {
     case "InsufficientScope":
       return `This API token lacks the scope ${failure.required}.`
     case "ForbiddenRole":
-      return "Approving and rejecting need a workspace role of approver, admin or owner."
+      return "Approving, rejecting and undoing need a workspace role of approver, admin or owner."
     case "TokenUnusable":
       return "The user who issued this API token was deleted: issue a new token."
     case "WorkspaceForbidden":

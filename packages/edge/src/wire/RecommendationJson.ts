@@ -2,6 +2,7 @@ import { toIso } from "@margin/core/kernel/Timestamp"
 import { ElasticitySource } from "@margin/core/pricing/Elasticity"
 import { RuleCode } from "@margin/core/pricing/PriceRecommendation"
 import { type Recommendation, RecommendationStatus } from "@margin/core/recommendations/Recommendation"
+import type { PriceChangeUndone } from "@margin/core/writeback/PriceChanges"
 import type { WriteBack } from "@margin/core/writeback/WriteBack"
 import { Schema } from "effect"
 import { MoneyJson, moneyJson } from "./MoneyJson.ts"
@@ -95,6 +96,17 @@ export const RecommendationApprovedJson = Schema.Struct({
   recommendation: RecommendationJson,
   write_back: WriteBackStateJson
 }).annotate({ identifier: "RecommendationApproved" })
+
+/** An undo that took effect now: the recommendation (still applied) and where the write-back of the previous price stands. */
+export const PriceChangeUndoneJson = RecommendationApprovedJson.annotate({ identifier: "PriceChangeUndone" })
+
+/** An undo's answer, the same to REST and MCP: a second undo is refused, so there is no repeat shape. */
+export const priceChangeUndoneJson = (result: PriceChangeUndone): typeof PriceChangeUndoneJson.Type => ({
+  ok: true,
+  idempotent: false,
+  recommendation: recommendationJson(result.change.recommendation),
+  write_back: result.writeBack
+})
 
 /**
  * The write-back of an approved recommendation, in full: `pending` covers a delivery in flight;

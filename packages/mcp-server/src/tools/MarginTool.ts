@@ -1,7 +1,7 @@
 import { type GuardedOperation, isIdempotent, isMutation, type McpTool } from "@margin/core/operations/Operation"
 import {
-  Input,
   type InputFields,
+  inputSchemaOf,
   type OperationCaller,
   type OperationInput
 } from "@margin/core/operations/OperationInput"
@@ -15,7 +15,7 @@ import {
 } from "@margin/edge/auth"
 import { CurrentRequestId } from "@margin/edge/telemetry"
 import { type ApiFailure, ErrorEnvelope, envelopeOf, logIfUnavailable, ValidationFailed } from "@margin/edge/wire"
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, type Schema } from "effect"
 import { Tool } from "effect/ai"
 import type { VariantSchema } from "effect/schema"
 import { unstorableArgumentIssues } from "./UnstorableArguments.ts"
@@ -80,14 +80,7 @@ export const toolParameters = <
   const Headers extends InputFields
 >(entry: {
   readonly input: OperationInput<Params, Query, Body, Headers>
-}) =>
-  Schema.Struct({
-    ...entry.input.path,
-    ...Input.extract(entry.input.query, "json").fields,
-    ...entry.input.body.fields,
-    // What REST reads from headers is an argument over MCP, under the same name.
-    ...entry.input.headers.fields
-  })
+}) => inputSchemaOf(entry, "json")
 
 /** The access a tool was made with; undefined only for a tool not made by `marginTool`. */
 export const accessOf = (tool: Tool.Any): RouteAccessShape | undefined =>

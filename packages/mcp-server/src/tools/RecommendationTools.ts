@@ -4,11 +4,20 @@ import {
   dismissRecommendation,
   getRecommendation,
   listRecommendations,
-  rejectRecommendation
+  rejectRecommendation,
+  undoPriceChange
 } from "@margin/core/operations/OperationCatalogue"
 import type { ApprovalResult } from "@margin/core/recommendations/Approval"
 import type { RecommendationMutation } from "@margin/core/recommendations/Recommendations"
-import { ListJson, listJson, RecommendationJson, recommendationJson, WriteBackStateJson } from "@margin/edge/wire"
+import {
+  ListJson,
+  listJson,
+  PriceChangeUndoneJson,
+  priceChangeUndoneJson,
+  RecommendationJson,
+  recommendationJson,
+  WriteBackStateJson
+} from "@margin/edge/wire"
 import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import { marginTool, toolHandlers, toolParameters } from "./MarginTool.ts"
@@ -75,13 +84,19 @@ export const RejectRecommendation = marginTool(rejectRecommendation, {
   success: RecommendationMutationJson
 })
 
+export const UndoPriceChange = marginTool(undoPriceChange, {
+  parameters: toolParameters(undoPriceChange),
+  success: PriceChangeUndoneJson
+})
+
 export const RecommendationTools = Toolkit.make(
   ListRecommendations,
   GetRecommendation,
   AcceptRecommendation,
   DismissRecommendation,
   ApproveRecommendation,
-  RejectRecommendation
+  RejectRecommendation,
+  UndoPriceChange
 )
 
 export const RecommendationToolsLayer = RecommendationTools.toLayer(
@@ -98,7 +113,8 @@ export const RecommendationToolsLayer = RecommendationTools.toLayer(
       accept_recommendation: handle(AcceptRecommendation, yield* acceptRecommendation.binding, mutationJson),
       dismiss_recommendation: handle(DismissRecommendation, yield* dismissRecommendation.binding, mutationJson),
       approve_recommendation: handle(ApproveRecommendation, yield* approveRecommendation.binding, approvalJson),
-      reject_recommendation: handle(RejectRecommendation, yield* rejectRecommendation.binding, mutationJson)
+      reject_recommendation: handle(RejectRecommendation, yield* rejectRecommendation.binding, mutationJson),
+      undo_price_change: handle(UndoPriceChange, yield* undoPriceChange.binding, priceChangeUndoneJson)
     })
   })
 )

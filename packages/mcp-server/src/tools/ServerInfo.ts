@@ -15,7 +15,7 @@ export const instructions = [
   "Workflow: trigger_run analyses the catalog (list_catalog_items shows it), get_run tells when the run is done (list_runs lists them),",
   "list_recommendations (status new) shows what it found and get_recommendation one of them;",
   "accept_recommendation puts one up for approval, approve_recommendation writes the new price to the store (once),",
-  "reject_recommendation (pending approval) or dismiss_recommendation ends it.",
+  "reject_recommendation (pending approval) or dismiss_recommendation ends it; undo_price_change writes an applied change's previous price back (once).",
   "Alerts flag margin problems: list_alerts and get_alert, then snooze_alert, resolve_alert or dismiss_alert.",
   "export_report is the margin report, one row per recommendation; get_workspace_status tells the plan and this month's usage.",
   "Money is integer minor units with a currency. Lists answer one page and a next_cursor; errors carry a code (not_found, conflict, forbidden_role...)."

@@ -13,6 +13,7 @@ import { ReportExport } from "@margin/core/recommendations/ReportExport"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
 import { WorkspaceStatus } from "@margin/core/workspaces/WorkspaceStatus"
+import { PriceChanges } from "@margin/core/writeback/PriceChanges"
 import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
@@ -43,6 +44,7 @@ export const CoreUseCasesLayer = Layer.mergeAll(
 
 export const UseCasesLayer = Layer.mergeAll(
   Approval.layer,
+  PriceChanges.layer,
   Authenticate.layer,
   // The console's reads across one item and one review (each over the use cases and ports below).
   ItemOverviews.layer,
