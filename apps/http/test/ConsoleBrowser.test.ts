@@ -1,11 +1,9 @@
-import { mkdirSync, readFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { join } from "node:path"
 import { assert, describe, layer } from "@effect/vitest"
 import type { Recommendation } from "@margin/core/recommendations/Recommendation"
 import { RecommendationRepository } from "@margin/core/recommendations/RecommendationRepository"
 import { seedWorkspace } from "@margin/core/testing/Seed"
 import { addMember, aWorkspaceWithOwner, member, seedRecommendation } from "@margin/edge/testing/World"
+import { heading, noSeriousViolations } from "@margin/runtime/testing/AxeCheck"
 import * as ConsoleTestServer from "@margin/runtime/testing/ConsoleTestServer"
 import {
   browser,
@@ -16,36 +14,9 @@ import {
   signIn
 } from "@margin/runtime/testing/HeadlessChromium"
 import { Effect, Option } from "effect"
-import type { Page } from "playwright-core"
 
 if (!browserInstalled)
   console.log(`ConsoleBrowser.test.ts skipped: no browser at ${executablePath} (apt-get install chromium)`)
-
-/** When set, the pages are also saved there as PNG (docs/console/*.png). */
-const screenshots = process.env.CONSOLE_SCREENSHOTS
-
-/** axe-core's source, injected into each page checked. */
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")
-
-/** Evaluated in the page once axe is injected: the serious and critical violations, as lines. */
-const seriousViolations = `axe.run(document, { resultTypes: ["violations"] }).then((results) =>
-  results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map((violation) => violation.id + ": " + violation.help + " (" + violation.nodes.map((node) => node.target.join(" ")).join(", ") + ")"))`
-
-/** axe-core run on the page as it is: no serious or critical violation. Injected through the debugger, not the page (CSP). */
-const noSeriousViolations = (page: Page, name: string) =>
-  Effect.gen(function* () {
-    yield* promise(() => page.evaluate(axeSource))
-    const found = yield* promise(() => page.evaluate<Array<string>>(seriousViolations))
-    assert.deepStrictEqual(found, [], `axe on ${name}`)
-    if (screenshots !== undefined) {
-      mkdirSync(screenshots, { recursive: true })
-      yield* promise(() => page.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true }))
-    }
-  })
-
-const heading = (page: Page) => promise(() => page.getByRole("heading", { level: 1 }).textContent())
 
 const storedStatus = (recommendation: Recommendation) =>
   RecommendationRepository.use((repository) => repository.get(recommendation.workspaceId, recommendation.id)).pipe(

@@ -4,12 +4,14 @@ import { WorkspaceAccess } from "@margin/core/access/WorkspaceAccess"
 import { Alerts } from "@margin/core/alerts/Alerts"
 import { Catalog } from "@margin/core/catalog/Catalog"
 import { CatalogImports } from "@margin/core/catalog/CatalogImports"
+import { ConnectedApps } from "@margin/core/oauth/ConnectedApps"
 import { OAuthServer } from "@margin/core/oauth/OAuthServer"
 import { Approval } from "@margin/core/recommendations/Approval"
 import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { ReportExport } from "@margin/core/recommendations/ReportExport"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
+import { PricingPolicySettings } from "@margin/core/workspaces/PricingPolicySettings"
 import { WorkspaceStatus } from "@margin/core/workspaces/WorkspaceStatus"
 import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
@@ -32,6 +34,9 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   // API keys as the console's settings manage them; their secrets on Node's crypto.
   ApiKeys.layer.pipe(Layer.provide(NodeTokenSecrets.layer)),
   RunExecutor.layer,
+  // The console's settings: connected apps (OAuth grants) and the pricing policy.
+  ConnectedApps.layer,
+  PricingPolicySettings.layer,
   // The MCP resource's OAuth authorization server; its secrets on Node's crypto, client
   // metadata documents fetched by Node behind the address policy.
   OAuthServer.layer.pipe(Layer.provide([NodeOAuthSecrets.layer, NodeClientMetadataDocuments.layer])),
