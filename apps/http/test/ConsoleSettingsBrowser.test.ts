@@ -142,6 +142,21 @@ describe.skipIf(!browserInstalled)("the console's settings in Chromium", () => {
         assert.strictEqual(yield* heading(page), "Members")
         yield* noSeriousViolations(page, "members")
         const invited = `analyst-${workspace.id}@example.com`
+        // Without the form's CSRF token the settings' actions are refused before their use case.
+        const forged = yield* promise(() =>
+          page.request.post(`${origin}/app/w/${workspace.id}/settings/members/invite`, {
+            form: { email: invited, role: "admin" },
+            maxRedirects: 0
+          })
+        )
+        assert.strictEqual(forged.status(), 403)
+        const forgedPolicy = yield* promise(() =>
+          page.request.post(`${origin}/app/w/${workspace.id}/settings/policy`, {
+            form: { csrf: "forged", target_margin: "0.5" },
+            maxRedirects: 0
+          })
+        )
+        assert.strictEqual(forgedPolicy.status(), 403)
         yield* promise(() => page.getByLabel("E-mail address").fill(invited))
         yield* promise(() => page.getByLabel("Role", { exact: true }).selectOption("analyst"))
         yield* promise(() => page.getByRole("button", { name: "Invite" }).click())
