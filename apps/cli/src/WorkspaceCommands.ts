@@ -2,8 +2,14 @@ import { ResourceNotFound } from "@margin/core/kernel/Errors"
 import { IdGenerator } from "@margin/core/kernel/IdGenerator"
 import { WorkspaceId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
-import { defaultPricingPolicy, PricingObjective, PricingPolicy, RoundingMode } from "@margin/core/pricing/PricingPolicy"
+import {
+  defaultPricingPolicy,
+  PricingObjective,
+  type PricingPolicy,
+  RoundingMode
+} from "@margin/core/pricing/PricingPolicy"
 import { type Plan, plans } from "@margin/core/workspaces/Plan"
+import { PricingPolicySettings } from "@margin/core/workspaces/PricingPolicySettings"
 import type { LifecycleState, Workspace } from "@margin/core/workspaces/Workspace"
 import { WorkspaceRepository } from "@margin/core/workspaces/WorkspaceRepository"
 import { onDatabase } from "@margin/runtime/cli"
@@ -12,7 +18,7 @@ import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { idArgument, workspaceFlag } from "./Flags.ts"
 import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
-import { audited } from "./OperatorAudit.ts"
+import { audited, operatorActor } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 
@@ -189,23 +195,18 @@ const setPolicy = Command.make(
       }),
       minExpectedGain: Option.getOrElse(input.minExpectedGain, () => current.minExpectedGain)
     }
-    const policy = yield* Schema.decodeUnknownEffect(PricingPolicy)(candidate).pipe(
-      Effect.mapError(
-        (error) => new OperatorError({ message: `invalid pricing policy: ${error.message}`, kind: "usage" })
+    // The one check of a policy (core's `checkPolicy`), the console's too.
+    const policy = yield* PricingPolicySettings.use((settings) =>
+      settings.set(workspace.id, { _tag: "Operator", actor: operatorActor }, candidate)
+    ).pipe(
+      Effect.catchTag("InvalidPolicy", (invalid) =>
+        Effect.fail(
+          new OperatorError({
+            message: `invalid pricing policy: ${invalid.fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`,
+            kind: "usage"
+          })
+        )
       )
-    )
-    yield* audited(
-      WorkspaceRepository.use((workspaces) => workspaces.setPricingPolicy(workspace.id, policy)),
-      () => [
-        {
-          workspaceId: workspace.id,
-          action: "workspace.set_policy",
-          resourceType: "workspace",
-          resourceId: workspace.id,
-          beforeStatus: null,
-          afterStatus: null
-        }
-      ]
     )
     yield* report(
       { id: workspace.id, pricing_policy: policyJson(policy) },

@@ -1,25 +1,10 @@
-import type { Role } from "@margin/core/access/Role"
-import type { UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import type { SessionCookie } from "@margin/edge/auth"
 import type { Effect } from "effect"
 import type { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import type { Answer, InWorkspace } from "./ConsoleGate.ts"
 import type { PageContext } from "./ConsolePage.ts"
 
-/** A page answered before the handler's own work: not signed in, refused, not found, rate limited. */
-export interface Answer {
-  readonly _tag: "Answer"
-  readonly response: HttpServerResponse.HttpServerResponse
-}
-
-/** A signed-in person in one of their workspaces. */
-export interface InWorkspace {
-  readonly _tag: "InWorkspace"
-  readonly userId: UserId
-  readonly workspaceId: WorkspaceId
-  readonly role: Role
-  readonly context: PageContext
-  readonly cookies: ReadonlyArray<SessionCookie>
-}
+export type { Answer, InWorkspace }
 
 /** A console route's handler: the page or the redirect it answers. */
 export type ConsoleHandler<E> = (

@@ -28,13 +28,40 @@ export const pageHeaders = {
   "referrer-policy": "same-origin"
 } as const
 
+/**
+ * A notice at the top of every workspace page: support access open, the person's account deletion
+ * pending (the contract's two status objects), or their address not confirmed (`text`: the address).
+ */
+export interface Banner {
+  readonly kind: "support" | "deletion" | "confirm-email"
+  readonly text: string
+}
+
+/** The settings pages, in the navigation's order (admins and owners only). */
+export const settingsPages = [
+  ["api-keys", "API keys"],
+  ["connected-apps", "Connected apps"],
+  ["members", "Members"],
+  ["policy", "Pricing policy"]
+] as const
+export type SettingsPage = (typeof settingsPages)[number][0]
+
 /** Where the person is: the workspace's name and id, their role and the navigation's current entry. */
 export interface PageContext {
   readonly workspace: { readonly id: string; readonly name: string } | null
   readonly role: string | null
   readonly email: string | null
   readonly csrf: string
-  readonly current?: "recommendations" | "catalog" | "api-keys" | "workspaces" | "changes" | "runs" | "alerts"
+  readonly current?:
+    | "recommendations"
+    | "catalog"
+    | "changes"
+    | "runs"
+    | "alerts"
+    | "workspaces"
+    | "email"
+    | SettingsPage
+  readonly banners?: ReadonlyArray<Banner>
 }
 
 export interface PageInput {
@@ -65,9 +92,9 @@ const navigation = (context: PageContext): string => {
           entry(`${base}/runs`, "Runs", context.current === "runs"),
           entry(`${base}/alerts`, "Alerts", context.current === "alerts"),
           entry(`${base}/catalog`, "Catalog", context.current === "catalog"),
-          context.role === "admin" || context.role === "owner"
-            ? entry(`${base}/settings/api-keys`, "API keys", context.current === "api-keys")
-            : "",
+          ...(context.role === "admin" || context.role === "owner"
+            ? settingsPages.map(([page, label]) => entry(`${base}/settings/${page}`, label, context.current === page))
+            : []),
           entry("/app", "Workspaces", context.current === "workspaces")
         ].join("")
   return `<header class="top">
@@ -76,9 +103,25 @@ ${workspace === null ? "" : `<span class="workspace">${escapeHtml(workspace.name
 <nav aria-label="Main"><ul>${links}</ul></nav>
 <form method="post" action="/app/sign-out" class="sign-out">
 <input type="hidden" name="csrf" value="${escapeHtml(context.csrf)}">
-<span class="who">${escapeHtml(context.email ?? "")}</span> <button type="submit">Sign out</button>
+${
+  workspace === null || context.email === null
+    ? ""
+    : `<a class="who" href="${escapeHtml(`${base}/settings/email`)}"${context.current === "email" ? ' aria-current="page"' : ""}>${escapeHtml(context.email)}</a>`
+} <button type="submit">Sign out</button>
 </form>
-</header>`
+</header>
+${bannersOf(context)}`
+}
+
+const bannersOf = (context: PageContext): string => {
+  const banners = context.banners ?? []
+  if (banners.length === 0 || context.workspace === null) return ""
+  const emailPage = `/app/w/${encodeURIComponent(context.workspace.id)}/settings/email`
+  const one = (banner: Banner) =>
+    banner.kind === "confirm-email"
+      ? `<p class="banner banner-confirm-email">Your e-mail address ${escapeHtml(banner.text)} is not confirmed: starting a run needs it. <a href="${escapeHtml(emailPage)}">Confirm it</a></p>`
+      : `<p class="banner banner-${banner.kind}">${escapeHtml(banner.text)}</p>`
+  return `<section class="banners" aria-label="Workspace status">${banners.map(one).join("\n")}</section>`
 }
 
 /** A whole console page: its stylesheet and script are files of this origin (CSP: no inline code). */

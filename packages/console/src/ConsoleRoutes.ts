@@ -1,17 +1,13 @@
-import type { Actor } from "@margin/core/access/Actor"
 import { ApiKeys, type NewApiKey } from "@margin/core/access/ApiKeys"
-import { RateBudget } from "@margin/core/access/RateBudget"
-import { mayManage } from "@margin/core/access/Role"
 import { scopes as allScopes, type Scope } from "@margin/core/access/Scope"
-import { WorkspaceAccess } from "@margin/core/access/WorkspaceAccess"
 import type { InvalidInput } from "@margin/core/kernel/Errors"
-import { RecommendationId, TokenId, WorkspaceId } from "@margin/core/kernel/Ids"
+import { RecommendationId, TokenId } from "@margin/core/kernel/Ids"
 import { maxPageLimit } from "@margin/core/kernel/Page"
 import { listRecommendations } from "@margin/core/operations/OperationCatalogue"
 import { inputSchemaOf } from "@margin/core/operations/OperationInput"
 import { RecommendationReviews } from "@margin/core/recommendations/RecommendationReviews"
 import { Recommendations } from "@margin/core/recommendations/Recommendations"
-import { BrowserSessions, budgetKey, type SessionCookie } from "@margin/edge/auth"
+import { budgetKey } from "@margin/edge/auth"
 import { RejectBody } from "@margin/edge/wire"
 import { Clock, Effect, Option, Result, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -22,13 +18,25 @@ import { catalogRoutes, catalogRoutesTable, filledIn } from "./CatalogRoutes.ts"
 import { decodeForm, sessionCaller } from "./CatalogueCall.ts"
 import { compressed } from "./Compression.ts"
 import { assetsPrefix, assetsRoute } from "./ConsoleAssets.ts"
-import type { Answer, InWorkspace } from "./ConsoleKit.ts"
+import {
+  actorOf,
+  consoleGate,
+  formExpired,
+  formOf,
+  type InWorkspace,
+  idPattern,
+  managerOnly,
+  notFound,
+  redirect,
+  withCookies
+} from "./ConsoleGate.ts"
 import { messagePage, type PageContext, pageHeaders } from "./ConsolePage.ts"
 import { priceChangesRoutes, priceChangesRoutesTable } from "./PriceChangesRoutes.ts"
 import { queueOf, queuePage } from "./QueuePage.ts"
 import { type ActionOutcome, actionRunner, isAction, pastTense } from "./RecommendationActions.ts"
 import { recommendationPage } from "./RecommendationPage.ts"
 import { runsRoutes, runsRoutesTable } from "./RunsRoutes.ts"
+import { settingsHandlers, settingsRoutes } from "./SettingsRoutes.ts"
 import { workspacesPage } from "./WorkspacesPage.ts"
 
 export const consolePaths = {
@@ -58,54 +66,12 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   ...priceChangesRoutesTable,
   ...runsRoutesTable,
   ...alertsRoutesTable,
-  { method: "GET", path: consolePaths.assets }
+  { method: "GET", path: consolePaths.assets },
+  ...settingsRoutes
 ]
-
-/** Ids as this service makes them; anything else (NUL, spaces, a path) names nothing: 404. */
-const idPattern = /^[a-z]{2,4}_[0-9A-Za-z_-]{1,64}$/
 
 /** At most this many recommendations in one bulk action (one form's worth). */
 export const maxBulkItems = 200
-
-const answer = (response: HttpServerResponse.HttpServerResponse): Answer => ({ _tag: "Answer", response })
-
-const redirect = (location: string, cookies: ReadonlyArray<SessionCookie> = []) =>
-  HttpServerResponse.redirect(location, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
-    HttpServerResponse.setCookiesUnsafe(cookies)
-  )
-
-const withCookies = (response: HttpServerResponse.HttpServerResponse, cookies: ReadonlyArray<SessionCookie>) =>
-  cookies.length === 0 ? response : HttpServerResponse.setCookiesUnsafe(response, cookies)
-
-/** A form body, read once; an unreadable one is empty (its CSRF check then fails). */
-const formOf = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.map(
-    Effect.orElseSucceed(request.text, () => ""),
-    (text) => new URLSearchParams(text)
-  )
-
-const pathAndQuery = (request: HttpServerRequest.HttpServerRequest): string => {
-  const url = new URL(request.url, "http://localhost")
-  return `${url.pathname}${url.search}`
-}
-
-const tooMany = (retryAfterSeconds: number) =>
-  HttpServerResponse.setHeader(
-    messagePage(429, "Too many requests", `Your rate budget is spent: try again in ${retryAfterSeconds} s.`, null),
-    "retry-after",
-    String(retryAfterSeconds)
-  )
-
-const notFound = (context: PageContext | null) =>
-  messagePage(404, "Not found", "There is nothing here, or it belongs to a workspace you are not a member of.", context)
-
-const formExpired = (context: PageContext | null) =>
-  messagePage(
-    403,
-    "This form has expired",
-    "Reload the page and try again (the form's security token did not match your session).",
-    context
-  )
 
 const reasonNeeded = (context: PageContext) =>
   messagePage(400, "A reason is needed", "Rejecting needs a reason of at most 1000 characters.", context)
@@ -130,77 +96,12 @@ const queueInput = inputSchemaOf(listRecommendations, "query")
  */
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
-    const sessions = yield* BrowserSessions
-    const access = yield* WorkspaceAccess
+    const { sessions, access, budget, signedIn, inWorkspace, posted } = yield* consoleGate
     const recommendations = yield* Recommendations
     const reviews = yield* RecommendationReviews
     const listQueue = yield* listRecommendations.binding
     const apiKeys = yield* ApiKeys
-    const budget = yield* RateBudget
     const runAction = yield* actionRunner
-
-    /** The signed-in person, charged one unit; else the sign-in page (coming back here), or a refusal. */
-    const signedIn = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function* () {
-        const visit = yield* sessions.visit(request)
-        if (visit === undefined) {
-          return answer(
-            messagePage(400, "Unknown host", "This server does not name itself by the host you asked for.", null)
-          )
-        }
-        if (visit.userId === undefined) {
-          const back = request.method === "GET" ? pathAndQuery(request) : consolePaths.home
-          return answer(redirect(sessions.signInPath(back), visit.cookies))
-        }
-        const decision = yield* budget.consume(
-          budgetKey({ tokenId: null, userId: visit.userId }),
-          yield* Clock.currentTimeMillis
-        )
-        if (decision._tag === "Limited") return answer(tooMany(decision.retryAfterSeconds))
-        return { _tag: "SignedIn" as const, userId: visit.userId, csrf: visit.csrf, cookies: visit.cookies }
-      })
-
-    /** The person in the route's workspace; 404 when it is not theirs. */
-    const inWorkspace = (request: HttpServerRequest.HttpServerRequest, current: PageContext["current"]) =>
-      Effect.gen(function* () {
-        const person = yield* signedIn(request)
-        if (person._tag === "Answer") return person
-        const params = yield* HttpRouter.params
-        const raw = params.workspace_id ?? ""
-        const context: PageContext = { workspace: null, role: null, email: null, csrf: person.csrf }
-        if (!idPattern.test(raw)) return answer(notFound(context))
-        const membership = yield* Effect.option(access.membershipIn(WorkspaceId.make(raw), person.userId))
-        if (Option.isNone(membership)) return answer(notFound(context))
-        const found: InWorkspace = {
-          _tag: "InWorkspace",
-          userId: person.userId,
-          workspaceId: membership.value.workspace.id,
-          role: membership.value.role,
-          cookies: person.cookies,
-          context: {
-            workspace: { id: membership.value.workspace.id, name: membership.value.workspace.name },
-            role: membership.value.role,
-            email: null,
-            csrf: person.csrf,
-            ...(current === undefined ? {} : { current })
-          }
-        }
-        return found
-      })
-
-    /** As `inWorkspace`, for a form post: its body read and its CSRF token checked (403 without). */
-    const posted = (request: HttpServerRequest.HttpServerRequest, current: PageContext["current"]) =>
-      Effect.gen(function* () {
-        const place = yield* inWorkspace(request, current)
-        if (place._tag === "Answer") return place
-        const form = yield* formOf(request)
-        if (!(yield* sessions.csrfMatches(request, form.get("csrf") ?? undefined))) {
-          return answer(formExpired(place.context))
-        }
-        return { ...place, form }
-      })
-
-    const actorOf = (place: InWorkspace): Actor => ({ _tag: "SessionActor", userId: place.userId })
 
     const home = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
@@ -392,16 +293,6 @@ export const layer = HttpRouter.addAll(
         })
       })
 
-    const managerOnly = (place: InWorkspace) =>
-      mayManage(place.role)
-        ? undefined
-        : messagePage(
-            403,
-            "Admins only",
-            `API keys are managed by admins and owners; your role is ${place.role}.`,
-            place.context
-          )
-
     const showKeys = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
         const place = yield* inWorkspace(request, "api-keys")
@@ -493,7 +384,8 @@ export const layer = HttpRouter.addAll(
       ...catalogHandlers,
       ...changeHandlers,
       ...runHandlers,
-      ...alertHandlers
+      ...alertHandlers,
+      ...(yield* settingsHandlers)
     ] as const
     return [
       assetsRoute,

@@ -16,6 +16,7 @@ export {
 } from "./McpSettings.ts"
 export { BrowserSessionsLayer } from "./oauth/BrowserSessionsLayer.ts"
 export { announceConsole, consoleUrl } from "./oauth/ConsoleSignInLink.ts"
+export { EmailLinksLayer } from "./oauth/EmailLinksLayer.ts"
 export { OAuthLoginSettings, type OAuthLoginSettingsShape, type OidcSettings } from "./oauth/OAuthLoginSettings.ts"
 export { allowedHeaders, exposedHeaders } from "./transport/McpCors.ts"
 export * as McpRoutes from "./transport/McpRoutes.ts"

@@ -25,6 +25,7 @@ import catalogImports from "./migrations/0017_catalog_imports.ts"
 import minExpectedGain from "./migrations/0018_min_expected_gain.ts"
 import storeSyncStates from "./migrations/0019_store_sync_states.ts"
 import writeBackUndo from "./migrations/0020_write_back_undo.ts"
+import grantLastUse from "./migrations/0021_grant_last_use.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -51,7 +52,8 @@ export const loader = PgMigrator.fromRecord({
   "0017_catalog_imports": catalogImports,
   "0018_min_expected_gain": minExpectedGain,
   "0019_store_sync_states": storeSyncStates,
-  "0020_write_back_undo": writeBackUndo
+  "0020_write_back_undo": writeBackUndo,
+  "0021_grant_last_use": grantLastUse
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 import { fastMembershipRow, MembershipRow } from "./PgCallerRows.ts"
 import { fixedSql } from "./PgFixedSql.ts"
 import { asRepositoryWith } from "./PgRepositoryError.ts"
-import { columnsOf, firstOf, rowsOf } from "./PgRows.ts"
+import { columnsOf, firstOf, rowsOf, touchedAny } from "./PgRows.ts"
 
 export const toDomain = (row: MembershipRow): Membership => ({
   workspaceId: row.workspace_id,
@@ -43,6 +43,10 @@ export const layer: Layer.Layer<MembershipRepository, never, SqlClient.SqlClient
           INSERT INTO memberships ${sql.insert(toRow(membership))}
           ON CONFLICT (workspace_id, user_id) DO UPDATE SET role = EXCLUDED.role`.pipe(
           asRepositoryWith("MembershipRepository.upsert", () => Effect.void)
+        ),
+      remove: (workspaceId, userId) =>
+        sql`DELETE FROM memberships WHERE workspace_id = ${workspaceId} AND user_id = ${userId} RETURNING user_id`.pipe(
+          asRepositoryWith("MembershipRepository.remove", (rows) => Effect.succeed(touchedAny(rows)))
         ),
       // The port's contract: only owners and admins (they receive deprecation notices).
       listForWorkspace: (workspaceId) =>

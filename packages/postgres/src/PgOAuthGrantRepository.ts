@@ -17,7 +17,8 @@ export const GrantRow = Schema.Struct({
   scopes: Schema.Array(Scope),
   resource: Schema.String,
   created_at: Instant,
-  revoked_at: NullableInstant
+  revoked_at: NullableInstant,
+  last_used_at: NullableInstant
 })
 export type GrantRow = typeof GrantRow.Type
 
@@ -39,7 +40,8 @@ export const grantToDomain = (row: GrantRow): OAuthGrant => ({
   scopes: row.scopes,
   resource: row.resource,
   createdAt: row.created_at,
-  revokedAt: row.revoked_at
+  revokedAt: row.revoked_at,
+  lastUsedAt: row.last_used_at
 })
 
 export const grantToRow = (grant: OAuthGrant) => ({
@@ -50,7 +52,8 @@ export const grantToRow = (grant: OAuthGrant) => ({
   scopes: grant.scopes,
   resource: grant.resource,
   created_at: toTimestamptz(grant.createdAt),
-  revoked_at: toNullableTimestamptz(grant.revokedAt)
+  revoked_at: toNullableTimestamptz(grant.revokedAt),
+  last_used_at: toNullableTimestamptz(grant.lastUsedAt)
 })
 
 export const tokenToDomain = (row: OAuthTokenRow): OAuthToken => ({
@@ -101,11 +104,16 @@ export const layer: Layer.Layer<OAuthGrantRepository, never, SqlClient.SqlClient
           asRepositoryWith("OAuthGrantRepository.get", oneGrant)
         ),
       list: (filter) =>
-        (filter.userId === undefined
-          ? sql`SELECT ${grantColumns} FROM oauth_grants ORDER BY created_at DESC, id DESC`
-          : sql`SELECT ${grantColumns} FROM oauth_grants WHERE user_id = ${filter.userId}
-              ORDER BY created_at DESC, id DESC`
-        ).pipe(asRepositoryWith("OAuthGrantRepository.list", grants)),
+        sql`SELECT ${grantColumns} FROM oauth_grants
+          WHERE ${filter.userId === undefined ? sql.literal("TRUE") : sql`user_id = ${filter.userId}`}
+            AND ${filter.workspaceId === undefined ? sql.literal("TRUE") : sql`workspace_id = ${filter.workspaceId}`}
+          ORDER BY created_at DESC, id DESC`.pipe(asRepositoryWith("OAuthGrantRepository.list", grants)),
+      touch: (id, at) =>
+        sql`UPDATE oauth_grants SET last_used_at = ${toTimestamptz(at)}
+          WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at < ${toTimestamptz(at)})`.pipe(
+          Effect.asVoid,
+          asRepository("OAuthGrantRepository.touch")
+        ),
       revoke: (id, at) =>
         sql`UPDATE oauth_grants SET revoked_at = ${toTimestamptz(at)}
           WHERE id = ${id} AND revoked_at IS NULL RETURNING id`.pipe(

@@ -1,23 +1,20 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AuditTrail } from "../audit/AuditTrail.ts"
-import { ForbiddenRole, InvalidInput, type RepositoryError, ResourceNotFound } from "../kernel/Errors.ts"
+import { type ForbiddenRole, InvalidInput, type RepositoryError, ResourceNotFound } from "../kernel/Errors.ts"
 import { IdGenerator } from "../kernel/IdGenerator.ts"
-import { TokenId, type UserId, type WorkspaceId } from "../kernel/Ids.ts"
+import { TokenId, type WorkspaceId } from "../kernel/Ids.ts"
 import { maxPageLimit, type Page } from "../kernel/Page.ts"
 import { Transactor } from "../kernel/Transactor.ts"
 import { actorLabel } from "./Actor.ts"
 import type { ApiToken } from "./ApiToken.ts"
-import { mayManage, type Role } from "./Role.ts"
+import { type ActingMember, asManager } from "./Manager.ts"
+import type { Role } from "./Role.ts"
 import { scopesForRole } from "./RoleScopes.ts"
 import type { Scope } from "./Scope.ts"
 import { TokenRepository } from "./TokenRepository.ts"
 import { TokenSecrets } from "./TokenSecrets.ts"
 
-/** The member acting: who they are and their role in the workspace (null: no longer a member). */
-export interface ActingMember {
-  readonly userId: UserId
-  readonly role: Role | null
-}
+export type { ActingMember } from "./Manager.ts"
 
 /** What a new key is: a name, its scopes, and how many days it lasts (null: until revoked). */
 export interface NewApiKey {
@@ -76,10 +73,7 @@ export class ApiKeys extends Context.Service<
       const transactor = yield* Transactor
       const trail = yield* AuditTrail
 
-      const manager = (member: ActingMember): Effect.Effect<Role, ForbiddenRole> =>
-        member.role !== null && mayManage(member.role)
-          ? Effect.succeed(member.role)
-          : Effect.fail(new ForbiddenRole({ role: member.role }))
+      const manager = asManager
 
       const invalid = (path: string, message: string) => Effect.fail(new InvalidInput({ path, message }))
 

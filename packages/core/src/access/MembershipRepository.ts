@@ -14,6 +14,8 @@ export class MembershipRepository extends Context.Service<
     readonly listForUser: (userId: UserId) => Effect.Effect<ReadonlyArray<Membership>, RepositoryError>
     /** Adds the member or changes their role. */
     readonly upsert: (membership: Membership) => Effect.Effect<void, RepositoryError>
+    /** Ends the membership; true only when there was one. */
+    readonly remove: (workspaceId: WorkspaceId, userId: UserId) => Effect.Effect<boolean, RepositoryError>
     /** Owners and admins of a workspace (deprecation notices go to them). */
     readonly listForWorkspace: (workspaceId: WorkspaceId) => Effect.Effect<ReadonlyArray<Membership>, RepositoryError>
     /**

@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { MembershipRepository } from "../access/MembershipRepository.ts"
 import { hasAtLeast } from "../access/Role.ts"
-import { compareStrings, getRow, putRow, rowsWhere } from "./internal/MemoryRows.ts"
+import { compareStrings, deleteRowsWhere, getRow, putRow, rowsWhere } from "./internal/MemoryRows.ts"
 import { membershipKey, membershipsTable } from "./internal/MemoryTables.ts"
 import { MemoryDatabase } from "./MemoryDatabase.ts"
 
@@ -19,6 +19,15 @@ export const layer: Layer.Layer<MembershipRepository, never, MemoryDatabase> = L
         ),
       upsert: (membership) =>
         putRow(db, membershipsTable, membershipKey(membership.workspaceId, membership.userId), membership),
+      remove: (workspaceId, userId) =>
+        Effect.map(
+          deleteRowsWhere(
+            db,
+            membershipsTable,
+            (membership) => membership.workspaceId === workspaceId && membership.userId === userId
+          ),
+          (count) => count > 0
+        ),
       // The port's contract: only owners and admins (they receive deprecation notices).
       listForWorkspace: (workspaceId) =>
         db.read((tables) =>

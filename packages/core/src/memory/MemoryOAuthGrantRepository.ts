@@ -28,7 +28,9 @@ export const layer: Layer.Layer<OAuthGrantRepository, never, MemoryDatabase> = L
         db.read((tables) =>
           rowsWhere(
             oauthGrantsTable.rows(tables),
-            (grant) => filter.userId === undefined || grant.userId === filter.userId
+            (grant) =>
+              (filter.userId === undefined || grant.userId === filter.userId) &&
+              (filter.workspaceId === undefined || grant.workspaceId === filter.workspaceId)
           )
             .sort(oldestFirst)
             .reverse()
@@ -36,6 +38,14 @@ export const layer: Layer.Layer<OAuthGrantRepository, never, MemoryDatabase> = L
       revoke: (id, at) =>
         changeRow(db, oauthGrantsTable, id, (grant) =>
           grant.revokedAt === null ? Option.some({ ...grant, revokedAt: at }) : Option.none()
+        ),
+      touch: (id, at) =>
+        Effect.asVoid(
+          changeRow(db, oauthGrantsTable, id, (grant) =>
+            grant.lastUsedAt === null || grant.lastUsedAt < at
+              ? Option.some({ ...grant, lastUsedAt: at })
+              : Option.none()
+          )
         ),
       insertToken: (tokenHash, token) =>
         insertNew(db, oauthTokensTable, tokenHash, token, "OAuthGrantRepository.insertToken"),

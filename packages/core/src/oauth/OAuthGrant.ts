@@ -17,9 +17,14 @@ export const OAuthGrant = Schema.Struct({
   /** The RFC 8707 resource (the MCP endpoint's URL) its access tokens are for. */
   resource: Schema.String,
   createdAt: Timestamp,
-  revokedAt: Schema.NullOr(Timestamp)
+  revokedAt: Schema.NullOr(Timestamp),
+  /** When one of its access tokens last reached the resource (to the minute); null: never yet. */
+  lastUsedAt: Schema.NullOr(Timestamp)
 })
 export type OAuthGrant = typeof OAuthGrant.Type
+
+/** A grant's last use is recorded at most once a minute: each MCP call need not write. */
+export const grantTouchIntervalMs = 60_000
 
 export const grantLive = (grant: OAuthGrant, now: number): boolean => grant.revokedAt === null || grant.revokedAt > now
 

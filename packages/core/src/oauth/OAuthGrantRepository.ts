@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { RepositoryError } from "../kernel/Errors.ts"
-import type { GrantId, UserId } from "../kernel/Ids.ts"
+import type { GrantId, UserId, WorkspaceId } from "../kernel/Ids.ts"
 import type { OAuthGrant } from "./OAuthGrant.ts"
 import type { OAuthToken } from "./OAuthToken.ts"
 
@@ -14,10 +14,15 @@ export class OAuthGrantRepository extends Context.Service<
      */
     readonly consent: (fresh: OAuthGrant) => Effect.Effect<OAuthGrant, RepositoryError>
     readonly get: (id: GrantId) => Effect.Effect<Option.Option<OAuthGrant>, RepositoryError>
-    /** Every grant (of one user when given), live or revoked, newest first. */
-    readonly list: (filter: { readonly userId?: UserId }) => Effect.Effect<ReadonlyArray<OAuthGrant>, RepositoryError>
+    /** Every grant (of one user, of one workspace, when given), live or revoked, newest first. */
+    readonly list: (filter: {
+      readonly userId?: UserId
+      readonly workspaceId?: WorkspaceId
+    }) => Effect.Effect<ReadonlyArray<OAuthGrant>, RepositoryError>
     /** True only for the call that revoked it: a second revoke keeps the first instant. */
     readonly revoke: (id: GrantId, at: number) => Effect.Effect<boolean, RepositoryError>
+    /** Records a use of the grant at `at` (its `lastUsedAt`; never moved back). */
+    readonly touch: (id: GrantId, at: number) => Effect.Effect<void, RepositoryError>
     readonly insertToken: (tokenHash: string, token: OAuthToken) => Effect.Effect<void, RepositoryError>
     readonly findToken: (tokenHash: string) => Effect.Effect<Option.Option<OAuthToken>, RepositoryError>
     /**

@@ -20,7 +20,7 @@ import { ClientMetadataDocuments } from "./ClientMetadataDocuments.ts"
 import { type OAuthClient, redirectUriAllowed, type TokenEndpointAuthMethod } from "./OAuthClient.ts"
 import { OAuthClientRepository } from "./OAuthClientRepository.ts"
 import { OAuthRefused } from "./OAuthErrors.ts"
-import { grantLive, maxLiveGrantsPerUser, type OAuthGrant } from "./OAuthGrant.ts"
+import { grantLive, grantTouchIntervalMs, maxLiveGrantsPerUser, type OAuthGrant } from "./OAuthGrant.ts"
 import { OAuthGrantRepository } from "./OAuthGrantRepository.ts"
 import { redirectUriAcceptable } from "./OAuthRedirectUri.ts"
 import { narrowScopes, scopeParameter } from "./OAuthScopes.ts"
@@ -357,7 +357,8 @@ export class OAuthServer extends Context.Service<
             scopes: chosen.success,
             resource: input.request.resource,
             createdAt: now,
-            revokedAt: null
+            revokedAt: null,
+            lastUsedAt: null
           })
           // At most maxLiveGrantsPerUser live grants a user: the oldest beyond it end (list is newest first).
           const live = (yield* grants.list({ userId: input.userId })).filter((held) => grantLive(held, now))
@@ -462,7 +463,13 @@ export class OAuthServer extends Context.Service<
           const grant = yield* grants.get(token.value.grantId)
           if (Option.isNone(grant)) return Option.none()
           const now = yield* Clock.currentTimeMillis
-          return accessTokenState(token.value, grant.value, now) === "usable" ? grant : Option.none()
+          if (accessTokenState(token.value, grant.value, now) !== "usable") return Option.none()
+          // The connected apps page shows the last use; a failed write must not refuse the call.
+          const last = grant.value.lastUsedAt
+          if (last === null || now - last >= grantTouchIntervalMs) {
+            yield* Effect.ignore(grants.touch(grant.value.id, now))
+          }
+          return grant
         }),
 
         listGrants: (filter) => grants.list(filter),

@@ -106,4 +106,21 @@ export const membershipRepositoryContract = <E>(name: string, services: Layer.La
         )
       })
     )
+
+    it.effect("remove ends one membership, once; the user's others stay", () =>
+      Effect.gen(function* () {
+        const memberships = yield* MembershipRepository
+        const workspace = yield* seedWorkspace()
+        const other = yield* seedWorkspace()
+        const user = yield* seedUser()
+        const here = aMembership({ workspaceId: workspace.id, userId: user.id, role: "admin" })
+        const there = aMembership({ workspaceId: other.id, userId: user.id, role: "viewer" })
+        yield* memberships.upsert(here)
+        yield* memberships.upsert(there)
+        assert.isTrue(yield* memberships.remove(workspace.id, user.id))
+        assert.isTrue(Option.isNone(yield* memberships.get(workspace.id, user.id)))
+        assert.isFalse(yield* memberships.remove(workspace.id, user.id))
+        assert.deepStrictEqual(yield* memberships.listForUser(user.id), [there])
+      })
+    )
   })

@@ -42,6 +42,7 @@ export const aGrant = (overrides: Partial<OAuthGrant> = {}): OAuthGrant => ({
   resource: fixtureResource,
   createdAt: fixtureNow,
   revokedAt: null,
+  lastUsedAt: null,
   ...overrides
 })
 

@@ -145,4 +145,29 @@ export const oauthGrantRepositoryContract = <E>(name: string, services: Layer.La
         assert.isTrue(Option.isSome(yield* grants.get(ended.id)))
       })
     )
+
+    it.effect("list by workspace; touch records the last use, never moving it back; consent keeps it", () =>
+      Effect.gen(function* () {
+        const grants = yield* OAuthGrantRepository
+        const lastUse = (id: GrantId) =>
+          Effect.map(
+            Effect.flatMap(grants.get(id), (found) => expectSome(found, "the grant")),
+            (found) => found.lastUsedAt
+          )
+        const grant = yield* seedGrant()
+        const elsewhere = yield* seedGrant()
+        assert.deepStrictEqual(
+          (yield* grants.list({ workspaceId: grant.workspaceId })).map((one) => one.id),
+          [grant.id]
+        )
+        assert.deepStrictEqual(yield* grants.list({ workspaceId: grant.workspaceId, userId: elsewhere.userId }), [])
+        assert.isNull(yield* lastUse(grant.id))
+        yield* grants.touch(grant.id, fixtureNow + minuteMs)
+        yield* grants.touch(grant.id, fixtureNow)
+        assert.strictEqual(yield* lastUse(grant.id), fixtureNow + minuteMs)
+        yield* grants.consent({ ...grant, id: yield* freshId("grant", GrantId.make), scopes: ["runs:read"] })
+        assert.strictEqual(yield* lastUse(grant.id), fixtureNow + minuteMs)
+        assert.isNull(yield* lastUse(elsewhere.id))
+      })
+    )
   })

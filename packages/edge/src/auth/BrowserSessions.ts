@@ -13,6 +13,8 @@ export interface BrowserVisit {
   readonly csrf: string
   /** The cookie that starts the session when the browser had none (set it on the answer). */
   readonly cookies: ReadonlyArray<SessionCookie>
+  /** This service's origin as configured (else a loopback Host): for links the pages mail. */
+  readonly origin: string
 }
 
 /**

@@ -21,7 +21,12 @@ export const BrowserSessionsLayer = Layer.effect(
           const origin = originOf(settings, request)
           if (origin === undefined) return undefined
           const csrf = csrfOf(login, request, origin, now)
-          return { userId: sessionOf(login, request, origin, now)?.userId, csrf: csrf.token, cookies: csrf.cookies }
+          return {
+            userId: sessionOf(login, request, origin, now)?.userId,
+            csrf: csrf.token,
+            cookies: csrf.cookies,
+            origin
+          }
         }),
       csrfMatches: (request, token) =>
         Effect.map(Clock.currentTimeMillis, (now) => {

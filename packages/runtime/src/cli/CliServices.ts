@@ -4,6 +4,7 @@ import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
 import { StoreSyncs } from "@margin/core/stores/StoreSyncs"
+import { PricingPolicySettings } from "@margin/core/workspaces/PricingPolicySettings"
 import { WriteBackCancellation } from "@margin/core/writeback/WriteBackCancellation"
 import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
 import { StoreCatalogRouter } from "@margin/stores"
@@ -19,6 +20,7 @@ export const layer = Layer.mergeAll(
   Runs.layer,
   RunExecutor.layer,
   Members.layer,
+  PricingPolicySettings.layer,
   CatalogImports.layer,
   WriteBackCancellation.layer,
   StoreSyncs.layer.pipe(Layer.provide([AuditTrail.layer, StoreCatalogRouter.layerLive]))

@@ -5,6 +5,7 @@ import { Alerts } from "@margin/core/alerts/Alerts"
 import { Catalog } from "@margin/core/catalog/Catalog"
 import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { ItemOverviews } from "@margin/core/catalog/ItemOverviews"
+import { ConnectedApps } from "@margin/core/oauth/ConnectedApps"
 import { OAuthServer } from "@margin/core/oauth/OAuthServer"
 import { Approval } from "@margin/core/recommendations/Approval"
 import { RecommendationReviews } from "@margin/core/recommendations/RecommendationReviews"
@@ -12,6 +13,7 @@ import { Recommendations } from "@margin/core/recommendations/Recommendations"
 import { ReportExport } from "@margin/core/recommendations/ReportExport"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
+import { PricingPolicySettings } from "@margin/core/workspaces/PricingPolicySettings"
 import { WorkspaceStatus } from "@margin/core/workspaces/WorkspaceStatus"
 import { PriceChanges } from "@margin/core/writeback/PriceChanges"
 import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
@@ -35,6 +37,9 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   // API keys as the console's settings manage them; their secrets on Node's crypto.
   ApiKeys.layer.pipe(Layer.provide(NodeTokenSecrets.layer)),
   RunExecutor.layer,
+  // The console's settings: connected apps (OAuth grants) and the pricing policy.
+  ConnectedApps.layer,
+  PricingPolicySettings.layer,
   // The MCP resource's OAuth authorization server; its secrets on Node's crypto, client
   // metadata documents fetched by Node behind the address policy.
   OAuthServer.layer.pipe(Layer.provide([NodeOAuthSecrets.layer, NodeClientMetadataDocuments.layer])),

@@ -1,5 +1,7 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { ConsoleRoutes } from "@margin/console"
+import { EmailConfirmation } from "@margin/core/access/EmailConfirmation"
+import { WorkspaceMembers } from "@margin/core/access/WorkspaceMembers"
 import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
 import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
@@ -8,6 +10,7 @@ import { MailerLayer } from "@margin/mail"
 import {
   announceConsole,
   BrowserSessionsLayer,
+  EmailLinksLayer,
   McpRoutes,
   McpSettings,
   type McpSettingsShape,
@@ -53,7 +56,13 @@ export const app = (options: AppOptions = {}) =>
     beside: {
       layer: Layer.mergeAll(
         McpRoutes.layer,
-        ConsoleRoutes.layer.pipe(Layer.provide(BrowserSessionsLayer)),
+        // The settings' use cases that mail links signed with the sign-in key (EmailLinksLayer).
+        ConsoleRoutes.layer.pipe(
+          Layer.provide([
+            BrowserSessionsLayer,
+            Layer.mergeAll(WorkspaceMembers.layer, EmailConfirmation.layer).pipe(Layer.provide(EmailLinksLayer))
+          ])
+        ),
         options.announceConsole === undefined
           ? Layer.empty
           : announceConsole(options.announceConsole.email, options.announceConsole.origin)

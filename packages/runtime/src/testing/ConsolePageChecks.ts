@@ -7,7 +7,7 @@ import type { Page } from "playwright-core"
 import { promise } from "./HeadlessChromium.ts"
 
 /** When set, the pages checked are also saved there as PNG (docs/console/*.png). */
-const screenshots = process.env.CONSOLE_SCREENSHOTS
+export const screenshots = process.env.CONSOLE_SCREENSHOTS
 
 /** axe-core's source, injected into each page checked. */
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8")

@@ -44,14 +44,15 @@ export const freshPage = (opened: Browser) =>
     })
   )
 
-const mailsTo = (email: string) =>
+/** The mails kept for `email` (MemoryOutbox), oldest first. */
+export const mailsTo = (email: string) =>
   Effect.map(
     Effect.flatMap(MemoryOutbox, (outbox) => outbox.sent),
     (sent) => sent.filter((message) => message.to === email)
   )
 
-/** The link of a sign-in mail to `email` newer than the first `before`; mails go beside the answer: waited for. */
-const mailedLink = (email: string, before: number) =>
+/** The first link of the newest mail to `email` after the first `before`; mails go beside the answer: waited for. */
+export const mailedLink = (email: string, before: number) =>
   mailsTo(email).pipe(
     Effect.flatMap((sent) => {
       const link = /https?:\/\/\S+/.exec(sent.slice(before).at(-1)?.text ?? "")?.[0]
