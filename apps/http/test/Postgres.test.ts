@@ -62,7 +62,7 @@ layer(layerOn(PgServerPorts.layer, { readiness: Readiness.layerSql }), {
     })
   )
 
-  it.effect("accept, approve and reject move recommendations; repeats are idempotent or conflicts", () =>
+  it.effect("accept, approve, undo and reject move recommendations; repeats are idempotent or conflicts", () =>
     Effect.gen(function* () {
       const { workspace, owner } = yield* aWorkspaceWithOwner()
       const item = yield* importItem(workspace)
@@ -87,6 +87,12 @@ layer(layerOn(PgServerPorts.layer, { readiness: Readiness.layerSql }), {
         ok: true,
         idempotent: true
       })
+      // Undone once (additive): the sandbox store takes the old price back; a second undo is a conflict.
+      const undo = `/api/v1/recommendations/${fresh.id}/undo`
+      const undone = bodyOf(yield* call("POST", undo, { token: owner.token }))
+      assert.deepStrictEqual(undone.write_back, { status: "applied", attempts: 1 })
+      assert.strictEqual(Object(undone.recommendation).status, "applied")
+      expectError(yield* call("POST", undo, { token: owner.token }), 409, "conflict")
 
       const pending = yield* recommendationFor(workspace, item, { status: "pending_approval" })
       const reject = `/api/v1/recommendations/${pending.id}/reject`
