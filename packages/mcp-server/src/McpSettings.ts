@@ -1,4 +1,5 @@
 import { Scope } from "@margin/core/access/Scope"
+import { PublicOrigin } from "@margin/edge/serving"
 import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** What MCP sessions may hold of the process's memory (McpSessions). */
@@ -92,13 +93,13 @@ export const mcpSettingsConfig: Config.Config<McpSettingsShape> = Config.all({
 
 /** The MCP front door's own settings; both `npm start` and the standalone MCP entry read them. */
 export class McpSettings extends Context.Service<McpSettings, McpSettingsShape>()("margin/mcp/McpSettings") {
-  static readonly layerWith = (settings: McpSettingsShape): Layer.Layer<McpSettings> =>
-    Layer.succeed(McpSettings, McpSettings.of(settings))
+  /** With the `PublicOrigin` its `publicUrl` says, which the OAuth server beside it reads. */
+  static readonly layerWith = (settings: McpSettingsShape): Layer.Layer<McpSettings | PublicOrigin> =>
+    Layer.merge(Layer.succeed(McpSettings, McpSettings.of(settings)), PublicOrigin.layerWith(settings.publicUrl))
 
-  /** `mcpSettingsConfig`. */
-  static readonly layerConfig: Layer.Layer<McpSettings, Config.ConfigError> = Layer.effect(
-    McpSettings,
-    Effect.map(mcpSettingsConfig, McpSettings.of)
+  /** `mcpSettingsConfig`, with its `PublicOrigin`. */
+  static readonly layerConfig: Layer.Layer<McpSettings | PublicOrigin, Config.ConfigError> = Layer.unwrap(
+    Effect.map(mcpSettingsConfig, McpSettings.layerWith)
   )
 }
 

@@ -6,12 +6,19 @@ import type { UserId } from "@margin/core/kernel/Ids"
 import { Mailer } from "@margin/core/kernel/Mailer"
 import { makeRateWindows } from "@margin/core/memory/RateWindows"
 import { LoginLinkRepository } from "@margin/core/oauth/LoginLinkRepository"
+import { originOf, PublicOrigin, untrustedHost } from "@margin/edge/serving"
 import { Clock, Effect, Option, Result } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { originOf, untrustedHost } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
-import { csrfMatches, csrfOf, linkOf, linkToken, safeReturnTo, sessionOf, signInCookie } from "./OAuthBrowserSession.ts"
-import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
+import {
+  csrfMatches,
+  csrfOf,
+  linkOf,
+  linkToken,
+  safeReturnTo,
+  sessionOf,
+  signInCookie
+} from "../browser/OAuthBrowserSession.ts"
+import { OAuthLoginSettings } from "../browser/OAuthLoginSettings.ts"
 import {
   continuePage,
   errorPage,
@@ -20,7 +27,7 @@ import {
   loginPage,
   tooManySignInsPage,
   unavailablePage
-} from "./OAuthPages.ts"
+} from "../browser/OAuthPages.ts"
 import { oauthParams } from "./OAuthParams.ts"
 
 export const loginPaths = { request: "/oauth/login", link: "/oauth/login/link" } as const
@@ -71,7 +78,7 @@ const budgetKeys = (request: HttpServerRequest.HttpServerRequest, email: string)
  */
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
-    const settings = yield* McpSettings
+    const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
     const users = yield* UserRepository
     const links = yield* LoginLinkRepository

@@ -1,7 +1,7 @@
 import { UserRepository } from "@margin/core/access/UserRepository"
 import { Clock, Console, Effect, Layer, Option } from "effect"
+import { loginPaths } from "../routes/OAuthLoginRoute.ts"
 import { linkToken } from "./OAuthBrowserSession.ts"
-import { loginPaths } from "./OAuthLoginRoute.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
 
 /** The console's address under `origin`. */

@@ -1,14 +1,19 @@
 import { createHash, randomBytes } from "node:crypto"
 import { UserRepository } from "@margin/core/access/UserRepository"
+import { originOf, PublicOrigin, untrustedHost } from "@margin/edge/serving"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createRemoteJWKSet, jwtVerify } from "jose"
-import { originOf, untrustedHost } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
-import { cookieName, linkLifetimeMs, safeReturnTo, sessionPageCookie, signInCookie } from "./OAuthBrowserSession.ts"
-import { OAuthLoginSettings, type OidcSettings } from "./OAuthLoginSettings.ts"
-import { errorPage } from "./OAuthPages.ts"
-import { signValue, verifyValue } from "./SignedValue.ts"
+import {
+  cookieName,
+  linkLifetimeMs,
+  safeReturnTo,
+  sessionPageCookie,
+  signInCookie
+} from "../browser/OAuthBrowserSession.ts"
+import { OAuthLoginSettings, type OidcSettings } from "../browser/OAuthLoginSettings.ts"
+import { errorPage } from "../browser/OAuthPages.ts"
+import { signValue, verifyValue } from "../browser/SignedValue.ts"
 
 export const oidcPaths = { start: "/oauth/login/oidc", callback: "/oauth/login/oidc/callback" } as const
 
@@ -57,7 +62,7 @@ const fetchJson = (url: string, init?: RequestInit) =>
  */
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
-    const settings = yield* McpSettings
+    const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
     const users = yield* UserRepository
     const oidc = login.oidc

@@ -6,14 +6,13 @@ import { WorkspaceId } from "@margin/core/kernel/Ids"
 import type { OAuthRefused } from "@margin/core/oauth/OAuthErrors"
 import { type AuthorizationRequest, OAuthServer } from "@margin/core/oauth/OAuthServer"
 import { WorkspaceRepository } from "@margin/core/workspaces/WorkspaceRepository"
+import { mcpPath, originOf, PublicOrigin, untrustedHost } from "@margin/edge/serving"
 import { Clock, Effect, Option, Result } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { mcpPath, originOf, untrustedHost } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
+import { csrfMatches, csrfOf, signedInUser } from "../browser/OAuthBrowserSession.ts"
+import { OAuthLoginSettings } from "../browser/OAuthLoginSettings.ts"
+import { consentPage, errorPage, htmlPage, loginPage, unavailablePage } from "../browser/OAuthPages.ts"
 import { oauthPaths } from "./AuthorizationServerMetadata.ts"
-import { csrfMatches, csrfOf, signedInUser } from "./OAuthBrowserSession.ts"
-import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
-import { consentPage, errorPage, htmlPage, loginPage, unavailablePage } from "./OAuthPages.ts"
 import { type OAuthParams, oauthParams } from "./OAuthParams.ts"
 
 /** The authorization request's own parameters, carried through the consent form unchanged. */
@@ -51,7 +50,7 @@ const formTargetOf = (redirectUri: string): string => {
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const server = yield* OAuthServer
-    const settings = yield* McpSettings
+    const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
     const users = yield* UserRepository
     const memberships = yield* MembershipRepository
