@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto"
-import { UserRepository } from "@margin/core/access/UserRepository"
+import { SignIn } from "@margin/core/oauth/SignIn"
 import { originOf, PublicOrigin, untrustedHost } from "@margin/edge/serving"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -64,7 +64,7 @@ export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
-    const users = yield* UserRepository
+    const signIn = yield* SignIn
     const oidc = login.oidc
     if (oidc === undefined) return []
     const key = Redacted.value(login.key)
@@ -149,8 +149,8 @@ export const layer = HttpRouter.addAll(
         if (claims.email_verified !== true || typeof claims.email !== "string") {
           return yield* failed("the provider did not vouch for an e-mail address")
         }
-        const user = yield* users.findByEmail(claims.email)
-        if (Option.isNone(user) || user.value.deletedAt !== null) {
+        const user = yield* signIn.accountByEmail(claims.email)
+        if (Option.isNone(user)) {
           return errorPage(`No Margin account has the address ${claims.email}.`)
         }
         return HttpServerResponse.redirect(pending.returnTo, {
