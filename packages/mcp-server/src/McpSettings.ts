@@ -106,7 +106,7 @@ export class McpSettings extends Context.Service<McpSettings, McpSettingsShape>(
 /**
  * Said once at start when the server listens beyond loopback without MCP_PUBLIC_URL: the OAuth
  * server, the metadata and the sign-in links then answer only requests whose Host is a loopback
- * name (ProtectedResource.originOf), so clients reaching it by another name, or through a proxy,
+ * name (originOf, @margin/edge/serving), so clients reaching it by another name, or through a proxy,
  * are refused until MCP_PUBLIC_URL names the origin they use.
  */
 export const publicUrlAdvice = (listenHost: string, settings: McpSettingsShape): Effect.Effect<void> =>
