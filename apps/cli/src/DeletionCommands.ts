@@ -1,43 +1,17 @@
-import { MembershipRepository } from "@margin/core/access/MembershipRepository"
-import { IdGenerator } from "@margin/core/kernel/IdGenerator"
-import { DeletionRequestId, type UserId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
-import type { DeletionRequest, DeletionState } from "@margin/core/workspaces/DeletionRequest"
-import { DeletionRequestRepository } from "@margin/core/workspaces/DeletionRequestRepository"
+import { AccountDeletions } from "@margin/core/workspaces/AccountDeletions"
+import type { DeletionRequest } from "@margin/core/workspaces/DeletionRequest"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, userFlag } from "./Flags.ts"
-import { audited } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorActor.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-import { requireUser } from "./UserCommands.ts"
+import { userDeletedSaid } from "./UserCommands.ts"
 
 /** How long a deletion waits by default before the purge may happen. */
 export const defaultDeletionDelayDays = 30
-
-/** Changes a user's deletion request; a user has no workspace of their own, so each workspace they belong to records it. */
-const auditedForUser = <A, E, R>(
-  change: Effect.Effect<A, E, R>,
-  userId: UserId,
-  action: string,
-  before: DeletionState | null,
-  after: DeletionState
-) =>
-  Effect.flatMap(
-    MembershipRepository.use((repository) => repository.listForUser(userId)),
-    (memberships) =>
-      audited(change, () =>
-        memberships.map((membership) => ({
-          workspaceId: membership.workspaceId,
-          action,
-          resourceType: "deletion_request",
-          resourceId: userId,
-          beforeStatus: before,
-          afterStatus: after
-        }))
-      )
-  )
 
 const requestJson = (request: DeletionRequest) => ({
   id: request.id,
@@ -54,24 +28,15 @@ const request = Command.make(
     effectiveInDays: positiveIntFlag("effective-in-days", "days").pipe(Flag.withDefault(defaultDeletionDelayDays))
   },
   Effect.fn(function* ({ user: userId, effectiveInDays }) {
-    yield* requireUser(userId)
-    const requests = yield* DeletionRequestRepository
-    const active = yield* requests.activeFor(userId)
-    if (Option.isSome(active)) {
+    const { request: created, createdNow } = yield* AccountDeletions.use((deletions) =>
+      deletions.request(userId, effectiveInDays, operatorActor)
+    ).pipe(Effect.catchTag("UserDeleted", (deleted) => Effect.fail(userDeletedSaid(deleted))))
+    if (!createdNow) {
       return yield* report(
-        { ...requestJson(active.value), already_requested: true },
+        { ...requestJson(created), already_requested: true },
         (r) => `User ${r.user_id} has a deletion request already (${r.state}, effective ${r.effective_at})`
       )
     }
-    const now = yield* Clock.currentTimeMillis
-    const created: DeletionRequest = {
-      id: DeletionRequestId.make(yield* (yield* IdGenerator).next("deletionRequest")),
-      userId,
-      state: "pending",
-      scheduledAt: now,
-      effectiveAt: now + effectiveInDays * 86_400_000
-    }
-    yield* auditedForUser(requests.insert(created), userId, "deletion.request", null, "pending")
     yield* report(
       { ...requestJson(created), already_requested: false },
       (r) => `Scheduled the deletion of ${r.user_id}: pending, effective ${r.effective_at}`
@@ -82,23 +47,23 @@ const request = Command.make(
   Command.withExamples([{ command: "marginctl deletion request --user usr_01jh8y --effective-in-days 14 --json" }])
 )
 
-const move = (name: "block" | "cancel", state: DeletionState, description: string) =>
+const move = (name: "block" | "cancel", state: "blocked" | "cancelled", description: string) =>
   Command.make(
     name,
     { user: userFlag },
     Effect.fn(function* ({ user: userId }) {
-      yield* requireUser(userId, true)
-      const requests = yield* DeletionRequestRepository
-      const active = yield* requests.activeFor(userId)
-      if (Option.isNone(active)) {
-        return yield* new OperatorError({
-          message: `user ${userId} has no pending or blocked deletion request`,
-          kind: "conflict"
-        })
-      }
-      yield* auditedForUser(requests.setState(userId, state), userId, `deletion.${name}`, active.value.state, state)
+      const before = yield* AccountDeletions.use((deletions) => deletions.move(userId, state, operatorActor)).pipe(
+        Effect.catchTag("NoActiveDeletion", () =>
+          Effect.fail(
+            new OperatorError({
+              message: `user ${userId} has no pending or blocked deletion request`,
+              kind: "conflict"
+            })
+          )
+        )
+      )
       yield* report(
-        { ...requestJson({ ...active.value, state }), previous_state: active.value.state },
+        { ...requestJson({ ...before, state }), previous_state: before.state },
         (r) => `Deletion request of ${r.user_id}: ${r.previous_state} -> ${r.state}`
       )
     })

@@ -1,14 +1,14 @@
-import { ResourceNotFound } from "@margin/core/kernel/Errors"
 import { GrantId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
+import { GrantRevocation } from "@margin/core/oauth/GrantRevocation"
 import type { OAuthGrant } from "@margin/core/oauth/OAuthGrant"
 import { OAuthGrantRepository } from "@margin/core/oauth/OAuthGrantRepository"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option } from "effect"
+import { Effect, Option } from "effect"
 import { Command, Flag } from "effect/cli"
 import { userFlag } from "./Flags.ts"
 import { reportListing } from "./Listing.ts"
-import { audited } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorActor.ts"
 import { report } from "./Output.ts"
 
 const grantJson = (grant: OAuthGrant) => ({
@@ -52,29 +52,17 @@ const revoke = Command.make(
   "revoke",
   { grantId: Flag.String("grant-id").pipe(Flag.withDescription("The grant id (grt_…)"), Flag.map(GrantId.make)) },
   Effect.fn(function* ({ grantId }) {
-    const grants = yield* OAuthGrantRepository
-    const found = yield* grants.get(grantId)
-    if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "grant", id: grantId })
-    const grant = found.value
-    if (grant.revokedAt !== null) {
+    const { grant, revokedAt, revokedNow } = yield* GrantRevocation.use((grants) =>
+      grants.revoke(grantId, operatorActor)
+    )
+    if (!revokedNow) {
       return yield* report(
-        { id: grant.id, revoked_at: toIso(grant.revokedAt), already_revoked: true },
+        { id: grant.id, revoked_at: toIso(revokedAt), already_revoked: true },
         (r) => `Grant ${r.id} was revoked already, at ${r.revoked_at}`
       )
     }
-    const now = yield* Clock.currentTimeMillis
-    yield* audited(grants.revoke(grant.id, now), () => [
-      {
-        workspaceId: grant.workspaceId,
-        action: "grant.revoke",
-        resourceType: "grant",
-        resourceId: grant.id,
-        beforeStatus: "active",
-        afterStatus: "revoked"
-      }
-    ])
     yield* report(
-      { id: grant.id, revoked_at: toIso(now), already_revoked: false },
+      { id: grant.id, revoked_at: toIso(revokedAt), already_revoked: false },
       (r) => `Revoked grant ${r.id}: its access and refresh tokens stop working now`
     )
   })

@@ -6,6 +6,7 @@ import { RecommendationId, UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
 import { type StoreConnection, StoreConnectionStatus, StorePlatform } from "@margin/core/stores/StoreConnection"
 import { StoreConnectionRepository } from "@margin/core/stores/StoreConnectionRepository"
+import { StoreConnections } from "@margin/core/stores/StoreConnections"
 import type { StoreSyncReport } from "@margin/core/stores/StoreSyncState"
 import { StoreSyncs } from "@margin/core/stores/StoreSyncs"
 import { WriteBackCancellation } from "@margin/core/writeback/WriteBackCancellation"
@@ -18,7 +19,7 @@ import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { idOf, workspaceFlag } from "./Flags.ts"
 import { afterFlag, limitFlag, listingOf, reportListing } from "./Listing.ts"
-import { audited } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorActor.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 import { requireWorkspace } from "./WorkspaceCommands.ts"
@@ -88,20 +89,8 @@ export const connectStore = Effect.fn("connectStore")(function* (
     status: "connected",
     connectedAt: now
   }
-  yield* audited(
-    StoreConnectionRepository.use((stores) =>
-      stores.connect(connection, credentials === null ? null : Redacted.value(credentials))
-    ),
-    () => [
-      {
-        workspaceId,
-        action: "store.connect",
-        resourceType: "store_connection",
-        resourceId: workspaceId,
-        beforeStatus: null,
-        afterStatus: "connected"
-      }
-    ]
+  yield* StoreConnections.use((stores) =>
+    stores.connect(connection, credentials === null ? null : Redacted.value(credentials), operatorActor)
   )
   const variants = platform === "sandbox" ? yield* copyCatalogToSandbox(workspaceId) : null
   return { connection, variants, shopName: checked?.name ?? null }
@@ -183,23 +172,7 @@ const disconnect = Command.make(
   "disconnect",
   { workspace: workspaceFlag },
   Effect.fn(function* ({ workspace: workspaceId }) {
-    yield* requireWorkspace(workspaceId)
-    const disconnected = yield* audited(
-      StoreConnectionRepository.use((stores) => stores.disconnect(workspaceId)),
-      (changed) =>
-        changed
-          ? [
-              {
-                workspaceId,
-                action: "store.disconnect",
-                resourceType: "store_connection",
-                resourceId: workspaceId,
-                beforeStatus: "connected",
-                afterStatus: "disconnected"
-              }
-            ]
-          : []
-    )
+    const disconnected = yield* StoreConnections.use((stores) => stores.disconnect(workspaceId, operatorActor))
     yield* report({ workspace_id: workspaceId, disconnected }, (r) =>
       r.disconnected ? `Disconnected the store of ${r.workspace_id}` : `${r.workspace_id} had no connected store`
     )

@@ -1,17 +1,13 @@
 import { Email } from "@margin/core/access/User"
-import { IdGenerator } from "@margin/core/kernel/IdGenerator"
-import { SupportSessionId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
-import type { SupportSession } from "@margin/core/workspaces/SupportSession"
-import { SupportSessionRepository } from "@margin/core/workspaces/SupportSessionRepository"
+import { SupportSessions } from "@margin/core/workspaces/SupportSessions"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option } from "effect"
+import { Effect } from "effect"
 import { Command, Flag } from "effect/cli"
 import { positiveIntFlag, workspaceFlag } from "./Flags.ts"
-import { audited } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorActor.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-import { requireWorkspace } from "./WorkspaceCommands.ts"
 
 const open = Command.make(
   "open",
@@ -24,34 +20,18 @@ const open = Command.make(
     minutes: positiveIntFlag("minutes", "minutes").pipe(Flag.withDefault(60))
   },
   Effect.fn(function* ({ workspace: workspaceId, adminEmail, minutes }) {
-    yield* requireWorkspace(workspaceId)
-    const sessions = yield* SupportSessionRepository
-    const now = yield* Clock.currentTimeMillis
-    const active = yield* sessions.activeFor(workspaceId, now)
-    if (Option.isSome(active)) {
-      return yield* new OperatorError({
-        message: `a support session by ${active.value.adminEmail} is open on ${workspaceId} until ${toIso(active.value.expiresAt)}; close it first`,
-        kind: "conflict"
-      })
-    }
-    const session: SupportSession = {
-      id: SupportSessionId.make(yield* (yield* IdGenerator).next("supportSession")),
-      workspaceId,
-      adminEmail,
-      startedAt: now,
-      expiresAt: now + minutes * 60_000,
-      closedAt: null
-    }
-    yield* audited(sessions.open(session), () => [
-      {
-        workspaceId,
-        action: "support.open",
-        resourceType: "support_session",
-        resourceId: session.id,
-        beforeStatus: null,
-        afterStatus: "open"
-      }
-    ])
+    const session = yield* SupportSessions.use((sessions) =>
+      sessions.open({ workspaceId, adminEmail, minutes }, operatorActor)
+    ).pipe(
+      Effect.catchTag("SupportSessionOpen", (open) =>
+        Effect.fail(
+          new OperatorError({
+            message: `a support session by ${open.adminEmail} is open on ${workspaceId} until ${toIso(open.expiresAt)}; close it first`,
+            kind: "conflict"
+          })
+        )
+      )
+    )
     yield* report(
       {
         id: session.id,
@@ -74,24 +54,7 @@ const close = Command.make(
   "close",
   { workspace: workspaceFlag },
   Effect.fn(function* ({ workspace: workspaceId }) {
-    yield* requireWorkspace(workspaceId)
-    const now = yield* Clock.currentTimeMillis
-    const closed = yield* audited(
-      SupportSessionRepository.use((sessions) => sessions.close(workspaceId, now)),
-      (count) =>
-        count === 0
-          ? []
-          : [
-              {
-                workspaceId,
-                action: "support.close",
-                resourceType: "support_session",
-                resourceId: workspaceId,
-                beforeStatus: "open",
-                afterStatus: "closed"
-              }
-            ]
-    )
+    const closed = yield* SupportSessions.use((sessions) => sessions.close(workspaceId, operatorActor))
     yield* report({ workspace_id: workspaceId, closed }, (r) =>
       r.closed === 0
         ? `No support session was open on ${r.workspace_id}`

@@ -1,22 +1,20 @@
 import { type ApiToken, tokenState } from "@margin/core/access/ApiToken"
-import { MembershipRepository } from "@margin/core/access/MembershipRepository"
+import { type IssuedToken, OperatorTokens, type TokenRequest } from "@margin/core/access/OperatorTokens"
 import { type Scope, scopes } from "@margin/core/access/Scope"
 import { TokenRepository } from "@margin/core/access/TokenRepository"
 import { ResourceNotFound } from "@margin/core/kernel/Errors"
-import { IdGenerator } from "@margin/core/kernel/IdGenerator"
-import { TokenId, type UserId, type WorkspaceId } from "@margin/core/kernel/Ids"
+import { TokenId, type WorkspaceId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
-import { generateTokenSecret, hashTokenSecret } from "@margin/edge/auth"
 import { onDatabase } from "@margin/runtime/cli"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { idArgument, positiveIntFlag, userFlag, workspaceFlag } from "./Flags.ts"
 import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
-import { audited } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorActor.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-import { requireUser } from "./UserCommands.ts"
+import { userDeletedSaid } from "./UserCommands.ts"
 import { requireWorkspace } from "./WorkspaceCommands.ts"
 
 /** `all`, or scopes separated by commas. */
@@ -38,59 +36,19 @@ export const parseScopes = (text: string): Effect.Effect<ReadonlyArray<Scope>, O
   return Effect.succeed(scopes.filter((scope) => names.includes(scope)))
 }
 
-export interface IssuedToken {
-  readonly token: ApiToken
-  /** The `pck_…` secret: shown once, never stored. */
-  readonly secret: Redacted.Redacted<string>
-}
-
-/** Issues a token of the workspace on behalf of one of its members; only the secret's hash is stored. */
-export const issueToken = Effect.fn("issueToken")(function* (options: {
-  readonly workspaceId: WorkspaceId
-  readonly userId: UserId
-  readonly scopes: ReadonlyArray<Scope>
-  readonly name: string
-  readonly expiresInSeconds: number | null
-}) {
-  yield* requireWorkspace(options.workspaceId)
-  yield* requireUser(options.userId)
-  const membership = yield* MembershipRepository.use((memberships) =>
-    memberships.get(options.workspaceId, options.userId)
-  )
-  if (Option.isNone(membership)) {
-    return yield* new OperatorError({
-      message: `user ${options.userId} is not a member of workspace ${options.workspaceId}: add them with marginctl member add`
+/** Issues a token of the workspace on behalf of one of its members (core's `OperatorTokens`); only the secret's hash is stored. */
+export const issueToken = (request: TokenRequest) =>
+  OperatorTokens.use((tokens) => tokens.issue(request, operatorActor)).pipe(
+    Effect.catchTags({
+      UserDeleted: (deleted) => Effect.fail(userDeletedSaid(deleted)),
+      NotAMember: (refused) =>
+        Effect.fail(
+          new OperatorError({
+            message: `user ${refused.userId} is not a member of workspace ${refused.workspaceId}: add them with marginctl member add`
+          })
+        )
     })
-  }
-  const now = yield* Clock.currentTimeMillis
-  const secret = Redacted.make(generateTokenSecret())
-  const token: ApiToken = {
-    id: TokenId.make(yield* (yield* IdGenerator).next("token")),
-    workspaceId: options.workspaceId,
-    issuedBy: options.userId,
-    name: options.name,
-    scopes: options.scopes,
-    createdAt: now,
-    expiresAt: options.expiresInSeconds === null ? null : now + options.expiresInSeconds * 1000,
-    revokedAt: null,
-    lastUsedAt: null
-  }
-  yield* audited(
-    TokenRepository.use((tokens) => tokens.insert(token, hashTokenSecret(Redacted.value(secret)))),
-    () => [
-      {
-        workspaceId: token.workspaceId,
-        action: "token.create",
-        resourceType: "token",
-        resourceId: token.id,
-        beforeStatus: null,
-        afterStatus: "active"
-      }
-    ]
   )
-  const issued: IssuedToken = { token, secret }
-  return issued
-})
 
 export const tokenJson = ({ token, secret }: IssuedToken) => ({
   id: token.id,
@@ -173,26 +131,19 @@ const revoke = Command.make(
   "revoke",
   { tokenId: Flag.String("token-id").pipe(Flag.withDescription("The token id (tok_…)"), Flag.map(TokenId.make)) },
   Effect.fn(function* ({ tokenId }) {
-    const tokens = yield* TokenRepository
-    const token = yield* requireToken(tokenId)
-    if (token.revokedAt !== null) {
+    const { token, revokedAt, revokedNow } = yield* OperatorTokens.use((tokens) =>
+      tokens.revoke(tokenId, operatorActor)
+    )
+    if (!revokedNow) {
       return yield* report(
-        { id: token.id, revoked_at: toIso(token.revokedAt), already_revoked: true },
+        { id: token.id, revoked_at: toIso(revokedAt), already_revoked: true },
         (r) => `Token ${r.id} was revoked already, at ${r.revoked_at}`
       )
     }
-    const now = yield* Clock.currentTimeMillis
-    yield* audited(tokens.revoke(token.id, now), () => [
-      {
-        workspaceId: token.workspaceId,
-        action: "token.revoke",
-        resourceType: "token",
-        resourceId: token.id,
-        beforeStatus: "active",
-        afterStatus: "revoked"
-      }
-    ])
-    yield* report({ id: token.id, revoked_at: toIso(now), already_revoked: false }, (r) => `Revoked token ${r.id}`)
+    yield* report(
+      { id: token.id, revoked_at: toIso(revokedAt), already_revoked: false },
+      (r) => `Revoked token ${r.id}`
+    )
   })
 ).pipe(
   Command.withDescription("Revoke an API token"),

@@ -1,53 +1,46 @@
+import { Accounts } from "@margin/core/access/Accounts"
 import { MembershipRepository } from "@margin/core/access/MembershipRepository"
 import { Email, type User } from "@margin/core/access/User"
 import { UserRepository } from "@margin/core/access/UserRepository"
 import { ResourceNotFound } from "@margin/core/kernel/Errors"
-import { IdGenerator } from "@margin/core/kernel/IdGenerator"
 import { UserId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { Argument, Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { idOf, userFlag } from "./Flags.ts"
 import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
-import { audited } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorActor.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
+
+/** A deleted user, in the operator's words: a conflict. */
+export const userDeletedSaid = (deleted: { readonly userId: string; readonly deletedAt: number }) =>
+  new OperatorError({ message: `user ${deleted.userId} was deleted on ${toIso(deleted.deletedAt)}`, kind: "conflict" })
 
 /** The user, or a failure naming the id; a deleted user counts as gone unless `allowDeleted`. */
 export const requireUser = Effect.fn("requireUser")(function* (id: UserId, allowDeleted = false) {
   const found = yield* UserRepository.use((users) => users.get(id))
   if (Option.isNone(found)) return yield* new ResourceNotFound({ resource: "user", id })
   if (found.value.deletedAt !== null && !allowDeleted) {
-    return yield* new OperatorError({
-      message: `user ${id} was deleted on ${toIso(found.value.deletedAt)}`,
-      kind: "conflict"
-    })
+    return yield* userDeletedSaid({ userId: id, deletedAt: found.value.deletedAt })
   }
   return found.value
 })
 
 /** Creates a user, refusing an e-mail address another user already has. */
-export const createUser = Effect.fn("createUser")(function* (email: string, confirmed: boolean) {
-  const users = yield* UserRepository
-  const existing = yield* users.findByEmail(email)
-  if (Option.isSome(existing)) {
-    return yield* new OperatorError({
-      message: `a user with e-mail ${email} exists already: ${existing.value.id}`,
-      kind: "conflict"
-    })
-  }
-  const user: User = {
-    id: UserId.make(yield* (yield* IdGenerator).next("user")),
-    email,
-    emailConfirmed: confirmed,
-    deletedAt: null,
-    createdAt: yield* Clock.currentTimeMillis
-  }
-  yield* users.insert(user)
-  return user
-})
+export const createUser = (email: string, confirmed: boolean) =>
+  Accounts.use((accounts) => accounts.create(email, confirmed)).pipe(
+    Effect.catchTag("EmailTaken", (taken) =>
+      Effect.fail(
+        new OperatorError({
+          message: `a user with e-mail ${taken.email} exists already: ${taken.userId}`,
+          kind: "conflict"
+        })
+      )
+    )
+  )
 
 const userJson = (user: User) => ({
   id: user.id,
@@ -82,30 +75,15 @@ const remove = Command.make(
   "delete",
   { user: userFlag },
   Effect.fn(function* ({ user: id }) {
-    const user = yield* requireUser(id, true)
-    if (user.deletedAt !== null) {
+    const { user, deletedNow } = yield* Accounts.use((accounts) => accounts.delete(id, operatorActor))
+    if (!deletedNow) {
       return yield* report(
         { ...userJson(user), already_deleted: true },
         (u) => `User ${u.id} was deleted already, on ${u.deleted_at}`
       )
     }
-    const now = yield* Clock.currentTimeMillis
-    const memberships = yield* MembershipRepository.use((repository) => repository.listForUser(id))
-    yield* audited(
-      UserRepository.use((users) => users.markDeleted(id, now)),
-      () =>
-        // A user has no workspace of their own: each workspace they belong to records the deletion.
-        memberships.map((membership) => ({
-          workspaceId: membership.workspaceId,
-          action: "user.delete",
-          resourceType: "user",
-          resourceId: id,
-          beforeStatus: "active",
-          afterStatus: "deleted"
-        }))
-    )
     yield* report(
-      { ...userJson({ ...user, deletedAt: now }), already_deleted: false },
+      { ...userJson(user), already_deleted: false },
       (u) => `Deleted user ${u.id} <${u.email}>; the tokens they issued can no longer mutate`
     )
   })

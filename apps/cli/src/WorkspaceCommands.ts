@@ -1,30 +1,21 @@
 import { ResourceNotFound } from "@margin/core/kernel/Errors"
-import { IdGenerator } from "@margin/core/kernel/IdGenerator"
 import { WorkspaceId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
-import {
-  defaultPricingPolicy,
-  PricingObjective,
-  type PricingPolicy,
-  RoundingMode
-} from "@margin/core/pricing/PricingPolicy"
+import { PricingObjective, type PricingPolicy, RoundingMode } from "@margin/core/pricing/PricingPolicy"
 import { type Plan, plans } from "@margin/core/workspaces/Plan"
 import { PricingPolicySettings } from "@margin/core/workspaces/PricingPolicySettings"
 import type { LifecycleState, Workspace } from "@margin/core/workspaces/Workspace"
+import { WorkspaceAdministration } from "@margin/core/workspaces/WorkspaceAdministration"
 import { WorkspaceRepository } from "@margin/core/workspaces/WorkspaceRepository"
 import { onDatabase } from "@margin/runtime/cli"
-import { Clock, Effect, Option, Schema } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { idArgument, workspaceFlag } from "./Flags.ts"
 import { afterFlag, cursorAt, limitFlag, listingOf, reportListing } from "./Listing.ts"
-import { audited, operatorActor } from "./OperatorAudit.ts"
+import { operatorActor } from "./OperatorActor.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
-
-/** How long a workspace created in `trial` stays in trial. */
-export const trialDays = 14
-const dayMs = 86_400_000
 
 const workspaceJson = (workspace: Workspace) => ({
   id: workspace.id,
@@ -54,38 +45,9 @@ export const requireWorkspace = Effect.fn("requireWorkspace")(function* (id: Wor
   return found.value
 })
 
-/** Creates a workspace with the default pricing policy; in `trial` for `trialDays` days. */
-export const createWorkspace = Effect.fn("createWorkspace")(function* (
-  name: string,
-  plan: Plan,
-  state: LifecycleState
-) {
-  const ids = yield* IdGenerator
-  const now = yield* Clock.currentTimeMillis
-  const workspace: Workspace = {
-    id: WorkspaceId.make(yield* ids.next("workspace")),
-    name,
-    plan,
-    lifecycleState: state,
-    pricingPolicy: defaultPricingPolicy,
-    trialEndsAt: state === "trial" ? now + trialDays * dayMs : null,
-    createdAt: now
-  }
-  yield* audited(
-    WorkspaceRepository.use((workspaces) => workspaces.insert(workspace)),
-    () => [
-      {
-        workspaceId: workspace.id,
-        action: "workspace.create",
-        resourceType: "workspace",
-        resourceId: workspace.id,
-        beforeStatus: null,
-        afterStatus: state
-      }
-    ]
-  )
-  return workspace
-})
+/** Creates a workspace with the default pricing policy; in `trial` for core's `trialDays` days. */
+export const createWorkspace = (name: string, plan: Plan, state: LifecycleState) =>
+  WorkspaceAdministration.use((workspaces) => workspaces.create({ name, plan, state }, operatorActor))
 
 const NonBlank = Schema.String.pipe(
   Schema.check(Schema.isPattern(/\S/, { message: "must not be blank" }), Schema.isMaxLength(200))
@@ -124,22 +86,9 @@ const setPlan = Command.make(
   "set-plan",
   { workspace: workspaceFlag, plan: Flag.Literals("plan", plans) },
   Effect.fn(function* ({ workspace: id, plan }) {
-    const before = yield* requireWorkspace(id)
-    yield* audited(
-      WorkspaceRepository.use((workspaces) => workspaces.setPlan(id, plan)),
-      () => [
-        {
-          workspaceId: id,
-          action: "workspace.set_plan",
-          resourceType: "workspace",
-          resourceId: id,
-          beforeStatus: before.plan,
-          afterStatus: plan
-        }
-      ]
-    )
+    const previous = yield* WorkspaceAdministration.use((workspaces) => workspaces.setPlan(id, plan, operatorActor))
     yield* report(
-      { id, plan, previous_plan: before.plan },
+      { id, plan, previous_plan: previous },
       (r) => `Workspace ${r.id}: plan ${r.previous_plan} -> ${r.plan}`
     )
   })

@@ -1,4 +1,5 @@
 import { Scope } from "@margin/core/access/Scope"
+import { PublicOrigin } from "@margin/edge/serving"
 import { Config, Context, Duration, Effect, Layer, Schema } from "effect"
 
 /** What MCP sessions may hold of the process's memory (McpSessions). */
@@ -92,20 +93,20 @@ export const mcpSettingsConfig: Config.Config<McpSettingsShape> = Config.all({
 
 /** The MCP front door's own settings; both `npm start` and the standalone MCP entry read them. */
 export class McpSettings extends Context.Service<McpSettings, McpSettingsShape>()("margin/mcp/McpSettings") {
-  static readonly layerWith = (settings: McpSettingsShape): Layer.Layer<McpSettings> =>
-    Layer.succeed(McpSettings, McpSettings.of(settings))
+  /** With the `PublicOrigin` its `publicUrl` says, which the OAuth server beside it reads. */
+  static readonly layerWith = (settings: McpSettingsShape): Layer.Layer<McpSettings | PublicOrigin> =>
+    Layer.merge(Layer.succeed(McpSettings, McpSettings.of(settings)), PublicOrigin.layerWith(settings.publicUrl))
 
-  /** `mcpSettingsConfig`. */
-  static readonly layerConfig: Layer.Layer<McpSettings, Config.ConfigError> = Layer.effect(
-    McpSettings,
-    Effect.map(mcpSettingsConfig, McpSettings.of)
+  /** `mcpSettingsConfig`, with its `PublicOrigin`. */
+  static readonly layerConfig: Layer.Layer<McpSettings | PublicOrigin, Config.ConfigError> = Layer.unwrap(
+    Effect.map(mcpSettingsConfig, McpSettings.layerWith)
   )
 }
 
 /**
  * Said once at start when the server listens beyond loopback without MCP_PUBLIC_URL: the OAuth
  * server, the metadata and the sign-in links then answer only requests whose Host is a loopback
- * name (ProtectedResource.originOf), so clients reaching it by another name, or through a proxy,
+ * name (originOf, @margin/edge/serving), so clients reaching it by another name, or through a proxy,
  * are refused until MCP_PUBLIC_URL names the origin they use.
  */
 export const publicUrlAdvice = (listenHost: string, settings: McpSettingsShape): Effect.Effect<void> =>

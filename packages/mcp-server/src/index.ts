@@ -1,7 +1,7 @@
 /**
  * @margin/mcp-server: the MCP front door: the toolkit on the use cases, its HTTP routes (/mcp and
- * the protected-resource metadata, the OAuth authorization server with its sign-in and consent
- * pages) and its stdio transport. A process mounts it (@margin/runtime).
+ * the protected-resource metadata) and its stdio transport. A process mounts it (@margin/runtime),
+ * beside the OAuth authorization server that issues its tokens (@margin/oauth).
  */
 
 export * as ProtectedResource from "./auth/ProtectedResource.ts"
@@ -14,10 +14,6 @@ export {
   publicUrlAdvice,
   type SessionLimits
 } from "./McpSettings.ts"
-export { BrowserSessionsLayer } from "./oauth/BrowserSessionsLayer.ts"
-export { announceConsole, consoleUrl } from "./oauth/ConsoleSignInLink.ts"
-export { EmailLinksLayer } from "./oauth/EmailLinksLayer.ts"
-export { OAuthLoginSettings, type OAuthLoginSettingsShape, type OidcSettings } from "./oauth/OAuthLoginSettings.ts"
 export { allowedHeaders, exposedHeaders } from "./transport/McpCors.ts"
 export * as McpRoutes from "./transport/McpRoutes.ts"
 export * as McpStdio from "./transport/McpStdio.ts"

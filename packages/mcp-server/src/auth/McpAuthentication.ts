@@ -1,4 +1,5 @@
 import { Caller } from "@margin/edge/auth"
+import { mcpPath, originOf } from "@margin/edge/serving"
 import { declaresOtherCharset, utf8Text } from "@margin/edge/wire"
 import { Effect, Option, Result, Schema } from "effect"
 import * as ByteSize from "effect/ByteSize"
@@ -18,7 +19,7 @@ import { originForbidden } from "../transport/OriginForbidden.ts"
 import { isAllowedOrigin } from "../transport/OriginPolicy.ts"
 import { withNegotiatedRevision } from "../transport/SessionRevision.ts"
 import { type AdmissionRefusal, agentAdmission, refusalResponse } from "./AgentAdmission.ts"
-import { mcpPath, metadataUrl, originOf } from "./ProtectedResource.ts"
+import { metadataUrl } from "./ProtectedResource.ts"
 import { insufficientScopeResponse, missingScope, unauthorizedChallenge } from "./ScopeChallenge.ts"
 
 const json = (status: number, body: object, headers: Record<string, string> = {}) =>

@@ -1,59 +1,11 @@
 import { scopes } from "@margin/core/access/Scope"
+import { mcpPath, metadataResponse } from "@margin/edge/serving"
 import { Effect } from "effect"
-import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { McpSettings, type McpSettingsShape } from "../McpSettings.ts"
-
-/** Where the MCP endpoint is served. */
-export const mcpPath = "/mcp"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { McpSettings } from "../McpSettings.ts"
 
 /** RFC 9728 section 3: the metadata of a resource at `/mcp` lives at the well-known prefix plus its path. */
 export const metadataPath = "/.well-known/oauth-protected-resource"
-
-/** A Host a client on this machine sends to a loopback server: a loopback name, maybe a port, nothing else. */
-const loopbackHost = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::[0-9]{1,5})?$/
-
-/**
- * The origin every absolute URL the service builds starts with (the sign-in mail's link, the
- * metadata, the issuer, challenges, redirects): MCP_PUBLIC_URL's, whatever Host the request names;
- * without it, only a loopback Host (`localhost`, `127.0.0.1`, `[::1]`, with a port), over http, as
- * `npm start` is reached on this machine. Any other Host is not trusted (undefined): a request
- * cannot make the service write an origin of its choosing into a link or a header.
- * `X-Forwarded-*` headers are never read: behind a proxy, MCP_PUBLIC_URL says where clients are.
- */
-export const originOf = (
-  settings: McpSettingsShape,
-  request: HttpServerRequest.HttpServerRequest
-): string | undefined => {
-  if (settings.publicUrl !== null) return settings.publicUrl
-  const host = request.headers.host?.toLowerCase()
-  return host !== undefined && loopbackHost.test(host) ? `http://${host}` : undefined
-}
-
-/** Why a request whose Host is not trusted gets no URL of this server (`originOf` undefined). */
-export const untrustedHost =
-  "This server names itself only by MCP_PUBLIC_URL, which is not set, or by a loopback Host " +
-  "(localhost, 127.0.0.1, [::1]); the request's Host is neither: set MCP_PUBLIC_URL to the origin clients use."
-
-/**
- * A metadata document (`documentOf` the trusted origin), cacheable for an hour; `Vary: Origin`
- * because CORS headers depend on it. A request whose Host is not trusted gets a 400 naming
- * MCP_PUBLIC_URL, never a document naming its Host.
- */
-export const metadataResponse =
-  (settings: McpSettingsShape, documentOf: (origin: string) => object) =>
-  (request: HttpServerRequest.HttpServerRequest) => {
-    const origin = originOf(settings, request)
-    return Effect.succeed(
-      origin === undefined
-        ? HttpServerResponse.jsonUnsafe(
-            { code: "bad_request", message: untrustedHost },
-            { status: 400, headers: { "cache-control": "no-store", "x-content-type-options": "nosniff" } }
-          )
-        : HttpServerResponse.jsonUnsafe(documentOf(origin), {
-            headers: { "cache-control": "public, max-age=3600", vary: "Origin", "x-content-type-options": "nosniff" }
-          })
-    )
-  }
 
 /** The URL the 401's WWW-Authenticate header names (RFC 9728 section 5.1). */
 export const metadataUrl = (origin: string): string => `${origin}${metadataPath}${mcpPath}`

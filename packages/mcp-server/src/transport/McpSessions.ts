@@ -1,7 +1,7 @@
 import { budgetKey, type CallerShape } from "@margin/edge/auth"
+import { mcpPath } from "@margin/edge/serving"
 import { Clock, Context, Duration, Effect, Layer, Queue, Schedule } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
-import { mcpPath } from "../auth/ProtectedResource.ts"
 import { McpSettings, type SessionLimits } from "../McpSettings.ts"
 
 /**

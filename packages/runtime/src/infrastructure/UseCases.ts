@@ -7,6 +7,7 @@ import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { ItemOverviews } from "@margin/core/catalog/ItemOverviews"
 import { ConnectedApps } from "@margin/core/oauth/ConnectedApps"
 import { OAuthServer } from "@margin/core/oauth/OAuthServer"
+import { SignIn } from "@margin/core/oauth/SignIn"
 import { Approval } from "@margin/core/recommendations/Approval"
 import { RecommendationReviews } from "@margin/core/recommendations/RecommendationReviews"
 import { Recommendations } from "@margin/core/recommendations/Recommendations"
@@ -43,6 +44,8 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   // The MCP resource's OAuth authorization server; its secrets on Node's crypto, client
   // metadata documents fetched by Node behind the address policy.
   OAuthServer.layer.pipe(Layer.provide([NodeOAuthSecrets.layer, NodeClientMetadataDocuments.layer])),
+  // Who may sign in to its pages and the console, and what the consent page offers.
+  SignIn.layer,
   // The approve request's own delivery attempt honours the same WRITE_BACK_* settings as the workers.
   DeliverySettings.layer
 )

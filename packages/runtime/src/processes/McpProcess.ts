@@ -1,17 +1,11 @@
 import { createServer } from "node:http"
 import { NodeHttpServer } from "@effect/platform-node"
 import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
-import { answerOutsideTheApp, limitConnections, serveLean, timeoutOptions } from "@margin/edge/serving"
+import { answerOutsideTheApp, limitConnections, mcpPath, serveLean, timeoutOptions } from "@margin/edge/serving"
 import { HealthRoutes, MetricsRoute, Readiness, RequestTelemetry } from "@margin/edge/telemetry"
 import { WorkerBackgroundRuns } from "@margin/jobs"
-import {
-  McpRoutes,
-  McpSettings,
-  mcpSettingsConfig,
-  OAuthLoginSettings,
-  ProtectedResource,
-  publicUrlAdvice
-} from "@margin/mcp-server"
+import { McpRoutes, McpSettings, mcpSettingsConfig, ProtectedResource, publicUrlAdvice } from "@margin/mcp-server"
+import { OAuthLoginSettings, OAuthRoutes } from "@margin/oauth"
 import { Config, Effect, Layer } from "effect"
 import { mcpServerConfig } from "../config/McpServerConfig.ts"
 import * as ServerProcess from "../infrastructure/ServerProcess.ts"
@@ -20,7 +14,8 @@ import * as Logging from "../lifecycle/Logging.ts"
 import { ensurePortFree, listenFailureSaid } from "../lifecycle/PortCheck.ts"
 
 /**
- * The MCP server alone (`npm start` serves it too, beside REST): Streamable HTTP at /mcp on
+ * The MCP server alone (`npm start` serves it too, beside REST): Streamable HTTP at /mcp, with the
+ * OAuth authorization server that issues its tokens (@margin/oauth), on
  * HOST:MCP_PORT, over the same infrastructure as REST (database, store router, shared budget), with
  * /metrics (METRICS_TOKEN), /healthz and /readyz for the operator, and a request id, metrics and a log line per request.
  * Sessions live in this process: behind more than one replica, route by Mcp-Session-Id (docs/mcp.md).
@@ -36,12 +31,13 @@ const server = Layer.unwrap(
     return serveLean(
       Layer.mergeAll(
         McpRoutes.layer,
+        OAuthRoutes.layer,
         MetricsRoute.layer,
         HealthRoutes.layer,
         RequestTelemetry.layer([
-          ProtectedResource.mcpPath,
+          mcpPath,
           ProtectedResource.metadataPath,
-          `${ProtectedResource.metadataPath}${ProtectedResource.mcpPath}`,
+          `${ProtectedResource.metadataPath}${mcpPath}`,
           "/metrics",
           "/healthz",
           "/readyz"

@@ -7,18 +7,15 @@ import { serveLean } from "@margin/edge/serving"
 import { Readiness } from "@margin/edge/telemetry"
 import { Jobs, WorkerBackgroundRuns } from "@margin/jobs"
 import { MailerLayer } from "@margin/mail"
+import { McpRoutes, McpSettings, type McpSettingsShape, mcpSettingsConfig, publicUrlAdvice } from "@margin/mcp-server"
 import {
   announceConsole,
   BrowserSessionsLayer,
   EmailLinksLayer,
-  McpRoutes,
-  McpSettings,
-  type McpSettingsShape,
-  mcpSettingsConfig,
   OAuthLoginSettings,
   type OAuthLoginSettingsShape,
-  publicUrlAdvice
-} from "@margin/mcp-server"
+  OAuthRoutes
+} from "@margin/oauth"
 import { DatabaseConfig } from "@margin/postgres"
 import { createNodeServer, HttpApp } from "@margin/rest"
 import { Cause, Effect, Fiber, Layer } from "effect"
@@ -42,8 +39,9 @@ export interface AppOptions {
 }
 
 /**
- * The REST front door (@margin/rest) with the MCP front door (@margin/mcp-server) and the console
- * (@margin/console, /app) mounted beside it on one router, so that one process serves all three on
+ * The REST front door (@margin/rest) with the MCP front door (@margin/mcp-server), the OAuth
+ * authorization server and its sign-in pages (@margin/oauth) and the console (@margin/console, /app)
+ * mounted beside it on one router, so that one process serves all of them on
  * one rate budget; a run queued through any wakes this process's run worker (WorkerBackgroundRuns).
  * The console reads the browser session of the OAuth server's sign-in pages (BrowserSessionsLayer),
  * built on the same settings, hence the same signing key. Needs the use cases, `Readiness`, the
@@ -56,6 +54,7 @@ export const app = (options: AppOptions = {}) =>
     beside: {
       layer: Layer.mergeAll(
         McpRoutes.layer,
+        OAuthRoutes.layer,
         // The settings' use cases that mail links signed with the sign-in key (EmailLinksLayer).
         ConsoleRoutes.layer.pipe(
           Layer.provide([
@@ -76,12 +75,12 @@ export const app = (options: AppOptions = {}) =>
           )
         )
       ),
-      routes: [...McpRoutes.routes, ...ConsoleRoutes.routes]
+      routes: [...McpRoutes.routes, ...OAuthRoutes.routes, ...ConsoleRoutes.routes]
     }
   }).pipe(Layer.provide(WorkerBackgroundRuns.layer))
 
 /** Every route `app` serves: its request spans are named by their route templates. */
-const routes = HttpApp.routesWith([...McpRoutes.routes, ...ConsoleRoutes.routes])
+const routes = HttpApp.routesWith([...McpRoutes.routes, ...OAuthRoutes.routes, ...ConsoleRoutes.routes])
 
 export interface ServerOptions<E> {
   /**

@@ -7,14 +7,8 @@ import * as MemoryMailer from "@margin/core/memory/MemoryMailer"
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
 import { serveLean } from "@margin/edge/serving"
 import { WorkerBackgroundRuns } from "@margin/jobs"
-import {
-  defaultSessionLimits,
-  McpRoutes,
-  McpSettings,
-  OAuthLoginSettings,
-  type OidcSettings,
-  type SessionLimits
-} from "@margin/mcp-server"
+import { defaultSessionLimits, McpRoutes, McpSettings, type SessionLimits } from "@margin/mcp-server"
+import { OAuthLoginSettings, OAuthRoutes, type OidcSettings } from "@margin/oauth"
 import { Effect, Layer, Redacted, References } from "effect"
 import { FetchHttpClient, HttpServer } from "effect/http"
 import { UseCasesLayer } from "../infrastructure/UseCases.ts"
@@ -47,7 +41,7 @@ export const loopbackServer = HttpServer.layerTestClient.pipe(
 export const layer = (options: McpTestServerOptions = {}) => {
   const identity = MemoryIdentityKeyStore.layer
   // As the servers serve it: requests start on the services routes read while answering (none here).
-  return serveLean(McpRoutes.layer, [], { disableListenLog: true }).pipe(
+  return serveLean(Layer.merge(McpRoutes.layer, OAuthRoutes.layer), [], { disableListenLog: true }).pipe(
     Layer.provideMerge(loopbackServer),
     Layer.provide(WorkerBackgroundRuns.layer),
     Layer.provide(

@@ -1,17 +1,23 @@
 import { createHash, randomBytes } from "node:crypto"
 import { RateBudget } from "@margin/core/access/RateBudget"
-import { UserRepository } from "@margin/core/access/UserRepository"
 import type { RepositoryError } from "@margin/core/kernel/Errors"
 import type { UserId } from "@margin/core/kernel/Ids"
 import { Mailer } from "@margin/core/kernel/Mailer"
 import { makeRateWindows } from "@margin/core/memory/RateWindows"
-import { LoginLinkRepository } from "@margin/core/oauth/LoginLinkRepository"
+import { SignIn } from "@margin/core/oauth/SignIn"
+import { originOf, PublicOrigin, untrustedHost } from "@margin/edge/serving"
 import { Clock, Effect, Option, Result } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { originOf, untrustedHost } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
-import { csrfMatches, csrfOf, linkOf, linkToken, safeReturnTo, sessionOf, signInCookie } from "./OAuthBrowserSession.ts"
-import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
+import {
+  csrfMatches,
+  csrfOf,
+  linkOf,
+  linkToken,
+  safeReturnTo,
+  sessionOf,
+  signInCookie
+} from "../browser/OAuthBrowserSession.ts"
+import { OAuthLoginSettings } from "../browser/OAuthLoginSettings.ts"
 import {
   continuePage,
   errorPage,
@@ -20,7 +26,7 @@ import {
   loginPage,
   tooManySignInsPage,
   unavailablePage
-} from "./OAuthPages.ts"
+} from "../browser/OAuthPages.ts"
 import { oauthParams } from "./OAuthParams.ts"
 
 export const loginPaths = { request: "/oauth/login", link: "/oauth/login/link" } as const
@@ -71,10 +77,9 @@ const budgetKeys = (request: HttpServerRequest.HttpServerRequest, email: string)
  */
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
-    const settings = yield* McpSettings
+    const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
-    const users = yield* UserRepository
-    const links = yield* LoginLinkRepository
+    const signIn = yield* SignIn
     const budget = yield* RateBudget
     // Optional: a process without mail still prints the link.
     const mailer = yield* Effect.serviceOption(Mailer)
@@ -117,8 +122,8 @@ export const layer = HttpRouter.addAll(
         }
         const local = perEmail.consume(email.toLowerCase(), now)
         if (local._tag === "Limited") return tooManySignInsPage(local.retryAfterSeconds)
-        const user = yield* users.findByEmail(email)
-        if (Option.isSome(user) && user.value.deletedAt === null) {
+        const user = yield* signIn.accountByEmail(email)
+        if (Option.isSome(user)) {
           const link = new URL(`${origin}${loginPaths.link}`)
           link.searchParams.set("token", linkToken(login, user.value.id, now))
           link.searchParams.set("return_to", returnTo)
@@ -160,13 +165,13 @@ export const layer = HttpRouter.addAll(
         const link = token === undefined ? undefined : linkOf(login, token, now)
         const returnTo = safeReturnTo(params.success("return_to"))
         if (token === undefined || link === undefined || returnTo === undefined) return spentLink
-        const user = yield* users.get(link.userId)
-        if (Option.isNone(user) || user.value.deletedAt !== null) return spentLink
+        const user = yield* signIn.account(link.userId)
+        if (Option.isNone(user)) return spentLink
         const current = sessionOf(login, request, origin, now)?.userId
         const signedInAs =
           current === undefined || current === link.userId
             ? undefined
-            : Option.match(yield* users.get(current), { onNone: () => current, onSome: (found) => found.email })
+            : Option.match(yield* signIn.user(current), { onNone: () => current, onSome: (found) => found.email })
         const csrf = csrfOf(login, request, origin, now)
         return continuePage({
           email: user.value.email,
@@ -192,7 +197,7 @@ export const layer = HttpRouter.addAll(
         const link = token === undefined ? undefined : linkOf(login, token, now)
         const returnTo = safeReturnTo(params.success("return_to"))
         if (link === undefined || returnTo === undefined) return spentLink
-        if (!(yield* links.use(link.nonceHash, link.expiresAt, now))) return spentLink
+        if (!(yield* signIn.spendLink(link.nonceHash, link.expiresAt, now))) return spentLink
         return HttpServerResponse.redirect(returnTo, { status: 303, headers: { "cache-control": "no-store" } }).pipe(
           HttpServerResponse.setCookiesUnsafe([signInCookie(login, link.userId, origin, now)])
         )

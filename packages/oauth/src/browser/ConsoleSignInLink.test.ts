@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { assert, describe, it } from "@effect/vitest"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
+import { SignIn } from "@margin/core/oauth/SignIn"
 import { seedUser } from "@margin/core/testing/Seed"
 import { Effect, Layer, Redacted } from "effect"
 import { TestConsole } from "effect/testing"
@@ -28,6 +29,7 @@ describe("safeReturnTo", () => {
 })
 
 const settings = { emailLink: true, key: Redacted.make(randomBytes(32)) }
+const signIn = SignIn.layer.pipe(Layer.provideMerge(MemoryAdapters.layer))
 
 describe("announceConsole", () => {
   it.effect("prints the console's address and a link that signs in the user, back to /app", () =>
@@ -41,19 +43,13 @@ describe("announceConsole", () => {
       const link = new URL(href)
       assert.strictEqual(link.searchParams.get("return_to"), "/app")
       assert.strictEqual(linkOf(settings, link.searchParams.get("token") ?? "", 0)?.userId, user.id)
-    }).pipe(
-      Effect.scoped,
-      Effect.provide([MemoryAdapters.layer, OAuthLoginSettings.layerWith(settings), TestConsole.layer])
-    )
+    }).pipe(Effect.scoped, Effect.provide([signIn, OAuthLoginSettings.layerWith(settings), TestConsole.layer]))
   )
 
   it.effect("without sign-in by e-mail link, or for an unknown address, only the address", () =>
     Effect.gen(function* () {
       yield* Layer.build(announceConsole("nobody@example.com", "https://margin.example"))
       assert.deepStrictEqual(yield* TestConsole.logLines, ["Console: https://margin.example/app"])
-    }).pipe(
-      Effect.scoped,
-      Effect.provide([MemoryAdapters.layer, OAuthLoginSettings.layerWith(settings), TestConsole.layer])
-    )
+    }).pipe(Effect.scoped, Effect.provide([signIn, OAuthLoginSettings.layerWith(settings), TestConsole.layer]))
   )
 })

@@ -27,7 +27,7 @@ export interface OidcSettings {
  * restart signs everyone out and older links stop working).
  */
 export class OAuthLoginSettings extends Context.Service<OAuthLoginSettings, OAuthLoginSettingsShape>()(
-  "margin/mcp-server/OAuthLoginSettings"
+  "margin/oauth/OAuthLoginSettings"
 ) {
   static readonly layer = Layer.effect(
     OAuthLoginSettings,

@@ -1,9 +1,8 @@
 import { BrowserSessions } from "@margin/edge/auth"
+import { originOf, PublicOrigin } from "@margin/edge/serving"
 import { Clock, Effect, Layer } from "effect"
-import { originOf } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
+import { loginPaths } from "../routes/OAuthLoginRoute.ts"
 import { csrfMatches, csrfOf, sessionCookie, sessionOf, sessionPageCookie } from "./OAuthBrowserSession.ts"
-import { loginPaths } from "./OAuthLoginRoute.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
 
 /**
@@ -13,7 +12,7 @@ import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
 export const BrowserSessionsLayer = Layer.effect(
   BrowserSessions,
   Effect.gen(function* () {
-    const settings = yield* McpSettings
+    const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
     return BrowserSessions.of({
       visit: (request) =>

@@ -1,19 +1,17 @@
-import { MembershipRepository } from "@margin/core/access/MembershipRepository"
 import { scopes as knownScopes, type Scope } from "@margin/core/access/Scope"
-import { UserRepository } from "@margin/core/access/UserRepository"
+import { WorkspaceAccess } from "@margin/core/access/WorkspaceAccess"
 import type { RepositoryError } from "@margin/core/kernel/Errors"
-import { WorkspaceId } from "@margin/core/kernel/Ids"
+import { type UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import type { OAuthRefused } from "@margin/core/oauth/OAuthErrors"
 import { type AuthorizationRequest, OAuthServer } from "@margin/core/oauth/OAuthServer"
-import { WorkspaceRepository } from "@margin/core/workspaces/WorkspaceRepository"
+import { SignIn } from "@margin/core/oauth/SignIn"
+import { mcpPath, originOf, PublicOrigin, untrustedHost } from "@margin/edge/serving"
 import { Clock, Effect, Option, Result } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
-import { mcpPath, originOf, untrustedHost } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
+import { csrfMatches, csrfOf, signedInUser } from "../browser/OAuthBrowserSession.ts"
+import { OAuthLoginSettings } from "../browser/OAuthLoginSettings.ts"
+import { consentPage, errorPage, htmlPage, loginPage, unavailablePage } from "../browser/OAuthPages.ts"
 import { oauthPaths } from "./AuthorizationServerMetadata.ts"
-import { csrfMatches, csrfOf, signedInUser } from "./OAuthBrowserSession.ts"
-import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
-import { consentPage, errorPage, htmlPage, loginPage, unavailablePage } from "./OAuthPages.ts"
 import { type OAuthParams, oauthParams } from "./OAuthParams.ts"
 
 /** The authorization request's own parameters, carried through the consent form unchanged. */
@@ -51,11 +49,10 @@ const formTargetOf = (redirectUri: string): string => {
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
     const server = yield* OAuthServer
-    const settings = yield* McpSettings
+    const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
-    const users = yield* UserRepository
-    const memberships = yield* MembershipRepository
-    const workspaces = yield* WorkspaceRepository
+    const signIn = yield* SignIn
+    const access = yield* WorkspaceAccess
 
     /** The request checked: a page to show (client unknown), or the client's answer to redirect to, or the request. */
     const checked = Effect.fnUntraced(function* (origin: string, params: OAuthParams) {
@@ -99,15 +96,10 @@ export const layer = HttpRouter.addAll(
       now: number,
       params: OAuthParams,
       authorization: AuthorizationRequest,
-      userId: Parameters<typeof memberships.listForUser>[0]
+      userId: UserId
     ) {
-      const user = yield* users.get(userId)
-      const mine = yield* memberships.listForUser(userId)
-      const withWorkspaces = yield* Effect.forEach(mine, (membership) =>
-        Effect.map(workspaces.get(membership.workspaceId), (workspace) =>
-          Option.map(workspace, (found) => ({ workspace: found, membership }))
-        )
-      )
+      const user = yield* signIn.user(userId)
+      const workspaces = yield* access.workspacesOf(userId)
       const csrf = csrfOf(login, request, origin, now)
       const carried: Record<string, string> = {}
       for (const name of requestParameterNames) {
@@ -120,7 +112,7 @@ export const layer = HttpRouter.addAll(
         metadataUrl: authorization.client.metadataUrl,
         redirectUri: authorization.redirectUri,
         userEmail: Option.match(user, { onNone: () => userId, onSome: (found) => found.email }),
-        workspaces: withWorkspaces.flatMap((entry) => (Option.isSome(entry) ? [entry.value] : [])),
+        workspaces,
         scopes: authorization.scopes,
         request: carried,
         csrf: csrf.token,

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { aMembership, aWorkspace } from "@margin/core/testing/Fixtures"
+import { aWorkspace } from "@margin/core/testing/Fixtures"
 import { consentPage } from "./OAuthPages.ts"
 
 const view = (clientName: string) =>
@@ -9,7 +9,7 @@ const view = (clientName: string) =>
     metadataUrl: "https://agent.example/client.json",
     redirectUri: "http://127.0.0.1:9/cb",
     userEmail: "ada@shop.example",
-    workspaces: [{ workspace: aWorkspace({ plan: "max" }), membership: aMembership() }],
+    workspaces: [{ workspace: aWorkspace({ plan: "max" }), role: "owner" }],
     scopes: ["runs:read"],
     request: {},
     csrf: "c".repeat(43),

@@ -1,14 +1,19 @@
 import { createHash, randomBytes } from "node:crypto"
-import { UserRepository } from "@margin/core/access/UserRepository"
+import { SignIn } from "@margin/core/oauth/SignIn"
+import { originOf, PublicOrigin, untrustedHost } from "@margin/edge/serving"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createRemoteJWKSet, jwtVerify } from "jose"
-import { originOf, untrustedHost } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
-import { cookieName, linkLifetimeMs, safeReturnTo, sessionPageCookie, signInCookie } from "./OAuthBrowserSession.ts"
-import { OAuthLoginSettings, type OidcSettings } from "./OAuthLoginSettings.ts"
-import { errorPage } from "./OAuthPages.ts"
-import { signValue, verifyValue } from "./SignedValue.ts"
+import {
+  cookieName,
+  linkLifetimeMs,
+  safeReturnTo,
+  sessionPageCookie,
+  signInCookie
+} from "../browser/OAuthBrowserSession.ts"
+import { OAuthLoginSettings, type OidcSettings } from "../browser/OAuthLoginSettings.ts"
+import { errorPage } from "../browser/OAuthPages.ts"
+import { signValue, verifyValue } from "../browser/SignedValue.ts"
 
 export const oidcPaths = { start: "/oauth/login/oidc", callback: "/oauth/login/oidc/callback" } as const
 
@@ -57,9 +62,9 @@ const fetchJson = (url: string, init?: RequestInit) =>
  */
 export const layer = HttpRouter.addAll(
   Effect.gen(function* () {
-    const settings = yield* McpSettings
+    const settings = yield* PublicOrigin
     const login = yield* OAuthLoginSettings
-    const users = yield* UserRepository
+    const signIn = yield* SignIn
     const oidc = login.oidc
     if (oidc === undefined) return []
     const key = Redacted.value(login.key)
@@ -144,8 +149,8 @@ export const layer = HttpRouter.addAll(
         if (claims.email_verified !== true || typeof claims.email !== "string") {
           return yield* failed("the provider did not vouch for an e-mail address")
         }
-        const user = yield* users.findByEmail(claims.email)
-        if (Option.isNone(user) || user.value.deletedAt !== null) {
+        const user = yield* signIn.accountByEmail(claims.email)
+        if (Option.isNone(user)) {
           return errorPage(`No Margin account has the address ${claims.email}.`)
         }
         return HttpServerResponse.redirect(pending.returnTo, {

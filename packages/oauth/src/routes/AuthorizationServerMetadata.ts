@@ -1,9 +1,8 @@
 import { scopes } from "@margin/core/access/Scope"
 import { tokenEndpointAuthMethods } from "@margin/core/oauth/OAuthClient"
+import { metadataResponse, PublicOrigin } from "@margin/edge/serving"
 import { Effect } from "effect"
 import { HttpRouter } from "effect/http"
-import { metadataResponse } from "../auth/ProtectedResource.ts"
-import { McpSettings } from "../McpSettings.ts"
 
 /** The authorization server's endpoints, on the same origin as /mcp (the issuer is that origin). */
 export const oauthPaths = {
@@ -37,7 +36,7 @@ export const authorizationServerMetadataOf = (origin: string) => ({
 
 /** Served without authentication, cacheable like the protected-resource metadata. */
 export const layer = HttpRouter.addAll(
-  Effect.map(McpSettings, (settings) => [
+  Effect.map(PublicOrigin, (settings) => [
     HttpRouter.route("GET", oauthPaths.metadata, metadataResponse(settings, authorizationServerMetadataOf))
   ])
 )

@@ -1,7 +1,7 @@
-import { UserRepository } from "@margin/core/access/UserRepository"
+import { SignIn } from "@margin/core/oauth/SignIn"
 import { Clock, Console, Effect, Layer, Option } from "effect"
+import { loginPaths } from "../routes/OAuthLoginRoute.ts"
 import { linkToken } from "./OAuthBrowserSession.ts"
-import { loginPaths } from "./OAuthLoginRoute.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
 
 /** The console's address under `origin`. */
@@ -18,11 +18,11 @@ export const announceConsole = (email: string, origin: string) =>
     Effect.gen(function* () {
       const login = yield* OAuthLoginSettings
       const user = yield* Effect.orElseSucceed(
-        UserRepository.use((users) => users.findByEmail(email)),
+        SignIn.use((signIn) => signIn.accountByEmail(email)),
         () => Option.none()
       )
       const lines = [`Console: ${consoleUrl(origin)}`]
-      if (login.emailLink && Option.isSome(user) && user.value.deletedAt === null) {
+      if (login.emailLink && Option.isSome(user)) {
         const link = new URL(`${origin}${loginPaths.link}`)
         link.searchParams.set("token", linkToken(login, user.value.id, yield* Clock.currentTimeMillis))
         link.searchParams.set("return_to", "/app")

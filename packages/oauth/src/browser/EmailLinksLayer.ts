@@ -1,8 +1,8 @@
 import { EmailLinks } from "@margin/core/access/EmailLinks"
 import { UserId } from "@margin/core/kernel/Ids"
 import { Clock, Effect, Layer, Option, Redacted } from "effect"
+import { loginPaths } from "../routes/OAuthLoginRoute.ts"
 import { linkToken } from "./OAuthBrowserSession.ts"
-import { loginPaths } from "./OAuthLoginRoute.ts"
 import { OAuthLoginSettings } from "./OAuthLoginSettings.ts"
 import { signValue, verifyValue } from "./SignedValue.ts"
 

@@ -1,8 +1,7 @@
-import type { Membership } from "@margin/core/access/Membership"
 import type { Scope } from "@margin/core/access/Scope"
+import type { WorkspaceMembership } from "@margin/core/access/WorkspaceAccess"
 import { displayable } from "@margin/core/oauth/OAuthText"
 import { planLimits } from "@margin/core/workspaces/Plan"
-import type { Workspace } from "@margin/core/workspaces/Workspace"
 import type { Cookies } from "effect/http"
 import { HttpServerResponse } from "effect/http"
 
@@ -191,7 +190,7 @@ export interface ConsentView {
   readonly metadataUrl: string | null
   readonly redirectUri: string
   readonly userEmail: string
-  readonly workspaces: ReadonlyArray<{ readonly workspace: Workspace; readonly membership: Membership }>
+  readonly workspaces: ReadonlyArray<WorkspaceMembership>
   readonly scopes: ReadonlyArray<Scope>
   /** The authorization request's parameters, posted back with the decision. */
   readonly request: Readonly<Record<string, string>>
@@ -208,11 +207,11 @@ export interface ConsentView {
 export const consentPage = (view: ConsentView) => {
   const eligible = view.workspaces.filter(({ workspace }) => planLimits[workspace.plan].mcp)
   const workspaceChoices = view.workspaces
-    .map(({ workspace, membership }, index) => {
+    .map(({ workspace, role }, index) => {
       const allowed = planLimits[workspace.plan].mcp
       const id = `workspace-${index}`
       const note = allowed
-        ? `${workspace.plan} plan, you are ${membership.role}`
+        ? `${workspace.plan} plan, you are ${role}`
         : `${workspace.plan} plan: AI agents need a Max or Enterprise plan`
       return `<li><input type="radio" name="workspace_id" id="${id}" value="${escapeHtml(workspace.id)}"${
         allowed ? (workspace.id === eligible[0]?.workspace.id ? " checked" : "") : " disabled"
