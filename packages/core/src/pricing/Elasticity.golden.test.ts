@@ -187,8 +187,10 @@ describe("damping near the optimum (Pricing)", () => {
   // A pool at −3 (variance 0.01, spread 0.04), cost 5.60, 1,000 units now at 10.00, one past point on the
   // pool's curve: 1,372 units at 9.00 (raised since) or 751 at 11.00 (cut since): 1000 × 0.9^−3 = 1372 and
   // 1000 × 1.1^−3 = 751. The estimate stays at −3 (the fit agrees with the pool) and its pessimistic end for a
-  // cut near −2.57, whose optimum 560 × 2.57 / 1.57 ≈ 917 is a cut within the step. After a cut it goes there;
-  // after a raise it reverses the last move, and goes half the way: 1000 − (1000 − 917) / 2 ≈ 958.
+  // cut near −2.57. The move is sized on half the doubt (CautiousGain): −3 + (3 − 2.57) / 2 ≈ −2.785, whose
+  // optimum 560 × 2.785 / 1.785 ≈ 874 is beyond the step. After a cut it goes to the step, 900, which still
+  // pays at −2.57 (1000 × 0.9^−2.57 × 340 − 440,000 ≈ +5,733); after a raise it reverses the last move, and
+  // goes half the way: 1000 − (1000 − 874) / 2 ≈ 937.
   it("a move that reverses the last price change goes half the way", () => {
     const pool: Pool = {
       mean: -3,
@@ -212,9 +214,8 @@ describe("damping near the optimum (Pricing)", () => {
     assert.isNotNull(afterRaise)
     if (afterCut === null || afterRaise === null) return
     assert.isBelow(afterCut, 1000)
-    // Half the way, up to the small difference of the two fits (their past points weigh a little differently):
-    // 9.19 after a cut, 9.58 after a raise.
-    assert.deepStrictEqual([afterCut, afterRaise], [919, 958])
-    assert.approximately(1000 - afterRaise, (1000 - afterCut) / 2, 2)
+    // The step after a cut; half the way to the optimum after a raise.
+    assert.deepStrictEqual([afterCut, afterRaise], [900, 937])
+    assert.approximately(1000 - afterRaise, (1000 - 874) / 2, 2)
   })
 })

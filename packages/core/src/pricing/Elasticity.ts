@@ -41,6 +41,8 @@ export interface ElasticityEstimate {
    * elasticity and for the first version's estimate; negative when demand grows more elastic as the price rises.
    */
   readonly curvature: number
+  /** The standard deviation of the curvature: its pool's doubt and how far its items bend apart, less the item's own evidence. */
+  readonly curvatureSd: number
   /**
    * Set when the units sold since the item's last price change fell outside the 90 % range its evidence
    * before predicted (PredictionCheck): the interval was widened by as much. Null otherwise.
@@ -70,6 +72,7 @@ const measured = (elasticity: number, method: ElasticityMethod, sampleSize: numb
   method,
   poolTag: null,
   curvature: 0,
+  curvatureSd: 0,
   predictionMiss: null
 })
 const noHistory = measured(0, "assumed_zero", 0)

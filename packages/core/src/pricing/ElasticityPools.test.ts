@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import * as fc from "fast-check"
 import type { PricePoint } from "./Elasticity.ts"
 import { fitElasticity } from "./ElasticityFit.ts"
-import { elasticityPools, estimateWithPools, priorPools } from "./ElasticityPools.ts"
+import { elasticityPools, estimateWithPools, poolOf, priorPools } from "./ElasticityPools.ts"
 
 const point = fc.record({ price: fc.integer({ min: 100, max: 10_000 }), units: fc.integer({ min: 1, max: 5_000 }) })
 const item = fc.record({
@@ -54,14 +54,21 @@ describe("elasticity pooling", () => {
     )
   })
 
-  it("an item's own evidence never widens the interval its pool alone gives", () => {
+  // The pool describes an item where its prices have been (its anchor); carried from there to the price now along
+  // an uncertain curvature, its variance grows by carried² × the curvature's variance: the interval the pool
+  // alone gives there is wider by √(1 + carried² × curvatureVariance / (variance + spread)).
+  it("an item's own evidence never widens the interval its pool alone gives at the item's price", () => {
     fc.assert(
       fc.property(catalog, item, (others, subject) => {
         const pools = elasticityPools(others, -1.5)
         const fit = fitElasticity(subject.priceHistory, subject.price, subject.unitsSold30d)
         const alone = estimateWithPools(null, subject.tags, pools, subject.price)
         const withFit = estimateWithPools(fit, subject.tags, pools, subject.price)
-        if (unclamped(alone) && unclamped(withFit)) assert.isAtMost(width(withFit), width(alone) + rounding)
+        const { pool } = poolOf(subject.tags, pools)
+        const carried = fit === null ? 0 : Math.log(subject.price) - fit.anchorLogPrice
+        const carriedWidth =
+          width(alone) * Math.sqrt(1 + (carried * carried * pool.curvatureVariance) / (pool.variance + pool.spread))
+        if (unclamped(alone) && unclamped(withFit)) assert.isAtMost(width(withFit), carriedWidth + 2 * rounding)
         assert.isAtMost(withFit.low, withFit.elasticity)
         assert.isAtLeast(withFit.high, withFit.elasticity)
       }),
@@ -92,6 +99,7 @@ describe("elasticity pooling", () => {
       method: null,
       poolTag: null,
       curvature: 0,
+      curvatureSd: 0,
       predictionMiss: null
     })
     assert.deepStrictEqual(

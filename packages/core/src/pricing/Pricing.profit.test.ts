@@ -90,9 +90,11 @@ describe("Pricing golden cases, profit objective", () => {
   // source pooled. The check of the last prediction: from 15.00 (296 units) the history before it predicts
   // e = −3.000525 (variance 0.039536), ln(1000.5 / 296.5) = 1.216208 against −0.405465 × −3.000525 = 1.216608:
   // z = −0.0033, no miss. The last change was a cut (15.00 → 10.00), so a cut is no reversal: not damped.
-  // Optimum at the point 600 × 3 / 2 = 900 is a cut; at the pessimistic end (−2.62) 600 × 2.62 / 1.62 = 970.37
-  // → 970. Impact at −3.00: 1000 × 0.97^−3 × 370 − 400,000 = +5,403; at −3.38 +10,122, at −2.62 +737; and
-  // 5,403 is above the materiality floor, 1 % of the monthly profit 1000 × 4.00 = 4,000.
+  // Optimum at the point 600 × 3 / 2 = 900 is a cut. The move is sized on half the doubt (CautiousGain, no
+  // curvature here): at −3 + 0.38 / 2 = −2.81, 600 × 2.81 / 1.81 = 931.49 → 931, which at the pessimistic end
+  // (−2.62) loses: 1000 × 0.931^−2.62 × 331 − 400,000 = −810. So it is sized on the full doubt: the optimum at
+  // −2.62, 600 × 2.62 / 1.62 = 970.37 → 970. Impact at −3.00: 1000 × 0.97^−3 × 370 − 400,000 = +5,403; at −3.38
+  // +10,122, at −2.62 +737; and 5,403 is above the materiality floor, 1 % of the monthly profit 1000 × 4.00 = 4,000.
   it("an elastic item with an interior optimum: cut toward it, no further than the pessimistic end allows", () => {
     assert.deepStrictEqual(withPool({ cost: 600, unitsSold30d: 1000, priceHistory: elasticHistory }, -3), {
       price: 970,
@@ -106,6 +108,23 @@ describe("Pricing golden cases, profit objective", () => {
     assert.isNull(
       withPool({ cost: 600, unitsSold30d: 1000, priceHistory: elasticHistory }, -3, { minExpectedGain: 0.02 })
     )
+  })
+
+  // The same item at cost 7.50: P / (P − cost) = 4, so low + 4 = 0.62 > 0: a raise. The point's optimum 750 × 3 / 2
+  // = 1125 is beyond the step; sized on half the doubt, −3 − 0.38 / 2 = −3.19: 750 × 3.19 / 2.19 = 1092.47. The
+  // last change was a cut (15.00 → 10.00), so this raise reverses it and goes half the way: 1046.23 → 1046. It
+  // pays at the pessimistic end, 1000 × 1.046^−3.38 × 296 − 250,000 = +4,258, and at the point +8,641, above 1 %
+  // of the monthly profit (2,500). Sized on the full doubt alone it would have aimed at 750 × 3.38 / 2.38 =
+  // 1065.13, half the way 1032.56: a smaller step for the same trust.
+  it("an elastic item below its optimum: raised toward the optimum sized on half the doubt", () => {
+    assert.deepStrictEqual(withPool({ cost: 750, unitsSold30d: 1000, priceHistory: elasticHistory }, -3), {
+      price: 1046,
+      rule: "below_profit_optimum",
+      impact: 8641,
+      elasticity: -3,
+      interval: [-3.38, -2.62],
+      source: "pooled"
+    })
   })
 
   // The same weights on the inelastic history (e = −0.5): b = −0.501187, variance 0.111568; with the pool at

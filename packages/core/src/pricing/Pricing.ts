@@ -3,8 +3,9 @@
  * recommended price with its reason. Pure and deterministic; see docs/pricing.md for the semantics.
  *
  * Guardrails, in this order:
- * 1. the goal: under the `profit` objective the profit-maximising price cost * e / (1 + e) where the
- *    (pooled) elasticity e is measured and below -1, else at most a raise toward the target-margin price;
+ * 1. the goal: under the `profit` objective, where the (pooled) elasticity e is measured and below -1, the
+ *    price that maximises the profit at the pessimistic end of the estimate (CautiousGain: cost * e / (1 + e)
+ *    at the interval's end, with a known curvature), else at most a raise toward the target-margin price;
  *    under `target_margin` the target-margin price cost / (1 - targetMargin); the current price without a cost > 0;
  * 2. clamp the goal to [floor, ceiling] (floor = max(cost / (1 - minMargin), min_price));
  * 3. clamp to the step, ±maxChangePct around the current price;
@@ -13,13 +14,15 @@
  * 6. recommend only when both the needed and the rounded move exceed the threshold, or the price
  *    breaks a hard limit;
  * 7. under `profit`, outside restorations of a hard limit: only when the expected profit change is
- *    positive at the point estimate and not negative at either end of the elasticity's interval.
+ *    positive at the point estimate and not negative at the pessimistic end of the elasticity's interval
+ *    and of the curvature (CautiousGain); a goal sized on half that doubt that fails is sized on all of it.
  * This file is the hot loop of a run: plain TypeScript, no Effect, few allocations.
  */
 import type { AlertFinding } from "../alerts/AlertFinding.ts"
 import { itemAlerts } from "../alerts/ItemAlerts.ts"
 import { type CurrencyCode, minorUnitExponent } from "../kernel/Money.ts"
-import { profitChangeAt, profitOptimum } from "./DemandCurve.ts"
+import { cautiousOptimum, cautiousProfitChange, type DemandBelief } from "./CautiousGain.ts"
+import { profitChangeAt } from "./DemandCurve.ts"
 import { type ElasticityEstimate, estimateElasticity, type PricePoint } from "./Elasticity.ts"
 import { type ElasticityPools, elasticityPools, estimateItem, priorPools } from "./ElasticityPools.ts"
 import { explainRecommendation, type GoalKind } from "./Explanation.ts"
@@ -98,17 +101,24 @@ const ruleOf = (
 }
 
 /**
- * Where a profit move heads: toward the point estimate's optimum, but no further than the optimum at the
- * pessimistic end of the interval (the more elastic end for a raise, the less elastic one for a cut). Profit
- * is single-peaked in the price, so such a move gains at every elasticity of the interval; a cut whose
- * pessimistic end is inelastic is not made at all.
+ * How much of the interval's (and the curvature's) doubt sizes a move: the goal maximises the profit at half
+ * the distance to the pessimistic end, while the trust rule still asks the move to pay at the pessimistic end
+ * itself. Sized at the end (1), a wide interval left too small a move to clear the threshold; sized at the
+ * point (0), the move overshot and the trust rule refused it (docs/pricing.md, seeds 1-5).
  */
-const cautiousOptimum = (cost: number, price: number, estimate: ElasticityEstimate): number => {
-  const { elasticity: e, low, high, curvature: c } = estimate
-  const optimum = profitOptimum(cost, price, e, c)
-  if (optimum > price) return Math.max(price, Math.min(optimum, profitOptimum(cost, price, low, c)))
-  return high < -1 ? Math.min(price, Math.max(optimum, profitOptimum(cost, price, high, c))) : price
-}
+const sizing = 0.5
+
+/**
+ * What the decision rule knows of the item's demand (CautiousGain): the estimate's point, its interval and its
+ * curvature's sd, these two scaled by `doubt` (1: as estimated).
+ */
+const beliefOf = (estimate: ElasticityEstimate, doubt = 1): DemandBelief => ({
+  elasticity: estimate.elasticity,
+  low: estimate.elasticity + (estimate.low - estimate.elasticity) * doubt,
+  high: estimate.elasticity + (estimate.high - estimate.elasticity) * doubt,
+  curvature: estimate.curvature,
+  curvatureSd: estimate.curvatureSd * doubt
+})
 
 /**
  * Damping near the optimum: a profit move that reverses the item's last price change (a raise after a cut,
@@ -131,12 +141,14 @@ const recommend = (
   policy: PricingPolicy,
   limits: PriceLimits,
   currentMargin: number | null,
-  pools: ElasticityPools
+  pools: ElasticityPools,
+  doubt = sizing,
+  known: ElasticityEstimate | null = null
 ): PriceRecommendation | null => {
   const { cost, price } = input
   const { ceiling, floor, stepDown, stepUp } = limits
   const profit = policy.objective === "profit"
-  const estimate = profit ? estimateFor(input, policy, pools) : null
+  const estimate = known ?? (profit ? estimateFor(input, policy, pools) : null)
   // Without a cost there is no target-margin price; only the hard limits can move the price.
   const target = cost !== null && cost > 0 ? cost / (1 - policy.targetMargin) : price
   let aim: Aim = "target"
@@ -147,7 +159,7 @@ const recommend = (
     // an item that sold nothing in its window has no profit to read: it is treated as unmeasured.
     if (input.unitsSold30d > 0 && estimate.source !== "prior" && e < -1) {
       aim = "optimum"
-      wanted = damped(price, cautiousOptimum(cost, price, estimate), input.priceHistory)
+      wanted = damped(price, cautiousOptimum(cost, price, beliefOf(estimate, doubt)), input.priceHistory)
     } else wanted = Math.max(target, price)
   }
   const goal = clamp(wanted, floor, ceiling)
@@ -172,17 +184,18 @@ const recommend = (
   const unitCost = cost ?? 0 // unknown cost: the impact is the revenue change
   const c = used.curvature
   const impact = Math.round(profitChangeAt(units, price, recommended, unitCost, used.elasticity, c)) + 0 // + 0 turns -0 into 0
-  // The trust rule: a move the engine does not expect to pay, even at the pessimistic end, or that gains
-  // less than the policy's share of the item's monthly profit, is not advised.
+  // The trust rule: a move the engine does not expect to pay, even at the pessimistic end of its elasticity
+  // and curvature (CautiousGain), or that gains less than the policy's share of the item's monthly profit,
+  // is not advised.
   if (
     profit &&
     !breaksLimit &&
     (impact <= 0 ||
       impact < policy.minExpectedGain * Math.max(0, units * (price - unitCost)) ||
-      profitChangeAt(units, price, recommended, unitCost, used.low, c) < 0 ||
-      profitChangeAt(units, price, recommended, unitCost, used.high, c) < 0)
+      cautiousProfitChange(units, price, recommended, unitCost, beliefOf(used)) < 0)
   )
-    return null
+    // A move sized on half the doubt that does not pay at the pessimistic end: the move sized on all of it.
+    return aim === "optimum" && doubt < 1 ? recommend(input, policy, limits, currentMargin, pools, 1, used) : null
   const rule = ruleOf(price, recommended, goal, bounded, limits, aim)
   const projectedMargin = cost !== null && recommended > 0 ? (recommended - cost) / recommended : null
   const goalKind: GoalKind = wanted < floor ? "floor" : wanted > ceiling ? "ceiling" : aim
