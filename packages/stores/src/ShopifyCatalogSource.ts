@@ -3,7 +3,7 @@ import { type StoreCatalogSource, StoreReadFailed } from "@margin/core/stores/St
 import type { StoreConnection } from "@margin/core/stores/StoreConnection"
 import type { StoreOrderLine } from "@margin/core/stores/StoreOrderLine"
 import type { StoreVariant } from "@margin/core/stores/StoreVariant"
-import { Clock, Context, Duration, Effect, Layer, Option, Schema, Stream } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Result, Schema, Stream } from "effect"
 import { HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { makeShopifyAdminApi, type ShopifyOperation } from "./ShopifyAdminApi.ts"
 import {
@@ -41,7 +41,7 @@ const decodeCurrency = (code: string) =>
   )
 
 const decodeLine = Schema.decodeUnknownEffect(Schema.fromJsonString(VariantNode))
-const decodeOrderLine = Schema.decodeUnknownEffect(Schema.fromJsonString(BulkOrderLine))
+const decodeOrderLine = Schema.decodeUnknownResult(Schema.fromJsonString(BulkOrderLine))
 
 /** An order of the bulk result, while its line items (the lines after it) are read. */
 interface CurrentOrder {
@@ -177,22 +177,29 @@ export class ShopifyCatalogSource extends Context.Service<ShopifyCatalogSource, 
        */
       const downloadOrders = (url: string, currency: CurrencyCode): Stream.Stream<StoreOrderLine, StoreReadFailed> =>
         downloadLines(url).pipe(
-          Stream.mapEffect((line) =>
-            decodeOrderLine(line).pipe(
-              Effect.mapError(() => failed("a line of the orders' bulk result is not of the expected shape"))
-            )
-          ),
-          Stream.mapAccum(
+          // A chunk of lines at a time: one effect per chunk, not per line (a year of orders is ~10^6 lines).
+          Stream.mapAccumArrayEffect(
             (): CurrentOrder | null => null,
-            (order, line): readonly [CurrentOrder | null, ReadonlyArray<StoreOrderLine | StoreReadFailed>] => {
-              if (!("__parentId" in line)) return [orderOf(line), []]
-              if (order === null || order.id !== line.__parentId) {
-                return [order, [failed(`line item ${line.id} does not follow its order ${line.__parentId}`, true)]]
+            (current, chunk) => {
+              let order = current
+              const read: Array<StoreOrderLine> = []
+              for (const text of chunk) {
+                const decoded = decodeOrderLine(text)
+                if (Result.isFailure(decoded)) {
+                  return Effect.fail(failed("a line of the orders' bulk result is not of the expected shape"))
+                }
+                const line = decoded.success
+                if (!("__parentId" in line)) {
+                  order = orderOf(line)
+                } else if (order === null || order.id !== line.__parentId) {
+                  return Effect.fail(failed(`line item ${line.id} does not follow its order ${line.__parentId}`, true))
+                } else {
+                  read.push(storeOrderLineOf(line, order, currency))
+                }
               }
-              return [order, [storeOrderLineOf(line, order, currency)]]
+              return Effect.succeed([order, read] as const)
             }
-          ),
-          Stream.mapEffect((read) => (read instanceof StoreReadFailed ? Effect.fail(read) : Effect.succeed(read)))
+          )
         )
 
       const bulkRead = <A>(
