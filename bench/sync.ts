@@ -12,7 +12,7 @@
 //     the sales history, and every item sold recounted (units_sold_30d, a point per 30-day period);
 //   - incremental sync of the changed share: productVariants pages of 250 with `updated_at:>`, and as many
 //     orders changed (the same share of a year's orders: nine in ten new, one in ten refunded) read in pages
-//     of 5 orders (requested cost 962, charged what they hold), at Shopify Plus' rate limit (bucket 20,000
+//     of 10 orders (requested cost 892, charged what they hold), at Shopify Plus' rate limit (bucket 20,000
 //     points, restored at 1,000/s), then a standard plan's (2,000 at 100/s); the items sold in the last 30
 //     days are recounted.
 // Prints the time of each, the items it created or changed, and this process's peak RSS over each. npm runs it

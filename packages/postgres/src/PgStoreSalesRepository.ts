@@ -71,13 +71,14 @@ export const layer: Layer.Layer<StoreSalesRepository, never, SqlClient.SqlClient
         ).pipe(asRepository("StoreSalesRepository.record"))
       },
 
-      skusSoldSince: (workspaceId, from) =>
+      skusSoldBetween: (workspaceId, from, to) =>
         sql`
         SELECT DISTINCT sku FROM store_sales
         WHERE workspace_id = ${workspaceId} AND sold_at >= ${epoch} + ${from}::int8 * interval '1 millisecond'
+          AND sold_at < ${epoch} + ${to}::int8 * interval '1 millisecond'
         ORDER BY sku`.pipe(
           asRepositoryWith(
-            "StoreSalesRepository.skusSoldSince",
+            "StoreSalesRepository.skusSoldBetween",
             rowsOf(SkuRow, (row) => row.sku)
           )
         ),

@@ -116,12 +116,13 @@ export type OrdersPage = typeof OrdersPage.Type
 /**
  * Orders per page of an incremental read and line items read per order, so that a page's requested cost
  * (Shopify prices a connection at `first` times its node) stays under the 1,000 points one query may
- * ask for: 5 orders of (1 + 20 line items of 6 + 3 refunds of 10 refund line items) = 962. Shopify then
- * charges what the page really held, far less for orders of a few lines. An order with more than 20
- * lines is read whole by the next full read (a bulk operation has no such limit).
+ * ask for: 10 orders of (1 + 10 line items of 6 + 2 + 2 refunds of 5 refund line items of 2 + 2) + 2
+ * = 892. Shopify then charges what the page really held, far less for orders of a few lines. An order
+ * with more than 10 lines, or a refund of more than 5 lines, is read whole by the next full read (a bulk
+ * operation has no such limit).
  */
-export const ordersPageSize = 5
-export const lineItemsPerOrder = 20
+export const ordersPageSize = 10
+export const lineItemsPerOrder = 10
 
 /** Orders a page at a time, those updated after `updatedAfter` (an ISO 8601 instant), oldest change first. */
 export const ordersUpdatedAfter = (updatedAfter: string, after: string | null): ShopifyOperation<OrdersPage> => ({
@@ -131,7 +132,7 @@ export const ordersUpdatedAfter = (updatedAfter: string, after: string | null): 
   orders(first: $first, after: $after, query: $query, sortKey: UPDATED_AT) {
     nodes {
       id processedAt updatedAt
-      refunds(first: 3) { ${refundFields.replace("refundLineItems", "refundLineItems(first: 10)")} }
+      refunds(first: 2) { ${refundFields.replace("refundLineItems", "refundLineItems(first: 5)")} }
       lineItems(first: $lines) { nodes { ${lineItemFields} } pageInfo { hasNextPage } }
     }
     pageInfo { hasNextPage endCursor }

@@ -24,13 +24,13 @@ export const layer: Layer.Layer<StoreSalesRepository, never, MemoryDatabase> = L
             rows = HashMap.set(rows, storeSaleKey(workspaceId, sale.lineRef), { ...sale, workspaceId })
           return storeSalesTable.withRows(tables, rows)
         }),
-      skusSoldSince: (workspaceId, from) =>
+      skusSoldBetween: (workspaceId, from, to) =>
         db.read((tables) =>
           [
             ...new Set(
               rowsWhere(
                 storeSalesTable.rows(tables),
-                (sale) => sale.workspaceId === workspaceId && sale.soldAt >= from
+                (sale) => sale.workspaceId === workspaceId && sale.soldAt >= from && sale.soldAt < to
               ).map((sale) => sale.sku)
             )
           ].sort(compareStrings)

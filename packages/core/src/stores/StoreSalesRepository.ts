@@ -24,10 +24,11 @@ export class StoreSalesRepository extends Context.Service<
   {
     /** Inserts or replaces each sale by its line ref; inside a transaction, it lands with the sync or not at all. */
     readonly record: (workspaceId: WorkspaceId, sales: ReadonlyArray<StoreSale>) => Effect.Effect<void, RepositoryError>
-    /** The skus with a sale sold at or after `from`, each once, in sku order. */
-    readonly skusSoldSince: (
+    /** The skus with a sale sold in `[from, to)`, each once, in sku order. */
+    readonly skusSoldBetween: (
       workspaceId: WorkspaceId,
-      from: Timestamp
+      from: Timestamp,
+      to: Timestamp
     ) => Effect.Effect<ReadonlyArray<string>, RepositoryError>
     /**
      * The sales of `skus`, summed per sku and per interval of `boundaries` (ascending): interval `i` is

@@ -17,7 +17,13 @@ import { StoreCatalogSource, type StoreReadFailed } from "./StoreCatalogSource.t
 import type { StoreConnection } from "./StoreConnection.ts"
 import { StoreConnectionRepository } from "./StoreConnectionRepository.ts"
 import { type StoreSale, storeSaleOf } from "./StoreSale.ts"
-import { recentSalesMillis, salesBoundaries, salesHistoryMillis, salesPatches } from "./StoreSalePeriods.ts"
+import {
+  recentSalesMillis,
+  salesBoundaries,
+  salesHistoryMillis,
+  salesPatches,
+  salesPeriodMillis
+} from "./StoreSalePeriods.ts"
 import { StoreSalesRepository } from "./StoreSalesRepository.ts"
 import {
   initialSyncState,
@@ -240,8 +246,8 @@ export class StoreSyncs extends Context.Service<
          * history, one row per line, replaced when read again; then every item whose counts may have
          * moved is recounted from the history and patched through the import decision: its
          * `units_sold_30d`, and a price-history point per complete 30-day period. An item is recounted when
-         * one of its lines was read, or when it sold since the previous read less 30 days (time alone
-         * moves those: sales leave the last 30 days, periods complete). One transaction with the state.
+         * one of its lines was read, or when time alone moved its counts since the previous read: a sale
+         * left the last 30 days, or a period it sold in completed. One transaction with the state.
          */
         const syncOrders = Effect.fnUntraced(function* (
           workspaceId: WorkspaceId,
@@ -291,12 +297,24 @@ export class StoreSyncs extends Context.Service<
                 return kept.length === 0 ? Effect.void : sales.record(workspaceId, kept)
               })
             )
-            if (pending.since !== null && orders.syncedUpTo !== null) {
-              for (const sku of yield* sales.skusSoldSince(workspaceId, orders.syncedUpTo - recentSalesMillis)) {
-                touched.add(sku)
-              }
-            }
             const now = pending.startedAt
+            const previous = orders.syncedUpTo
+            if (pending.since !== null && previous !== null) {
+              // Time alone moves some counts: sales that left the last 30 days since the previous count,
+              // and the sales of periods that completed since.
+              const left = yield* sales.skusSoldBetween(
+                workspaceId,
+                previous - recentSalesMillis,
+                now - recentSalesMillis
+              )
+              const endBefore = Math.floor(previous / salesPeriodMillis) * salesPeriodMillis
+              const endNow = Math.floor(now / salesPeriodMillis) * salesPeriodMillis
+              const completed =
+                endNow > endBefore
+                  ? yield* sales.skusSoldBetween(workspaceId, endBefore - salesPeriodMillis, endNow)
+                  : []
+              for (const sku of [...left, ...completed]) touched.add(sku)
+            }
             const boundaries = salesBoundaries(now)
             const skus = [...touched].sort()
             let summary: StoreSalesSummary = {

@@ -54,7 +54,7 @@ export const storeSalesRepositoryContract = <E>(name: string, services: Layer.La
       })
     )
 
-    it.effect("names each sku sold since a time once, in sku order", () =>
+    it.effect("names each sku sold between two times once, in sku order", () =>
       Effect.gen(function* () {
         const repository = yield* StoreSalesRepository
         const workspace = yield* seedWorkspace()
@@ -64,8 +64,10 @@ export const storeSalesRepositoryContract = <E>(name: string, services: Layer.La
           sale("m3", "Z", 700, 1, 100),
           sale("m4", "X", 100, 1, 100)
         ])
-        assert.deepStrictEqual(yield* repository.skusSoldSince(workspace.id, 500), ["Y", "Z"])
-        assert.deepStrictEqual(yield* repository.skusSoldSince(workspace.id, 800), [])
+        assert.deepStrictEqual(yield* repository.skusSoldBetween(workspace.id, 500, 800), ["Y", "Z"])
+        // The end is left out.
+        assert.deepStrictEqual(yield* repository.skusSoldBetween(workspace.id, 100, 600), ["X", "Z"])
+        assert.deepStrictEqual(yield* repository.skusSoldBetween(workspace.id, 800, 900), [])
       })
     )
   })

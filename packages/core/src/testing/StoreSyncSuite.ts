@@ -302,7 +302,8 @@ export const storeSyncSuite = <E>(name: string, services: Layer.Layer<StoreSyncS
         const before = itemOf(yield* allItems(workspace.id), "S-1")
         yield* TestClock.adjust(hour)
         const again = yield* syncNow(workspace.id)
-        assert.deepStrictEqual([again.sales?.itemsUpdated, again.sales?.itemsUnchanged], [0, 1])
+        // Nothing read, and nothing the hour moved: no item recounted.
+        assert.deepStrictEqual([again.sales?.lines, again.sales?.itemsUpdated, again.sales?.itemsUnchanged], [0, 0, 0])
         // A full read of the same orders (a day later) changes nothing either.
         yield* TestClock.adjust(day)
         const full = yield* syncNow(workspace.id)
@@ -327,11 +328,21 @@ export const storeSyncSuite = <E>(name: string, services: Layer.Layer<StoreSyncS
 
     it.effect("time alone moves sales out of the last 30 days and completes periods", () =>
       Effect.gen(function* () {
-        const { workspace, at } = yield* shopWithOrders()
+        const { workspace, base, at } = yield* shopWithOrders()
+        // S-2 sold two units 29.5 days before the first sync.
+        yield* ScriptedStoreCatalog.use((store) =>
+          store.putOrderLines(workspace.id, [{ line: orderLine(base, "L9", "S-2", 970.5, 2, "11.00"), updatedAt: 0 }])
+        )
         yield* syncNow(workspace.id)
+        assert.strictEqual(itemOf(yield* allItems(workspace.id), "S-2").unitsSold30d, 2)
+        // Half a day on, an incremental sync reads no order, yet S-2's sale has left the last 30 days.
+        yield* TestClock.adjust(day / 2 + hour)
+        const soon = yield* syncNow(workspace.id)
+        assert.deepStrictEqual([soon.full, soon.sales?.lines, soon.sales?.itemsUpdated], [false, 0, 1])
+        assert.strictEqual(itemOf(yield* allItems(workspace.id), "S-2").unitsSold30d, 0)
         yield* TestClock.adjust(30 * day)
         const later = yield* syncNow(workspace.id)
-        assert.deepStrictEqual([later.full, later.sales?.lines, later.sales?.itemsUpdated], [true, 6, 1])
+        assert.deepStrictEqual([later.full, later.sales?.lines, later.sales?.itemsUpdated], [true, 7, 1])
         const item = itemOf(yield* allItems(workspace.id), "S-1")
         assert.strictEqual(item.unitsSold30d, 0)
         // The period ending at day 1020 is complete now: L4's 4 units at 12.00.
