@@ -126,7 +126,7 @@ layer(TestDatabase.layer, { timeout: "5 minutes", excludeTestServices: true })(
           assert.strictEqual(after?.lines, summary.order_lines)
           assert.isAbove(after?.units ?? 0, 0)
           const [resumed] = yield* ordersState
-          assert.match(resumed?.orders ?? "", /"pending":null/)
+          assert.match(resumed?.orders ?? "", /"pending": null/)
           // Finished, the read is not begun again: the next sync reads only the orders of the week in progress.
           const next = yield* marginctlJsonOnTestDatabase("store", "sync", "--workspace", workspaceId)
           assert.isAtMost(Schema.decodeUnknownSync(SalesJson)(next.sales).order_lines, items / 2)
