@@ -1,14 +1,15 @@
 import { Clock, Context, Effect, Layer, Option, Result, Stream } from "effect"
 import { type Actor, actorLabel } from "../access/Actor.ts"
 import { AuditTrail } from "../audit/AuditTrail.ts"
-import { decideImportLine } from "../catalog/CatalogImportDecision.ts"
+import { decideImportLine, type ImportDecision } from "../catalog/CatalogImportDecision.ts"
 import {
   addDecision,
   addRejection,
   type CatalogImportSummary,
   emptyImportSummary
 } from "../catalog/CatalogImportSummary.ts"
-import type { CatalogPatchLine } from "../catalog/CatalogPatch.ts"
+import type { CatalogItem } from "../catalog/CatalogItem.ts"
+import type { CatalogPatch, CatalogPatchLine } from "../catalog/CatalogPatch.ts"
 import { CatalogRepository } from "../catalog/CatalogRepository.ts"
 import { NoCommerceIntegration, type RepositoryError } from "../kernel/Errors.ts"
 import type { WorkspaceId } from "../kernel/Ids.ts"
@@ -270,9 +271,10 @@ export class StoreSyncs extends Context.Service<
           const forget = saveOrders({ ...orders, pending: null })
           const pending = yield* readyRead(connection, orders.pending, beginNew, forget)
 
-          const decide = (item: Parameters<typeof decideImportLine>[0], patch: CatalogPatchLine["patch"]) =>
+          // A sku sold that no item has: its sales wait in the history (counted as skusNotInCatalog).
+          const decide = (item: CatalogItem | undefined, patch: CatalogPatch): ImportDecision =>
             item === undefined
-              ? ({ _tag: "Rejected", error: `sku ${patch.sku} is not in the catalog` } as const)
+              ? { _tag: "Rejected", error: `sku ${patch.sku} is not in the catalog` }
               : decideImportLine(item, patch, workspaceId, startedAt)
 
           const applied = Effect.gen(function* () {
