@@ -319,6 +319,7 @@ export class StoreSyncs extends Context.Service<
             }
             const boundaries = salesBoundaries(now)
             const skus = [...touched].sort()
+            touched.clear()
             let summary: StoreSalesSummary = {
               lines,
               linesLeftOut,
