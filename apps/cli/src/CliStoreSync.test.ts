@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { TestDatabase } from "@margin/postgres/testing/TestDatabase"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import {
   assertFailed,
@@ -10,6 +10,8 @@ import {
   tempFile,
   textOf
 } from "./testing/Marginctl.ts"
+
+const SalesJson = Schema.Struct({ order_lines: Schema.Number, items_updated: Schema.Number })
 
 /** marginctl store sync as a process, on a fresh migrated database, with the sandbox store. */
 
@@ -45,6 +47,17 @@ layer(TestDatabase.layer, { timeout: "5 minutes" })("marginctl store sync", (it)
           SELECT price::int AS price, cost::int AS cost, min_price::int AS floor FROM catalog_items
           WHERE workspace_id = ${workspaceId} AND sku = 'M-1'`
         assert.deepStrictEqual([item?.price, item?.cost, item?.floor], [1150, 400, 800])
+
+        // The sandbox's simulated orders arrive too: units sold, and past periods at the price charged.
+        const sales = Schema.decodeUnknownSync(SalesJson)(first.sales)
+        assert.isAbove(sales.order_lines, 0)
+        assert.strictEqual(sales.items_updated, 2)
+        const [bowl] = yield* sql<{ readonly units: number; readonly history: string }>`
+          SELECT units_sold_30d::int AS units, price_history::text AS history FROM catalog_items
+          WHERE workspace_id = ${workspaceId} AND sku = 'M-2'`
+        assert.isAbove(bowl?.units ?? 0, 0)
+        assert.match(bowl?.history ?? "", /"price": 600, "units": \d+/)
+        assert.match(bowl?.history ?? "", /"at": \d+/)
       }),
     processTimeout
   )

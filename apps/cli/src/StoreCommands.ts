@@ -294,7 +294,17 @@ const syncReportJson = (workspaceId: WorkspaceId, report: StoreSyncReport) => ({
   full: report.full,
   started_at: toIso(report.startedAt),
   finished_at: toIso(report.finishedAt),
-  ...catalogImportSummaryJson(report.summary)
+  ...catalogImportSummaryJson(report.summary),
+  sales:
+    report.sales === undefined
+      ? null
+      : {
+          order_lines: report.sales.lines,
+          order_lines_left_out: report.sales.linesLeftOut,
+          items_updated: report.sales.itemsUpdated,
+          items_unchanged: report.sales.itemsUnchanged,
+          skus_not_in_catalog: report.sales.skusNotInCatalog
+        }
 })
 
 const sync = Command.make(
@@ -313,13 +323,20 @@ const sync = Command.make(
         ...(r.stale_price > 0
           ? [`  ${r.stale_price} variant${r.stale_price === 1 ? "" : "s"} kept the item's newer price (stale_price)`]
           : []),
-        ...r.rejected.map((rejected) => `  variant ${rejected.line}: ${rejected.error}`)
+        ...r.rejected.map((rejected) => `  variant ${rejected.line}: ${rejected.error}`),
+        ...(r.sales === null
+          ? []
+          : [
+              `Orders: ${r.sales.order_lines} order lines read (${r.sales.order_lines_left_out} left out), ` +
+                `units sold of ${r.sales.items_updated} items updated, ${r.sales.items_unchanged} unchanged` +
+                (r.sales.skus_not_in_catalog > 0 ? `, ${r.sales.skus_not_in_catalog} skus sold not in the catalog` : "")
+            ])
       ].join("\n")
     )
   })
 ).pipe(
   Command.withDescription(
-    "Bring the catalog in line with the connected store now (first a full read, then the changes since); never writes to the store"
+    "Bring the catalog in line with the connected store now: its variants, then its orders as units sold and price history (first a full read, then the changes since); never writes to the store"
   ),
   Command.withExamples([{ command: "marginctl store sync --workspace ws_01jh8x --json" }])
 )

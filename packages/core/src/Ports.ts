@@ -16,6 +16,7 @@ import type { OAuthGrantRepository } from "./oauth/OAuthGrantRepository.ts"
 import type { RecommendationRepository } from "./recommendations/RecommendationRepository.ts"
 import type { RunRepository } from "./runs/RunRepository.ts"
 import type { StoreConnectionRepository } from "./stores/StoreConnectionRepository.ts"
+import type { StoreSalesRepository } from "./stores/StoreSalesRepository.ts"
 import type { StoreSyncStateRepository } from "./stores/StoreSyncStateRepository.ts"
 import type { DeletionRequestRepository } from "./workspaces/DeletionRequestRepository.ts"
 import type { SupportSessionRepository } from "./workspaces/SupportSessionRepository.ts"
@@ -52,6 +53,7 @@ export type StoredPorts =
   | LoginLinkRepository
   | IdempotencyKeyRepository
   | StoreSyncStateRepository
+  | StoreSalesRepository
 
 /**
  * Every port a serving process needs: the stored ones, the rate budget and the store write-back

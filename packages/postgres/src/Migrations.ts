@@ -26,6 +26,7 @@ import minExpectedGain from "./migrations/0018_min_expected_gain.ts"
 import storeSyncStates from "./migrations/0019_store_sync_states.ts"
 import writeBackUndo from "./migrations/0020_write_back_undo.ts"
 import grantLastUse from "./migrations/0021_grant_last_use.ts"
+import storeSales from "./migrations/0022_store_sales.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -53,7 +54,8 @@ export const loader = PgMigrator.fromRecord({
   "0018_min_expected_gain": minExpectedGain,
   "0019_store_sync_states": storeSyncStates,
   "0020_write_back_undo": writeBackUndo,
-  "0021_grant_last_use": grantLastUse
+  "0021_grant_last_use": grantLastUse,
+  "0022_store_sales": storeSales
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

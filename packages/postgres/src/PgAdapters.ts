@@ -19,6 +19,7 @@ import * as PgRecommendationRepository from "./PgRecommendationRepository.ts"
 import * as PgRunRepository from "./PgRunRepository.ts"
 import * as PgStoreConnectionRepository from "./PgStoreConnectionRepository.ts"
 import * as PgStoreCredentials from "./PgStoreCredentials.ts"
+import * as PgStoreSalesRepository from "./PgStoreSalesRepository.ts"
 import * as PgStoreSyncStateRepository from "./PgStoreSyncStateRepository.ts"
 import * as PgSupportSessionRepository from "./PgSupportSessionRepository.ts"
 import * as PgTokenRepository from "./PgTokenRepository.ts"
@@ -49,6 +50,7 @@ export const layerWith = <E, R>(
     PgCatalogRepository.layer,
     PgCatalogImportRepository.layer,
     PgStoreSyncStateRepository.layer,
+    PgStoreSalesRepository.layer,
     PgRunRepository.layer,
     PgRecommendationRepository.layer,
     PgAlertRepository.layer,

@@ -1,5 +1,10 @@
 import { WorkspaceId } from "@margin/core/kernel/Ids"
-import { PendingStoreRead, StoreSyncReport, type StoreSyncState } from "@margin/core/stores/StoreSyncState"
+import {
+  PendingStoreRead,
+  StoreOrdersSyncState,
+  StoreSyncReport,
+  type StoreSyncState
+} from "@margin/core/stores/StoreSyncState"
 import { StoreSyncStateRepository } from "@margin/core/stores/StoreSyncStateRepository"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
@@ -13,7 +18,8 @@ export const StoreSyncStateRow = Schema.Struct({
   synced_up_to: NullableInstant,
   full_synced_up_to: NullableInstant,
   pending: Schema.NullOr(PendingStoreRead),
-  last: Schema.NullOr(StoreSyncReport)
+  last: Schema.NullOr(StoreSyncReport),
+  orders: StoreOrdersSyncState
 })
 
 const toDomain = (row: typeof StoreSyncStateRow.Type): StoreSyncState => ({
@@ -21,7 +27,8 @@ const toDomain = (row: typeof StoreSyncStateRow.Type): StoreSyncState => ({
   syncedUpTo: row.synced_up_to,
   fullSyncedUpTo: row.full_synced_up_to,
   pending: row.pending,
-  last: row.last
+  last: row.last,
+  orders: row.orders
 })
 
 const one = firstOf(StoreSyncStateRow, toDomain)
@@ -42,9 +49,9 @@ export const layer: Layer.Layer<StoreSyncStateRepository, never, SqlClient.SqlCl
         sql`
         INSERT INTO store_sync_states (${columns})
         VALUES (${state.workspaceId}, ${toNullableTimestamptz(state.syncedUpTo)}, ${toNullableTimestamptz(state.fullSyncedUpTo)},
-          ${jsonOrNull(state.pending)}::jsonb, ${jsonOrNull(state.last)}::jsonb)
+          ${jsonOrNull(state.pending)}::jsonb, ${jsonOrNull(state.last)}::jsonb, ${JSON.stringify(state.orders)}::jsonb)
         ON CONFLICT (workspace_id) DO UPDATE SET synced_up_to = EXCLUDED.synced_up_to, full_synced_up_to = EXCLUDED.full_synced_up_to,
-          pending = EXCLUDED.pending, last = EXCLUDED.last`.pipe(
+          pending = EXCLUDED.pending, last = EXCLUDED.last, orders = EXCLUDED.orders`.pipe(
           asRepositoryWith("StoreSyncStateRepository.save", () => Effect.void)
         )
     })

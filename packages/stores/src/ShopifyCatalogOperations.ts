@@ -69,7 +69,7 @@ export const readShopCurrency: ShopifyOperation<typeof ShopCurrency.Type> = {
 
 const UserError = Schema.Struct({ field: Schema.NullOr(Schema.Array(Schema.String)), message: Schema.String })
 
-const BulkRun = Schema.Struct({
+export const BulkRun = Schema.Struct({
   bulkOperationRunQuery: Schema.NullOr(
     Schema.Struct({
       bulkOperation: Schema.NullOr(Schema.Struct({ id: Schema.String, status: Schema.String })),
@@ -78,18 +78,26 @@ const BulkRun = Schema.Struct({
   )
 })
 
-/** Starts the bulk read of every variant. */
-export const runVariantsBulkQuery: ShopifyOperation<typeof BulkRun.Type> = {
-  name: "VariantsBulkQuery",
-  document: `mutation VariantsBulkQuery($query: String!) {
+export type BulkRun = typeof BulkRun.Type
+
+/** `bulkOperationRunQuery` of `query` (the bulk query's own GraphQL text), named `name` for pacing. */
+export const runBulkQuery = (name: string, query: string): ShopifyOperation<BulkRun> => ({
+  name,
+  document: `mutation ${name}($query: String!) {
   bulkOperationRunQuery(query: $query) {
     bulkOperation { id status }
     userErrors { field message }
   }
 }`,
-  variables: { query: `{ productVariants { edges { node { ${variantFields} } } } }` },
+  variables: { query },
   data: BulkRun
-}
+})
+
+/** Starts the bulk read of every variant. */
+export const runVariantsBulkQuery: ShopifyOperation<BulkRun> = runBulkQuery(
+  "VariantsBulkQuery",
+  `{ productVariants { edges { node { ${variantFields} } } } }`
+)
 
 export const BulkOperationStatus = Schema.Literals([
   "CREATED",

@@ -1,11 +1,13 @@
 import { CurrencyCode } from "@margin/core/kernel/Money"
 import { type StoreCatalogSource, StoreReadFailed } from "@margin/core/stores/StoreCatalogSource"
 import type { StoreConnection } from "@margin/core/stores/StoreConnection"
+import type { StoreOrderLine } from "@margin/core/stores/StoreOrderLine"
 import type { StoreVariant } from "@margin/core/stores/StoreVariant"
-import { Clock, Context, Duration, Effect, Layer, Option, Schema, Stream } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Result, Schema, Stream } from "effect"
 import { HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
 import { makeShopifyAdminApi, type ShopifyOperation } from "./ShopifyAdminApi.ts"
 import {
+  type BulkRun,
   pollBulkOperation,
   readShopCurrency,
   runVariantsBulkQuery,
@@ -15,9 +17,18 @@ import {
 } from "./ShopifyCatalogOperations.ts"
 import { ShopifyConfig } from "./ShopifyConfig.ts"
 import { makeShopifyEndpoints } from "./ShopifyEndpoints.ts"
+import {
+  BulkOrderLine,
+  type OrderNode,
+  ordersUpdatedAfter,
+  refundedUnits,
+  runOrdersBulkQuery,
+  storeOrderLineOf
+} from "./ShopifyOrderOperations.ts"
 
 const bulkPrefix = "gid://shopify/BulkOperation/"
 const incrementalPrefix = "updated_at:>"
+const ordersPrefix = "orders:updated_at:>"
 
 /** Variants per page of an incremental read (Shopify's most). */
 export const variantsPageSize = 250
@@ -30,6 +41,20 @@ const decodeCurrency = (code: string) =>
   )
 
 const decodeLine = Schema.decodeUnknownEffect(Schema.fromJsonString(VariantNode))
+const decodeOrderLine = Schema.decodeUnknownResult(Schema.fromJsonString(BulkOrderLine))
+
+/** An order of the bulk result, while its line items (the lines after it) are read. */
+interface CurrentOrder {
+  readonly id: string
+  readonly processedAt: number
+  readonly refunded: ReadonlyMap<string, number>
+}
+
+const orderOf = (node: OrderNode): CurrentOrder => ({
+  id: node.id,
+  processedAt: Date.parse(node.processedAt),
+  refunded: refundedUnits(node)
+})
 
 /**
  * Reads a Shopify shop's catalog for StoreSyncs, only ever reading. A full read is a bulk operation
@@ -57,12 +82,9 @@ export class ShopifyCatalogSource extends Context.Service<ShopifyCatalogSource, 
           Effect.mapError((error) => failed(error.message))
         )
 
-      const begin = Effect.fn("ShopifyCatalogSource.begin")(function* (
-        connection: StoreConnection,
-        since: number | null
-      ) {
-        if (since !== null) return `${incrementalPrefix}${new Date(since).toISOString()}`
-        const started = yield* call(connection, runVariantsBulkQuery)
+      /** Starts a bulk operation; its id is the read's handle. */
+      const runBulk = Effect.fnUntraced(function* (connection: StoreConnection, operation: ShopifyOperation<BulkRun>) {
+        const started = yield* call(connection, operation)
         const run = started.bulkOperationRunQuery
         const userErrors = run?.userErrors ?? []
         if (userErrors.length > 0 || run?.bulkOperation == null) {
@@ -71,6 +93,23 @@ export class ShopifyCatalogSource extends Context.Service<ShopifyCatalogSource, 
           )
         }
         return run.bulkOperation.id
+      })
+
+      const begin = Effect.fn("ShopifyCatalogSource.begin")(function* (
+        connection: StoreConnection,
+        since: number | null
+      ) {
+        if (since !== null) return `${incrementalPrefix}${new Date(since).toISOString()}`
+        return yield* runBulk(connection, runVariantsBulkQuery)
+      })
+
+      const beginOrders = Effect.fn("ShopifyCatalogSource.beginOrders")(function* (
+        connection: StoreConnection,
+        since: number | null,
+        from: number
+      ) {
+        if (since !== null) return `${ordersPrefix}${new Date(since).toISOString()}`
+        return yield* runBulk(connection, runOrdersBulkQuery(new Date(from).toISOString()))
       })
 
       /** The bulk operation once it has finished: its result's URL (null when it found nothing). */
@@ -113,50 +152,129 @@ export class ShopifyCatalogSource extends Context.Service<ShopifyCatalogSource, 
        * A failed download is tried again by the next sync with the same operation; once its result has
        * expired, the poll answers EXPIRED and the sync begins a new one.
        */
-      const download = (url: string, currency: CurrencyCode): Stream.Stream<StoreVariant, StoreReadFailed> =>
+      const downloadLines = (url: string) =>
         HttpClientResponse.stream(downloadClient.execute(HttpClientRequest.get(url))).pipe(
           Stream.decodeText(),
           Stream.splitLines,
           Stream.filter((line) => line.trim().length > 0),
-          Stream.mapEffect((line) => decodeLine(line)),
-          Stream.map((node) => storeVariantOf(node, currency)),
-          Stream.mapError((error) =>
-            error._tag === "SchemaError"
-              ? failed("a line of the bulk result is not a variant of the expected shape")
-              : failed(`the bulk result could not be downloaded: ${error.message}`)
+          Stream.mapError((error) => failed(`the bulk result could not be downloaded: ${error.message}`))
+        )
+
+      const download = (url: string, currency: CurrencyCode): Stream.Stream<StoreVariant, StoreReadFailed> =>
+        downloadLines(url).pipe(
+          Stream.mapEffect((line) =>
+            decodeLine(line).pipe(
+              Effect.mapError(() => failed("a line of the bulk result is not a variant of the expected shape"))
+            )
+          ),
+          Stream.map((node) => storeVariantOf(node, currency))
+        )
+
+      /**
+       * The orders' JSONL: an order's line, then its line items' lines (`__parentId`), as Shopify writes
+       * them; one order is held at a time, so memory stays flat. A line item whose order is not the one
+       * just read breaks that order and fails the read (begun again by the next sync).
+       */
+      const downloadOrders = (url: string, currency: CurrencyCode): Stream.Stream<StoreOrderLine, StoreReadFailed> =>
+        downloadLines(url).pipe(
+          // A chunk of lines at a time: one effect per chunk, not per line (a year of orders is ~10^6 lines).
+          Stream.mapAccumArrayEffect(
+            (): CurrentOrder | null => null,
+            (current, chunk) => {
+              let order = current
+              const read: Array<StoreOrderLine> = []
+              for (const text of chunk) {
+                const decoded = decodeOrderLine(text)
+                if (Result.isFailure(decoded)) {
+                  return Effect.fail(failed("a line of the orders' bulk result is not of the expected shape"))
+                }
+                const line = decoded.success
+                if (!("__parentId" in line)) {
+                  order = orderOf(line)
+                } else if (order === null || order.id !== line.__parentId) {
+                  return Effect.fail(failed(`line item ${line.id} does not follow its order ${line.__parentId}`, true))
+                } else {
+                  read.push(storeOrderLineOf(line, order, currency))
+                }
+              }
+              return Effect.succeed([order, read] as const)
+            }
           )
         )
 
-      const bulkVariants = (connection: StoreConnection, id: string) =>
+      const bulkRead = <A>(
+        connection: StoreConnection,
+        id: string,
+        read: (url: string, currency: CurrencyCode) => Stream.Stream<A, StoreReadFailed>
+      ) =>
         Stream.unwrap(
           Effect.gen(function* () {
             const url = yield* finished(connection, id)
             if (url === null) return Stream.empty
-            return download(url, yield* currencyOf(connection))
+            return read(url, yield* currencyOf(connection))
           })
         )
 
-      const updatedVariants = (connection: StoreConnection, updatedAfter: string) =>
-        Stream.paginate<string | null | undefined, StoreVariant, StoreReadFailed>(undefined, (after) =>
+      /** An incremental read: pages of `operation(after)`, each turned into rows, until the last page. */
+      const paged = <P extends { readonly shop: { readonly currencyCode: string } }, A>(
+        connection: StoreConnection,
+        operation: (after: string | null) => ShopifyOperation<P>,
+        rowsOf: (page: P, currency: CurrencyCode) => ReadonlyArray<A>,
+        pageInfoOf: (page: P) => { readonly hasNextPage: boolean; readonly endCursor: string | null }
+      ) =>
+        Stream.paginate<string | null | undefined, A, StoreReadFailed>(undefined, (after) =>
           Effect.gen(function* () {
-            const page = yield* call(connection, variantsUpdatedAfter(updatedAfter, after ?? null, variantsPageSize))
+            const page = yield* call(connection, operation(after ?? null))
             const currency = yield* decodeCurrency(page.shop.currencyCode)
-            const { nodes, pageInfo } = page.productVariants
+            const pageInfo = pageInfoOf(page)
             return [
-              nodes.map((node) => storeVariantOf(node, currency)),
+              rowsOf(page, currency),
               pageInfo.hasNextPage ? Option.some(pageInfo.endCursor) : Option.none()
             ] as const
           })
         )
 
-      const variants = (connection: StoreConnection, ref: string): Stream.Stream<StoreVariant, StoreReadFailed> =>
-        ref.startsWith(bulkPrefix)
-          ? bulkVariants(connection, ref)
-          : ref.startsWith(incrementalPrefix)
-            ? updatedVariants(connection, ref.slice(incrementalPrefix.length))
-            : Stream.fail(failed(`"${ref}" is not a read of this adapter`, true))
+      const updatedVariants = (connection: StoreConnection, updatedAfter: string) =>
+        paged(
+          connection,
+          (after) => variantsUpdatedAfter(updatedAfter, after, variantsPageSize),
+          (page, currency) => page.productVariants.nodes.map((node) => storeVariantOf(node, currency)),
+          (page) => page.productVariants.pageInfo
+        )
 
-      return ShopifyCatalogSource.of({ begin, ready, variants })
+      /** A read by its handle: a bulk operation's id, or `prefix` and the instant of an incremental read. */
+      const readOf =
+        <A>(
+          bulk: (url: string, currency: CurrencyCode) => Stream.Stream<A, StoreReadFailed>,
+          prefix: string,
+          incremental: (connection: StoreConnection, updatedAfter: string) => Stream.Stream<A, StoreReadFailed>
+        ) =>
+        (connection: StoreConnection, ref: string): Stream.Stream<A, StoreReadFailed> =>
+          ref.startsWith(bulkPrefix)
+            ? bulkRead(connection, ref, bulk)
+            : ref.startsWith(prefix)
+              ? incremental(connection, ref.slice(prefix.length))
+              : Stream.fail(failed(`"${ref}" is not a read of this adapter`, true))
+
+      const updatedOrders = (connection: StoreConnection, updatedAfter: string) =>
+        paged(
+          connection,
+          (after) => ordersUpdatedAfter(updatedAfter, after),
+          (page, currency) =>
+            page.orders.nodes.flatMap((node) => {
+              const order = orderOf(node)
+              return node.lineItems.nodes.map((item) => storeOrderLineOf(item, order, currency))
+            }),
+          (page) => page.orders.pageInfo
+        )
+
+      return ShopifyCatalogSource.of({
+        begin,
+        ready,
+        variants: readOf(download, incrementalPrefix, updatedVariants),
+        beginOrders,
+        orderLines: readOf(downloadOrders, ordersPrefix, updatedOrders)
+      })
     })
   )
 }

@@ -20,7 +20,9 @@ export const layer: Layer.Layer<StoreCatalogSource, never, SandboxCatalogSource 
     return StoreCatalogSource.of({
       begin: (connection, since) => adapters[connection.platform].begin(connection, since),
       ready: (connection, ref) => adapters[connection.platform].ready(connection, ref),
-      variants: (connection, ref) => adapters[connection.platform].variants(connection, ref)
+      variants: (connection, ref) => adapters[connection.platform].variants(connection, ref),
+      beginOrders: (connection, since, from) => adapters[connection.platform].beginOrders(connection, since, from),
+      orderLines: (connection, ref) => adapters[connection.platform].orderLines(connection, ref)
     })
   })
 )

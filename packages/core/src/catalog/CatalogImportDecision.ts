@@ -3,7 +3,7 @@ import { type CurrencyCode, parseMajorUnits } from "../kernel/Money.ts"
 import type { Timestamp } from "../kernel/Timestamp.ts"
 import type { CatalogItem } from "./CatalogItem.ts"
 import type { CatalogPatch } from "./CatalogPatch.ts"
-import { withPrice } from "./PriceHistory.ts"
+import { samePriceHistory, withPrice, withSalesPeriods } from "./PriceHistory.ts"
 
 /** A new item as an import makes it: everything but the id, which the repository gives. */
 export type NewCatalogItem = Omit<CatalogItem, "id">
@@ -214,11 +214,18 @@ export const decideImportLine = (
       : {}),
     updatedAt: now
   }
+  const observed: CatalogItem =
+    patch.salesPeriods === undefined
+      ? next
+      : { ...next, priceHistory: withSalesPeriods(next.priceHistory, patch.salesPeriods) }
   const priceChanged = move === "moved"
   const costChanged = next.cost !== current.cost
-  const otherChanged = !sameTags(next.tags, current.tags) || otherFields.some((field) => next[field] !== current[field])
+  const otherChanged =
+    !sameTags(next.tags, current.tags) ||
+    otherFields.some((field) => next[field] !== current[field]) ||
+    (patch.salesPeriods !== undefined && !samePriceHistory(observed.priceHistory, next.priceHistory))
   const stalePrice = move === "stale"
   return priceChanged || costChanged || otherChanged
-    ? { _tag: "Updated", item: next, priceChanged, costChanged, otherChanged, stalePrice }
+    ? { _tag: "Updated", item: observed, priceChanged, costChanged, otherChanged, stalePrice }
     : { _tag: "Unchanged", stalePrice }
 }

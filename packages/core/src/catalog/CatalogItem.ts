@@ -10,11 +10,14 @@ const Count = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterTh
 /**
  * One observation of an item's past: a price it sold at, the units sold while it was in force and, when the
  * item had one then, the competitor price at the time (the elasticity fit reads demand net of its moves).
+ * `at`, when known, is the end of the 30-day period the units were counted over (a store sync's sales
+ * periods, StoreSalePeriods); a point without it was recorded when the price changed.
  */
 export const PricePoint = Schema.Struct({
   price: MinorUnits,
   units: Count,
-  competitorPrice: Schema.optionalKey(MinorUnits)
+  competitorPrice: Schema.optionalKey(MinorUnits),
+  at: Schema.optionalKey(Timestamp)
 })
 export type PricePoint = typeof PricePoint.Type
 

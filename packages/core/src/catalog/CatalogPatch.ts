@@ -1,4 +1,5 @@
 import type { CurrencyCode } from "../kernel/Money.ts"
+import type { SalesPeriod } from "./PriceHistory.ts"
 import type { Tag } from "./Tag.ts"
 
 /**
@@ -23,6 +24,12 @@ export interface CatalogPatch {
   readonly storeProductRef?: string | null
   readonly storeVariantRef?: string | null
   readonly competitorPrice?: string | null
+  /**
+   * Complete periods of the item's sales as the store's orders tell them (a store sync's, never a file's):
+   * each becomes, or replaces, the price-history point of its period (PriceHistory.withSalesPeriods).
+   * Prices are minor units of `currency`, which the patch then names.
+   */
+  readonly salesPeriods?: ReadonlyArray<SalesPeriod>
   /** When the line's price was in force (epoch ms); left out, the time of the import. */
   readonly observedAt?: number
 }

@@ -21,6 +21,7 @@ import * as MemoryRecommendationRepository from "./MemoryRecommendationRepositor
 import * as MemoryRunRepository from "./MemoryRunRepository.ts"
 import { MemoryStore } from "./MemoryStore.ts"
 import * as MemoryStoreConnectionRepository from "./MemoryStoreConnectionRepository.ts"
+import * as MemoryStoreSalesRepository from "./MemoryStoreSalesRepository.ts"
 import * as MemoryStoreSyncStateRepository from "./MemoryStoreSyncStateRepository.ts"
 import * as MemoryStoreWriteBack from "./MemoryStoreWriteBack.ts"
 import * as MemorySupportSessionRepository from "./MemorySupportSessionRepository.ts"
@@ -51,6 +52,7 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryCatalogRepository.layer,
     MemoryCatalogImportRepository.layer,
     MemoryStoreSyncStateRepository.layer,
+    MemoryStoreSalesRepository.layer,
     MemoryRunRepository.layer,
     MemoryRecommendationRepository.layer,
     MemoryAlertRepository.layer,

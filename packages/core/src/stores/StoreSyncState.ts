@@ -20,6 +20,21 @@ export const PendingStoreRead = Schema.Struct({
 })
 export type PendingStoreRead = typeof PendingStoreRead.Type
 
+/** What a sync did with the store's orders (docs/stores.md, "Orders"). */
+export const StoreSalesSummary = Schema.Struct({
+  /** Order lines read and kept in the sales history (a line read again replaces itself). */
+  lines: Schema.Number,
+  /** Order lines left out: no variant with a sku, or an amount that is not one. */
+  linesLeftOut: Schema.Number,
+  /** Catalog items whose units sold or price history changed. */
+  itemsUpdated: Schema.Number,
+  /** Items whose sales were recounted and came out the same. */
+  itemsUnchanged: Schema.Number,
+  /** Skus sold in the store that the catalog does not have: their sales wait in the history. */
+  skusNotInCatalog: Schema.Number
+})
+export type StoreSalesSummary = typeof StoreSalesSummary.Type
+
 /** The last sync that was applied. */
 export const StoreSyncReport = Schema.Struct({
   trigger: StoreSyncTrigger,
@@ -28,9 +43,24 @@ export const StoreSyncReport = Schema.Struct({
   startedAt: Timestamp,
   finishedAt: Timestamp,
   summary: CatalogImportSummarySchema,
+  /** The orders' part; absent from a report made before orders were read. */
+  sales: Schema.optionalKey(StoreSalesSummary),
   requestedBy: Schema.String
 })
 export type StoreSyncReport = typeof StoreSyncReport.Type
+
+/**
+ * Where the reading of a store's orders stands, apart from its catalog's: the two are read one after
+ * the other (a Shopify shop runs one bulk operation at a time) and each resumes on its own.
+ */
+export const StoreOrdersSyncState = Schema.Struct({
+  syncedUpTo: Schema.NullOr(Timestamp),
+  fullSyncedUpTo: Schema.NullOr(Timestamp),
+  pending: Schema.NullOr(PendingStoreRead)
+})
+export type StoreOrdersSyncState = typeof StoreOrdersSyncState.Type
+
+export const initialOrdersSyncState: StoreOrdersSyncState = { syncedUpTo: null, fullSyncedUpTo: null, pending: null }
 
 /**
  * A workspace's store sync, between syncs. `syncedUpTo` is when the last applied read began: the next
@@ -43,7 +73,8 @@ export const StoreSyncState = Schema.Struct({
   /** When the last applied full read began; an incremental read cannot see everything (StoreSyncs). */
   fullSyncedUpTo: Schema.NullOr(Timestamp),
   pending: Schema.NullOr(PendingStoreRead),
-  last: Schema.NullOr(StoreSyncReport)
+  last: Schema.NullOr(StoreSyncReport),
+  orders: StoreOrdersSyncState
 })
 export type StoreSyncState = typeof StoreSyncState.Type
 
@@ -52,5 +83,6 @@ export const initialSyncState = (workspaceId: WorkspaceId): StoreSyncState => ({
   syncedUpTo: null,
   fullSyncedUpTo: null,
   pending: null,
-  last: null
+  last: null,
+  orders: initialOrdersSyncState
 })

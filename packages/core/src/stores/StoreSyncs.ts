@@ -1,14 +1,15 @@
-import { Clock, Context, Effect, Layer, Option, Stream } from "effect"
+import { Clock, Context, Effect, Layer, Option, Result, Stream } from "effect"
 import { type Actor, actorLabel } from "../access/Actor.ts"
 import { AuditTrail } from "../audit/AuditTrail.ts"
-import { decideImportLine } from "../catalog/CatalogImportDecision.ts"
+import { decideImportLine, type ImportDecision } from "../catalog/CatalogImportDecision.ts"
 import {
   addDecision,
   addRejection,
   type CatalogImportSummary,
   emptyImportSummary
 } from "../catalog/CatalogImportSummary.ts"
-import type { CatalogPatchLine } from "../catalog/CatalogPatch.ts"
+import type { CatalogItem } from "../catalog/CatalogItem.ts"
+import type { CatalogPatch, CatalogPatchLine } from "../catalog/CatalogPatch.ts"
 import { CatalogRepository } from "../catalog/CatalogRepository.ts"
 import { NoCommerceIntegration, type RepositoryError } from "../kernel/Errors.ts"
 import type { WorkspaceId } from "../kernel/Ids.ts"
@@ -16,9 +17,20 @@ import { Transactor } from "../kernel/Transactor.ts"
 import { StoreCatalogSource, type StoreReadFailed } from "./StoreCatalogSource.ts"
 import type { StoreConnection } from "./StoreConnection.ts"
 import { StoreConnectionRepository } from "./StoreConnectionRepository.ts"
+import { type StoreSale, storeSaleOf } from "./StoreSale.ts"
+import {
+  recentSalesMillis,
+  salesBoundaries,
+  salesHistoryMillis,
+  salesPatches,
+  salesPeriodMillis
+} from "./StoreSalePeriods.ts"
+import { StoreSalesRepository } from "./StoreSalesRepository.ts"
 import {
   initialSyncState,
   type PendingStoreRead,
+  type StoreOrdersSyncState,
+  type StoreSalesSummary,
   type StoreSyncReport,
   type StoreSyncState,
   type StoreSyncTrigger
@@ -95,6 +107,7 @@ export class StoreSyncs extends Context.Service<
         const connections = yield* StoreConnectionRepository
         const states = yield* StoreSyncStateRepository
         const source = yield* StoreCatalogSource
+        const sales = yield* StoreSalesRepository
         const transactor = yield* Transactor
         const audit = yield* AuditTrail
 
@@ -114,41 +127,46 @@ export class StoreSyncs extends Context.Service<
 
         /**
          * The pending read, ready to stream: the one a crashed sync left if it still can be finished,
-         * else a new one. A read the store lost (`restart`) is forgotten and begun again, once.
+         * else a new one (`beginNew` begins it and saves its handle). A read the store lost (`restart`)
+         * is forgotten (`forget`) and begun again, once.
          */
-        const readyRead = Effect.fnUntraced(function* (
+        const readyRead = Effect.fnUntraced(function* <E>(
           connection: StoreConnection,
-          current: StoreSyncState,
-          now: number
+          pending: PendingStoreRead | null,
+          beginNew: Effect.Effect<PendingStoreRead, E | StoreReadFailed | RepositoryError>,
+          forget: Effect.Effect<void, RepositoryError>
         ) {
-          if (current.pending !== null) {
-            const resumed = yield* source.ready(connection, current.pending.ref).pipe(
-              Effect.as(Option.some(current.pending)),
+          if (pending !== null) {
+            const resumed = yield* source.ready(connection, pending.ref).pipe(
+              Effect.as(Option.some(pending)),
               Effect.catchIf(
                 (failure) => failure.restart,
-                () => Effect.as(states.save({ ...current, pending: null }), Option.none<PendingStoreRead>())
+                () => Effect.as(forget, Option.none<PendingStoreRead>())
               )
             )
             if (Option.isSome(resumed)) return resumed.value
           }
-          const pending = yield* begin(connection, { ...current, pending: null }, now)
+          const fresh = yield* beginNew
           yield* source
-            .ready(connection, pending.ref)
-            .pipe(
-              Effect.tapError((failure) => (failure.restart ? states.save({ ...current, pending: null }) : Effect.void))
-            )
-          return pending
+            .ready(connection, fresh.ref)
+            .pipe(Effect.tapError((failure) => (failure.restart ? forget : Effect.void)))
+          return fresh
         })
 
-        const sync = Effect.fn("StoreSyncs.sync")(function* (request: StoreSyncRequest) {
+        /** The variants' part of a sync: the catalog as the store holds it, in one transaction. */
+        const syncCatalog = Effect.fnUntraced(function* (
+          request: StoreSyncRequest,
+          connection: StoreConnection,
+          startedAt: number
+        ) {
           const { workspaceId } = request
-          const connection = yield* connections.get(workspaceId)
-          if (Option.isNone(connection) || connection.value.status !== "connected") {
-            return yield* new NoCommerceIntegration()
-          }
-          const startedAt = yield* Clock.currentTimeMillis
           const current = yield* state(workspaceId)
-          const pending = yield* readyRead(connection.value, current, startedAt)
+          const pending = yield* readyRead(
+            connection,
+            current.pending,
+            begin(connection, { ...current, pending: null }, startedAt),
+            states.save({ ...current, pending: null })
+          )
 
           const decide = (current: Parameters<typeof decideImportLine>[0], patch: CatalogPatchLine["patch"]) =>
             decideImportLine(current, patch, workspaceId, startedAt)
@@ -171,7 +189,7 @@ export class StoreSyncs extends Context.Service<
             })
 
           const applied = Effect.gen(function* () {
-            const summary = yield* source.variants(connection.value, pending.ref).pipe(
+            const summary = yield* source.variants(connection, pending.ref).pipe(
               Stream.zipWithIndex,
               Stream.map(([variant, index]): Read => {
                 const problem = skuProblem(variant)
@@ -193,6 +211,7 @@ export class StoreSyncs extends Context.Service<
               requestedBy: actorLabel(request.actor)
             }
             yield* states.save({
+              ...current,
               workspaceId,
               syncedUpTo: pending.startedAt,
               fullSyncedUpTo: report.full ? pending.startedAt : current.fullSyncedUpTo,
@@ -220,6 +239,138 @@ export class StoreSyncs extends Context.Service<
                 : Effect.void
             )
           )
+        })
+
+        /**
+         * The orders' part of a sync (docs/stores.md, "Orders"): the order lines read (all of the last 12
+         * months on a full read, those of orders updated since on the next ones) are kept in the sales
+         * history, one row per line, replaced when read again; then every item whose counts may have
+         * moved is recounted from the history and patched through the import decision: its
+         * `units_sold_30d`, and a price-history point per complete 30-day period. An item is recounted when
+         * one of its lines was read, or when time alone moved its counts since the previous read: a sale
+         * left the last 30 days, or a period it sold in completed. One transaction with the state.
+         */
+        const syncOrders = Effect.fnUntraced(function* (
+          workspaceId: WorkspaceId,
+          connection: StoreConnection,
+          startedAt: number,
+          report: StoreSyncReport
+        ) {
+          const current = yield* state(workspaceId)
+          const orders = current.orders
+          const saveOrders = (next: StoreOrdersSyncState) =>
+            Effect.flatMap(state(workspaceId), (latest) => states.save({ ...latest, orders: next }))
+          const fullDue = orders.fullSyncedUpTo === null || startedAt - orders.fullSyncedUpTo >= fullEveryMillis
+          const since = fullDue || orders.syncedUpTo === null ? null : orders.syncedUpTo - overlapMillis
+          const beginNew = Effect.gen(function* () {
+            const ref = yield* source.beginOrders(connection, since, startedAt - salesHistoryMillis)
+            const pending: PendingStoreRead = { ref, since, startedAt }
+            yield* saveOrders({ ...orders, pending })
+            return pending
+          })
+          const forget = saveOrders({ ...orders, pending: null })
+          const pending = yield* readyRead(connection, orders.pending, beginNew, forget)
+
+          // A sku sold that no item has: its sales wait in the history (counted as skusNotInCatalog).
+          const decide = (item: CatalogItem | undefined, patch: CatalogPatch): ImportDecision =>
+            item === undefined
+              ? { _tag: "Rejected", error: `sku ${patch.sku} is not in the catalog` }
+              : decideImportLine(item, patch, workspaceId, startedAt)
+
+          const applied = Effect.gen(function* () {
+            const touched = new Set<string>()
+            let lines = 0
+            let linesLeftOut = 0
+            yield* source.orderLines(connection, pending.ref).pipe(
+              Stream.grouped(batchSize),
+              Stream.buffer({ capacity: 2 }),
+              Stream.runForEach((chunk) => {
+                const kept: Array<StoreSale> = []
+                for (const line of chunk) {
+                  const sale = storeSaleOf(line)
+                  if (Result.isFailure(sale)) {
+                    linesLeftOut += 1
+                    continue
+                  }
+                  kept.push(sale.success)
+                  touched.add(sale.success.sku)
+                }
+                lines += kept.length
+                return kept.length === 0 ? Effect.void : sales.record(workspaceId, kept)
+              })
+            )
+            const now = pending.startedAt
+            const previous = orders.syncedUpTo
+            if (pending.since !== null && previous !== null) {
+              // Time alone moves some counts: sales that left the last 30 days since the previous count,
+              // and the sales of periods that completed since.
+              const left = yield* sales.skusSoldBetween(
+                workspaceId,
+                previous - recentSalesMillis,
+                now - recentSalesMillis
+              )
+              const endBefore = Math.floor(previous / salesPeriodMillis) * salesPeriodMillis
+              const endNow = Math.floor(now / salesPeriodMillis) * salesPeriodMillis
+              const completed =
+                endNow > endBefore
+                  ? yield* sales.skusSoldBetween(workspaceId, endBefore - salesPeriodMillis, endNow)
+                  : []
+              for (const sku of [...left, ...completed]) touched.add(sku)
+            }
+            const boundaries = salesBoundaries(now)
+            const skus = [...touched].sort()
+            touched.clear()
+            let summary: StoreSalesSummary = {
+              lines,
+              linesLeftOut,
+              itemsUpdated: 0,
+              itemsUnchanged: 0,
+              skusNotInCatalog: 0
+            }
+            for (let offset = 0; offset < skus.length; offset += batchSize) {
+              const batch = skus.slice(offset, offset + batchSize)
+              const totals = yield* sales.totals(workspaceId, batch, boundaries)
+              const patches = salesPatches(batch, totals, now).map((patch, index) => ({ line: index + 1, patch }))
+              for (const decision of yield* catalog.applyImport(workspaceId, patches, decide)) {
+                summary = {
+                  ...summary,
+                  itemsUpdated: summary.itemsUpdated + (decision._tag === "Updated" ? 1 : 0),
+                  itemsUnchanged: summary.itemsUnchanged + (decision._tag === "Unchanged" ? 1 : 0),
+                  skusNotInCatalog: summary.skusNotInCatalog + (decision._tag === "Rejected" ? 1 : 0)
+                }
+              }
+            }
+            const latest = yield* state(workspaceId)
+            const withSales: StoreSyncReport = { ...report, sales: summary, finishedAt: yield* Clock.currentTimeMillis }
+            yield* states.save({
+              ...latest,
+              last: withSales,
+              orders: {
+                syncedUpTo: pending.startedAt,
+                fullSyncedUpTo: pending.since === null ? pending.startedAt : orders.fullSyncedUpTo,
+                pending: null
+              }
+            })
+            return withSales
+          })
+
+          return yield* transactor
+            .transaction(applied)
+            .pipe(
+              Effect.tapError((failure) =>
+                failure._tag === "StoreReadFailed" && failure.restart ? forget : Effect.void
+              )
+            )
+        })
+
+        const sync = Effect.fn("StoreSyncs.sync")(function* (request: StoreSyncRequest) {
+          const connection = yield* connections.get(request.workspaceId)
+          if (Option.isNone(connection) || connection.value.status !== "connected") {
+            return yield* new NoCommerceIntegration()
+          }
+          const startedAt = yield* Clock.currentTimeMillis
+          const report = yield* syncCatalog(request, connection.value, startedAt)
+          return yield* syncOrders(request.workspaceId, connection.value, startedAt, report)
         })
 
         return StoreSyncs.of({ sync, state })

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Stream } from "effect"
 import { StoreCatalogSource, StoreReadFailed } from "../stores/StoreCatalogSource.ts"
+import type { StoreOrderLine } from "../stores/StoreOrderLine.ts"
 import type { StoreVariant } from "../stores/StoreVariant.ts"
 
 /** A variant of the scripted store, with when it last changed (the store's clock, epoch ms). */
@@ -8,12 +9,26 @@ export interface ScriptedVariant {
   readonly updatedAt: number
 }
 
-export type ScriptedStep = "ready" | "variants"
+/** An order line of the scripted store, with when its order last changed (a refund changes it). */
+export interface ScriptedOrderLine {
+  readonly line: StoreOrderLine
+  readonly updatedAt: number
+}
+
+export type ScriptedStep = "ready" | "variants" | "orders"
+
+interface ScriptedRead {
+  readonly since: number | null
+  /** An orders read: the lines of orders placed from then on (a full read). */
+  readonly from?: number
+}
 
 interface Shop {
   variants: Map<string, ScriptedVariant>
-  reads: Map<string, number | null>
+  lines: Map<string, ScriptedOrderLine>
+  reads: Map<string, ScriptedRead>
   begun: number
+  ordersBegun: number
   faults: Array<{ readonly step: ScriptedStep; readonly restart: boolean; readonly afterVariants: number }>
 }
 
@@ -26,12 +41,15 @@ export class ScriptedStoreCatalog extends Context.Service<
   ScriptedStoreCatalog,
   {
     readonly put: (workspaceId: string, variants: ReadonlyArray<ScriptedVariant>) => Effect.Effect<void>
+    /** Adds or replaces order lines (by line ref): a new order, or an order changed by a refund. */
+    readonly putOrderLines: (workspaceId: string, lines: ReadonlyArray<ScriptedOrderLine>) => Effect.Effect<void>
     readonly failNext: (
       workspaceId: string,
       step: ScriptedStep,
       options: { readonly restart: boolean; readonly afterVariants?: number }
     ) => Effect.Effect<void>
     readonly begun: (workspaceId: string) => Effect.Effect<number>
+    readonly ordersBegun: (workspaceId: string) => Effect.Effect<number>
   }
 >()("margin/core/testing/ScriptedStoreCatalog") {
   static readonly layer: Layer.Layer<ScriptedStoreCatalog | StoreCatalogSource> = Layer.effectContext(
@@ -40,7 +58,14 @@ export class ScriptedStoreCatalog extends Context.Service<
       const shopOf = (workspaceId: string): Shop => {
         const found = shops.get(workspaceId)
         if (found !== undefined) return found
-        const shop: Shop = { variants: new Map(), reads: new Map(), begun: 0, faults: [] }
+        const shop: Shop = {
+          variants: new Map(),
+          lines: new Map(),
+          reads: new Map(),
+          begun: 0,
+          ordersBegun: 0,
+          faults: []
+        }
         shops.set(workspaceId, shop)
         return shop
       }
@@ -51,15 +76,28 @@ export class ScriptedStoreCatalog extends Context.Service<
       const failure = (step: ScriptedStep, restart: boolean) =>
         new StoreReadFailed({ message: `scripted failure of ${step}`, restart })
 
+      const beginRead = (workspaceId: string, read: ScriptedRead) =>
+        Effect.sync(() => {
+          const shop = shopOf(workspaceId)
+          // `begun` counts the catalog's reads; the orders' are counted apart.
+          const ref = read.from === undefined ? `read-${++shop.begun}` : `orders-${++shop.ordersBegun}`
+          shop.reads.set(ref, read)
+          return ref
+        })
+      /** What a read streams: all of `rows` it asks for, or those up to a scripted failure. */
+      const streamed = <A>(shop: Shop, ref: string, step: ScriptedStep, rows: ReadonlyArray<A>) => {
+        const fault = takeFault(shop, step)
+        if (fault === undefined) return Stream.fromIterable(rows)
+        if (fault.restart) shop.reads.delete(ref)
+        return Stream.concat(
+          Stream.fromIterable(rows.slice(0, fault.afterVariants)),
+          Stream.fail(failure(step, fault.restart))
+        )
+      }
+
       const source = StoreCatalogSource.of({
-        begin: (connection, since) =>
-          Effect.sync(() => {
-            const shop = shopOf(connection.workspaceId)
-            shop.begun += 1
-            const ref = `read-${shop.begun}`
-            shop.reads.set(ref, since)
-            return ref
-          }),
+        begin: (connection, since) => beginRead(connection.workspaceId, { since }),
+        beginOrders: (connection, since, from) => beginRead(connection.workspaceId, { since, from }),
         ready: (connection, ref) =>
           Effect.suspend(() => {
             const shop = shopOf(connection.workspaceId)
@@ -70,17 +108,22 @@ export class ScriptedStoreCatalog extends Context.Service<
         variants: (connection, ref) =>
           Stream.suspend(() => {
             const shop = shopOf(connection.workspaceId)
-            const since = shop.reads.get(ref) ?? null
+            const since = shop.reads.get(ref)?.since ?? null
             const changed = [...shop.variants.values()]
               .filter((scripted) => since === null || scripted.updatedAt > since)
               .map((scripted) => scripted.variant)
-            const fault = takeFault(shop, "variants")
-            if (fault === undefined) return Stream.fromIterable(changed)
-            if (fault.restart) shop.reads.delete(ref)
-            return Stream.concat(
-              Stream.fromIterable(changed.slice(0, fault.afterVariants)),
-              Stream.fail(failure("variants", fault.restart))
-            )
+            return streamed(shop, ref, "variants", changed)
+          }),
+        orderLines: (connection, ref) =>
+          Stream.suspend(() => {
+            const shop = shopOf(connection.workspaceId)
+            const read = shop.reads.get(ref) ?? { since: null, from: 0 }
+            const lines = [...shop.lines.values()]
+              .filter((scripted) =>
+                read.since === null ? scripted.line.soldAt >= (read.from ?? 0) : scripted.updatedAt > read.since
+              )
+              .map((scripted) => scripted.line)
+            return streamed(shop, ref, "orders", lines)
           })
       })
       const scripted = ScriptedStoreCatalog.of({
@@ -89,9 +132,15 @@ export class ScriptedStoreCatalog extends Context.Service<
             const shop = shopOf(workspaceId)
             for (const scripted of variants) shop.variants.set(scripted.variant.variantRef, scripted)
           }),
+        putOrderLines: (workspaceId, lines) =>
+          Effect.sync(() => {
+            const shop = shopOf(workspaceId)
+            for (const scripted of lines) shop.lines.set(scripted.line.lineRef, scripted)
+          }),
         failNext: (workspaceId, step, { restart, afterVariants = 0 }) =>
           Effect.sync(() => void shopOf(workspaceId).faults.push({ step, restart, afterVariants })),
-        begun: (workspaceId) => Effect.sync(() => shopOf(workspaceId).begun)
+        begun: (workspaceId) => Effect.sync(() => shopOf(workspaceId).begun),
+        ordersBegun: (workspaceId) => Effect.sync(() => shopOf(workspaceId).ordersBegun)
       })
       return Context.make(StoreCatalogSource, source).pipe(Context.add(ScriptedStoreCatalog, scripted))
     })

@@ -48,7 +48,14 @@ export const storeSyncStateRepositoryContract = <E>(
               stalePrice: 0,
               rejected: [{ line: 3, error: "variant 3 has no sku" }],
               rejectedTotal: 1
-            }
+            },
+            sales: { lines: 40, linesLeftOut: 1, itemsUpdated: 3, itemsUnchanged: 2, skusNotInCatalog: 1 }
+          },
+          // The orders' read resumes on its own: its pending read survives next to the catalog's.
+          orders: {
+            syncedUpTo: fixtureNow - 2000,
+            fullSyncedUpTo: fixtureNow - 2000,
+            pending: { ref: "gid://shopify/BulkOperation/2", since: fixtureNow - 3000, startedAt: fixtureNow }
           }
         }
         yield* repository.save(applied)

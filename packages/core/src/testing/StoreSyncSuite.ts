@@ -9,6 +9,8 @@ import { CatalogRepository } from "../catalog/CatalogRepository.ts"
 import type { IdGenerator } from "../kernel/IdGenerator.ts"
 import type { WorkspaceId } from "../kernel/Ids.ts"
 import { StoreConnectionRepository } from "../stores/StoreConnectionRepository.ts"
+import type { StoreOrderLine } from "../stores/StoreOrderLine.ts"
+import { salesPeriodMillis } from "../stores/StoreSalePeriods.ts"
 import { StoreSyncs } from "../stores/StoreSyncs.ts"
 import type { StoreVariant } from "../stores/StoreVariant.ts"
 import type { WorkspaceRepository } from "../workspaces/WorkspaceRepository.ts"
@@ -63,6 +65,56 @@ const connectedShop = Effect.fnUntraced(function* (variants: ReadonlyArray<Store
 })
 
 const hour = 60 * 60 * 1000
+const day = 24 * hour
+
+/**
+ * A line of an order placed on day `soldOn` after `base`. The suite's clock moves on from test to test:
+ * an orders test runs at day 1000 after a `base` on the grid of sales periods (StoreSalePeriods).
+ */
+const orderLine = (
+  base: number,
+  lineRef: string,
+  sku: string,
+  soldOn: number,
+  quantity: number,
+  unitPrice: string,
+  refunded = 0
+): StoreOrderLine => ({
+  lineRef,
+  sku,
+  soldAt: base + soldOn * day,
+  quantity,
+  refunded,
+  currency: usd,
+  unitPrice
+})
+
+/** A shop with two variants and, at day 1000, a year of orders of S-1 (periods of 30 days end at days 960, 990). */
+const shopWithOrders = Effect.fnUntraced(function* () {
+  const now = yield* Clock.currentTimeMillis
+  const base = Math.ceil((now + day) / salesPeriodMillis) * salesPeriodMillis
+  yield* TestClock.adjust(base + 1000 * day - now)
+  const workspace = yield* connectedShop([variant(1), variant(2)])
+  const placed = (line: StoreOrderLine) => ({ line, updatedAt: line.soldAt })
+  yield* ScriptedStoreCatalog.use((store) =>
+    store.putOrderLines(
+      workspace.id,
+      [
+        orderLine(base, "L1", "S-1", 945, 3, "10.00"),
+        orderLine(base, "L2", "S-1", 950, 1, "14.00"),
+        // Refunded in full: sold nothing.
+        orderLine(base, "L3", "S-1", 955, 2, "9.00", 2),
+        orderLine(base, "L4", "S-1", 995, 5, "12.00", 1),
+        orderLine(base, "L5", "S-1", 975, 1, "12.00"),
+        orderLine(base, "L6", "GONE", 995, 1, "3.00"),
+        orderLine(base, "L7", "", 995, 1, "3.00"),
+        // More than 12 months ago: not read.
+        orderLine(base, "L8", "S-1", 500, 9, "1.00")
+      ].map(placed)
+    )
+  )
+  return { workspace, base, at: (days: number) => base + days * day }
+})
 
 export const storeSyncSuite = <E>(name: string, services: Layer.Layer<StoreSyncSuiteServices, E>) =>
   layer(services, { timeout: 120_000 })(`StoreSyncs (${name})`, (it) => {
@@ -212,6 +264,113 @@ export const storeSyncSuite = <E>(name: string, services: Layer.Layer<StoreSyncS
         ])
         assert.strictEqual(report.summary.created, 1)
       })
+    )
+
+    it.effect(
+      "orders become the units sold in the last 30 days and a point per complete period at the price charged",
+      () =>
+        Effect.gen(function* () {
+          const { workspace, at } = yield* shopWithOrders()
+          assert.strictEqual(yield* Clock.currentTimeMillis, at(1000))
+          const report = yield* syncNow(workspace.id)
+          assert.deepStrictEqual(report.sales, {
+            lines: 6,
+            linesLeftOut: 1,
+            itemsUpdated: 1,
+            itemsUnchanged: 0,
+            skusNotInCatalog: 1
+          })
+          const items = yield* allItems(workspace.id)
+          const item = itemOf(items, "S-1")
+          // Days 975 and 995, refunds deducted.
+          assert.strictEqual(item.unitsSold30d, 5)
+          assert.deepStrictEqual(item.priceHistory, [
+            // 3 units at 10.00 and 1 at 14.00: the units-weighted mean price charged.
+            { price: 1100, units: 4, at: at(960) },
+            { price: 1200, units: 1, at: at(990) }
+          ])
+          assert.deepStrictEqual([itemOf(items, "S-2").unitsSold30d, itemOf(items, "S-2").priceHistory], [0, []])
+          // The catalog's price is the store's, untouched by what orders were charged.
+          assert.strictEqual(item.price, 1200)
+        })
+    )
+
+    it.effect("the same orders read again add nothing; a refund read later replaces its period's point", () =>
+      Effect.gen(function* () {
+        const { workspace, base, at } = yield* shopWithOrders()
+        yield* syncNow(workspace.id)
+        const before = itemOf(yield* allItems(workspace.id), "S-1")
+        yield* TestClock.adjust(hour)
+        const again = yield* syncNow(workspace.id)
+        // Nothing read, and nothing the hour moved: no item recounted.
+        assert.deepStrictEqual([again.sales?.lines, again.sales?.itemsUpdated, again.sales?.itemsUnchanged], [0, 0, 0])
+        // A full read of the same orders (a day later) changes nothing either.
+        yield* TestClock.adjust(day)
+        const full = yield* syncNow(workspace.id)
+        assert.deepStrictEqual([full.full, full.sales?.lines, full.sales?.itemsUpdated], [true, 6, 0])
+        assert.deepStrictEqual(itemOf(yield* allItems(workspace.id), "S-1").priceHistory, before.priceHistory)
+        // A unit of L1 comes back: its order is updated, and the period it was sold in counts one less.
+        const refundedAt = yield* Clock.currentTimeMillis
+        yield* ScriptedStoreCatalog.use((store) =>
+          store.putOrderLines(workspace.id, [
+            { line: orderLine(base, "L1", "S-1", 945, 3, "10.00", 1), updatedAt: refundedAt }
+          ])
+        )
+        yield* TestClock.adjust(hour)
+        const refunded = yield* syncNow(workspace.id)
+        assert.deepStrictEqual([refunded.full, refunded.sales?.lines, refunded.sales?.itemsUpdated], [false, 1, 1])
+        assert.deepStrictEqual(itemOf(yield* allItems(workspace.id), "S-1").priceHistory, [
+          { price: 1133, units: 3, at: at(960) },
+          { price: 1200, units: 1, at: at(990) }
+        ])
+      })
+    )
+
+    it.effect("time alone moves sales out of the last 30 days and completes periods", () =>
+      Effect.gen(function* () {
+        const { workspace, base, at } = yield* shopWithOrders()
+        // S-2 sold two units 29.5 days before the first sync.
+        yield* ScriptedStoreCatalog.use((store) =>
+          store.putOrderLines(workspace.id, [{ line: orderLine(base, "L9", "S-2", 970.5, 2, "11.00"), updatedAt: 0 }])
+        )
+        yield* syncNow(workspace.id)
+        assert.strictEqual(itemOf(yield* allItems(workspace.id), "S-2").unitsSold30d, 2)
+        // Half a day on, an incremental sync reads no order, yet S-2's sale has left the last 30 days.
+        yield* TestClock.adjust(day / 2 + hour)
+        const soon = yield* syncNow(workspace.id)
+        assert.deepStrictEqual([soon.full, soon.sales?.lines, soon.sales?.itemsUpdated], [false, 0, 1])
+        assert.strictEqual(itemOf(yield* allItems(workspace.id), "S-2").unitsSold30d, 0)
+        yield* TestClock.adjust(30 * day)
+        const later = yield* syncNow(workspace.id)
+        assert.deepStrictEqual([later.full, later.sales?.lines, later.sales?.itemsUpdated], [true, 7, 1])
+        const item = itemOf(yield* allItems(workspace.id), "S-1")
+        assert.strictEqual(item.unitsSold30d, 0)
+        // The period ending at day 1020 is complete now: L4's 4 units at 12.00.
+        assert.deepStrictEqual(item.priceHistory.at(-1), { price: 1200, units: 4, at: at(1020) })
+      })
+    )
+
+    it.effect(
+      "a sync that fails while reading orders keeps the catalog's variants and finishes the same orders read",
+      () =>
+        Effect.gen(function* () {
+          const { workspace } = yield* shopWithOrders()
+          yield* ScriptedStoreCatalog.use((store) =>
+            store.failNext(workspace.id, "orders", { restart: false, afterVariants: 3 })
+          )
+          const failure = yield* Effect.flip(syncNow(workspace.id))
+          assert.strictEqual(failure._tag, "StoreReadFailed")
+          const items = yield* allItems(workspace.id)
+          // The variants were applied in their own transaction; no sale of the failed read was.
+          assert.deepStrictEqual([items.size, itemOf(items, "S-1").unitsSold30d], [2, 0])
+          const state = yield* StoreSyncs.use((syncs) => syncs.state(workspace.id))
+          assert.deepStrictEqual([state.orders.pending?.ref, state.orders.syncedUpTo], ["orders-1", null])
+          yield* TestClock.adjust(hour)
+          const report = yield* syncNow(workspace.id)
+          assert.strictEqual(report.sales?.lines, 6)
+          assert.strictEqual(yield* ScriptedStoreCatalog.use((store) => store.ordersBegun(workspace.id)), 1)
+          assert.strictEqual(itemOf(yield* allItems(workspace.id), "S-1").unitsSold30d, 5)
+        })
     )
 
     it.effect("a workspace without a connected store has nothing to sync", () =>

@@ -8,7 +8,10 @@ import { availableAt, type Bucket, fromStatus, type ThrottleStatus } from "../Sh
  * of a store sync (ShopifyCatalogSource): `bulkOperationRunQuery`, `node(id:)` on a BulkOperation (which
  * runs `bulkMillis`, then is COMPLETED, or FAILED / CANCELED / EXPIRED when scripted, one at a time per
  * shop), its JSONL result served on loopback at `/bulk/<n>.jsonl` without the token (a signed URL at
- * Shopify), and `productVariants(first, after, query: "updated_at:>'...'")` pages with cursors; `shop { name myshopifyDomain currencyCode }` (the read
+ * Shopify), and `productVariants(first, after, query: "updated_at:>'...'")` pages with cursors; the orders
+ * of a store sync: a bulk query over `orders(query: "processed_at:>='...'")` (its JSONL an order's line
+ * then its line items' with `__parentId`) and `orders(first, after, query: "updated_at:>'...'")` pages
+ * (charged their actual cost); `shop { name myshopifyDomain currencyCode }` (the read
  * that checks a connection). With Shopify's
  * leaky-bucket cost limits (THROTTLED answers with `extensions.cost.throttleStatus`), and scripted
  * faults: HTTP statuses, hangs (before or after applying a write), THROTTLED, userErrors, GraphQL errors,
@@ -16,7 +19,26 @@ import { availableAt, type Bucket, fromStatus, type ThrottleStatus } from "../Sh
  * Plain node:http on 127.0.0.1 with a random port; started and stopped by its layer.
  */
 
-export type FakeOperation = "read" | "write" | "shop" | "bulk" | "poll" | "variants" | "download"
+export type FakeOperation = "read" | "write" | "shop" | "bulk" | "poll" | "variants" | "orders" | "download"
+
+/** A line item of a fake order; `variantId` null: the variant was deleted since. */
+export interface FakeLineItem {
+  readonly id: number
+  readonly variantId: string | null
+  readonly quantity: number
+  /** The unit price after all discounts, decimal text of the shop's currency. */
+  readonly unitPrice: string
+  /** The unit price before discounts; left out, `unitPrice`. */
+  readonly originalUnitPrice?: string
+}
+
+/** An order of the fake shop (epoch ms); each refund lists the units of its line items refunded. */
+export interface FakeOrder {
+  readonly processedAt: number
+  readonly updatedAt: number
+  readonly lineItems: ReadonlyArray<FakeLineItem>
+  readonly refunds?: ReadonlyArray<ReadonlyArray<{ readonly lineItemId: number; readonly quantity: number }>>
+}
 
 export type FakeFault =
   /** Answer this HTTP status (a 5xx, a 429...) without executing anything. */
@@ -88,7 +110,9 @@ export const fakeShopifyDefaults: FakeShopifyOptions = {
   shopName: "Fake Shop",
   bucket: { maximumAvailable: 2000, currentlyAvailable: 2000, restoreRate: 100 },
   // A page of 250 variants: 2 + 250 nodes of 4 objects (variant, product, inventory item, unit cost).
-  costs: { read: 3, write: 10, shop: 1, bulk: 10, poll: 1, variants: 1002, download: 0 },
+  // A page of orders: 10 orders of 1 + 10 line items of 6 + 2 + 2 refunds of (1 + 5 refund line items of 2
+  // + 2), + 2 (ShopifyOrderOperations); its actual cost (what the bucket loses) counts what it held.
+  costs: { read: 3, write: 10, shop: 1, bulk: 10, poll: 1, variants: 1002, orders: 892, download: 0 },
   bulkMillis: 50
 }
 
@@ -110,21 +134,29 @@ const PageVariables = Schema.Struct({
   after: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 const PollVariables = Schema.Struct({ id: Schema.String })
+const OrdersPageVariables = Schema.Struct({
+  query: Schema.String,
+  first: Schema.Number,
+  lines: Schema.Number,
+  after: Schema.optionalKey(Schema.NullOr(Schema.String))
+})
 
 const operationOf = (document: string): FakeOperation | "unknown" =>
-  document.includes("productVariantsBulkUpdate(")
-    ? "write"
-    : document.includes("bulkOperationRunQuery(")
-      ? "bulk"
-      : document.includes("node(id:")
-        ? "poll"
-        : document.includes("productVariants(")
-          ? "variants"
-          : document.includes("productVariant(")
-            ? "read"
-            : document.includes("shop {")
-              ? "shop"
-              : "unknown"
+  document.includes("orders(first:")
+    ? "orders"
+    : document.includes("productVariantsBulkUpdate(")
+      ? "write"
+      : document.includes("bulkOperationRunQuery(")
+        ? "bulk"
+        : document.includes("node(id:")
+          ? "poll"
+          : document.includes("productVariants(")
+            ? "variants"
+            : document.includes("productVariant(")
+              ? "read"
+              : document.includes("shop {")
+                ? "shop"
+                : "unknown"
 
 const variantNumber = (id: string): number => Number(id.slice(id.lastIndexOf("/") + 1))
 
@@ -154,7 +186,48 @@ interface FakeBulkOperation {
   readonly id: string
   readonly completesAt: number
   readonly end: FakeBulkEnd | "COMPLETED"
+  /** Set for a bulk query over orders: those processed at or after it. */
+  readonly ordersFrom: number | null
 }
+
+const BulkVariables = Schema.Struct({ query: Schema.String })
+
+/** An order as Shopify answers its own fields (ShopifyOrderOperations.OrderNode). */
+const orderNode = (id: string, order: FakeOrder) => ({
+  id,
+  processedAt: new Date(order.processedAt).toISOString(),
+  updatedAt: new Date(order.updatedAt).toISOString(),
+  refunds: (order.refunds ?? []).map((refund) => ({
+    refundLineItems: {
+      edges: refund.map((item) => ({
+        node: { quantity: item.quantity, lineItem: { id: `gid://shopify/LineItem/${item.lineItemId}` } }
+      }))
+    }
+  }))
+})
+
+const money = (amount: string, currencyCode: string) => ({ shopMoney: { amount, currencyCode } })
+
+/** A line item as Shopify answers it (ShopifyOrderOperations.LineItemNode), with the variant's sku now. */
+const lineItemNode = (item: FakeLineItem, sku: string | null, currencyCode: string) => ({
+  id: `gid://shopify/LineItem/${item.id}`,
+  quantity: item.quantity,
+  variant: item.variantId === null ? null : { id: item.variantId, sku },
+  discountedUnitPriceAfterAllDiscountsSet: money(item.unitPrice, currencyCode),
+  originalUnitPriceSet: money(item.originalUnitPrice ?? item.unitPrice, currencyCode)
+})
+
+/** What a page of orders really cost: Shopify refunds the requested points its nodes did not use. */
+const ordersActualCost = (orders: ReadonlyArray<FakeOrder>): number =>
+  2 +
+  orders.reduce(
+    (sum, order) =>
+      sum +
+      1 +
+      6 * order.lineItems.length +
+      (order.refunds ?? []).reduce((refunds, refund) => refunds + 1 + 2 * refund.length, 0),
+    0
+  )
 
 export class FakeShopify extends Context.Service<
   FakeShopify,
@@ -172,10 +245,16 @@ export class FakeShopify extends Context.Service<
       options?: { readonly times?: number; readonly operation?: FakeOperation }
     ) => Effect.Effect<void>
     readonly setBucket: (status: ThrottleStatus) => Effect.Effect<void>
+    /** Adds or replaces one order (`gid://shopify/Order/<n>`): a new order, or one changed by a refund. */
+    readonly setOrder: (orderId: string, order: FakeOrder) => Effect.Effect<void>
+    /** Replaces every order at once. */
+    readonly setOrders: (all: ReadonlyMap<string, FakeOrder>) => Effect.Effect<void>
     /** Replaces every variant at once (a shop of any size, for benchmarks). */
     readonly setVariants: (variants: ReadonlyMap<string, FakeVariant>) => Effect.Effect<void>
     /** The next bulk operation started ends this way instead of COMPLETED. */
     readonly endNextBulk: (end: FakeBulkEnd) => Effect.Effect<void>
+    /** The next bulk operation over orders ends this way (a variants' operation before it is not affected). */
+    readonly endNextOrdersBulk: (end: FakeBulkEnd) => Effect.Effect<void>
     /** How many bulk operations were started. */
     readonly bulkOperations: Effect.Effect<number>
     readonly writes: Effect.Effect<ReadonlyArray<FakeWrite>>
@@ -195,8 +274,10 @@ interface ScriptedFault {
 const makeFakeShopify = (options: FakeShopifyOptions) =>
   Effect.gen(function* () {
     let variants = new Map<string, FakeVariant>()
+    let orders = new Map<string, FakeOrder>()
     const bulks = new Map<string, FakeBulkOperation>()
     const bulkEnds: Array<FakeBulkEnd> = []
+    const ordersBulkEnds: Array<FakeBulkEnd> = []
     let baseUrl = ""
     const faults: Array<ScriptedFault> = []
     const writes: Array<FakeWrite> = []
@@ -247,13 +328,14 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       operation: FakeOperation,
       variables: unknown,
       userErrors: ReadonlyArray<{ readonly code: string; readonly message: string }> | undefined
-    ): { readonly data?: unknown; readonly errors?: unknown } => {
+    ): { readonly data?: unknown; readonly errors?: unknown; readonly actualCost?: number } => {
       if (operation === "shop") {
         return {
           data: { shop: { name: options.shopName, myshopifyDomain: fakeShop, currencyCode: options.currencyCode } }
         }
       }
-      if (operation === "bulk") return runBulk()
+      if (operation === "bulk") return runBulk(variables)
+      if (operation === "orders") return ordersPage(variables)
       if (operation === "poll") return pollBulk(variables)
       if (operation === "variants") return variantsPage(variables)
       if (operation === "read") {
@@ -325,8 +407,12 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       return bulkUpdate([])
     }
 
-    const runBulk = () => {
+    const runBulk = (variables: unknown) => {
       const now = Date.now()
+      const query = Schema.decodeUnknownResult(BulkVariables)(variables)
+      if (Result.isFailure(query)) return { errors: [{ message: "Variable $query was provided invalid value" }] }
+      const ordersFilter = /orders\(query: "processed_at:>='([^']+)'"\)/.exec(query.success.query)
+      const ordersFrom = ordersFilter?.[1] === undefined ? null : Date.parse(ordersFilter[1])
       const running = [...bulks.values()].find((bulk) => bulk.completesAt > now)
       if (running !== undefined) {
         return {
@@ -344,7 +430,12 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
         }
       }
       const id = `gid://shopify/BulkOperation/${bulks.size + 1}`
-      bulks.set(id, { id, completesAt: now + options.bulkMillis, end: bulkEnds.shift() ?? "COMPLETED" })
+      bulks.set(id, {
+        id,
+        completesAt: now + options.bulkMillis,
+        end: (ordersFrom === null ? bulkEnds : ordersBulkEnds).shift() ?? "COMPLETED",
+        ordersFrom
+      })
       return { data: { bulkOperationRunQuery: { bulkOperation: { id, status: "CREATED" }, userErrors: [] } } }
     }
 
@@ -363,8 +454,11 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
             id: bulk.id,
             status,
             errorCode: status === "FAILED" ? "INTERNAL_SERVER_ERROR" : null,
-            objectCount: String(completed ? variants.size : 0),
-            url: completed && variants.size > 0 ? `${baseUrl}/bulk/${variantNumber(bulk.id)}.jsonl` : null
+            objectCount: String(completed ? (bulk.ordersFrom === null ? variants : orders).size : 0),
+            url:
+              completed && (bulk.ordersFrom === null ? variants : orders).size > 0
+                ? `${baseUrl}/bulk/${variantNumber(bulk.id)}.jsonl`
+                : null
           }
         }
       }
@@ -398,7 +492,73 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       }
     }
 
-    /** The JSONL result of a bulk operation: one line per variant, written as the socket drains. */
+    /**
+     * A page of the orders updated after the filter's instant, oldest change first (sortKey UPDATED_AT),
+     * with at most `lines` line items each; its actual cost is what it held (`ordersActualCost`).
+     */
+    const ordersPage = (variables: unknown) => {
+      const decoded = Schema.decodeUnknownResult(OrdersPageVariables)(variables)
+      if (Result.isFailure(decoded)) return { errors: [{ message: "Variable $query was provided invalid value" }] }
+      const { query, first, lines, after } = decoded.success
+      const filter = /^updated_at:>'([^']+)'$/.exec(query)
+      const since = filter?.[1] === undefined ? Number.NaN : Date.parse(filter[1])
+      if (Number.isNaN(since)) return { errors: [{ message: `Invalid search query: ${query}` }] }
+      const key = (id: string, order: FakeOrder) => [order.updatedAt, variantNumber(id)] as const
+      const afterKey =
+        after == null ? null : (JSON.parse(Buffer.from(after, "base64").toString("utf8")) as [number, number])
+      const matching = [...orders.entries()]
+        .filter(([id, order]) => {
+          if (order.updatedAt <= since) return false
+          if (afterKey === null) return true
+          const [updatedAt, number] = key(id, order)
+          return updatedAt > afterKey[0] || (updatedAt === afterKey[0] && number > afterKey[1])
+        })
+        .sort(([a, x], [b, y]) => x.updatedAt - y.updatedAt || variantNumber(a) - variantNumber(b))
+      const page = matching.slice(0, Math.min(first, 250))
+      const last = page.at(-1)
+      return {
+        actualCost: ordersActualCost(page.map(([, order]) => order)),
+        data: {
+          shop: { currencyCode: options.currencyCode },
+          orders: {
+            nodes: page.map(([id, order]) => ({
+              ...orderNode(id, order),
+              lineItems: {
+                nodes: order.lineItems
+                  .slice(0, lines)
+                  .map((item) => lineItemNode(item, skuOf(item.variantId), options.currencyCode)),
+                pageInfo: { hasNextPage: order.lineItems.length > lines }
+              }
+            })),
+            pageInfo: {
+              hasNextPage: matching.length > page.length,
+              endCursor:
+                last === undefined ? null : Buffer.from(JSON.stringify(key(last[0], last[1]))).toString("base64")
+            }
+          }
+        }
+      }
+    }
+
+    const skuOf = (variantId: string | null): string | null =>
+      variantId === null ? null : (variants.get(variantId)?.sku ?? null)
+
+    /** The JSONL lines of an orders bulk result: each order, then its line items with `__parentId`. */
+    const orderLines = function* (from: number): Generator<string> {
+      for (const [id, order] of orders) {
+        if (order.processedAt < from) continue
+        yield JSON.stringify(orderNode(id, order))
+        for (const item of order.lineItems) {
+          yield JSON.stringify({ ...lineItemNode(item, skuOf(item.variantId), options.currencyCode), __parentId: id })
+        }
+      }
+    }
+
+    const variantLines = function* (): Generator<string> {
+      for (const [id, variant] of variants) yield JSON.stringify(variantNode(id, variant))
+    }
+
+    /** The JSONL result of a bulk operation: one line per object, written as the socket drains. */
     const download = (response: ServerResponse, path: string) => {
       const fault = takeFault("download")
       requests.push({
@@ -411,14 +571,14 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
       const bulk = bulks.get(`gid://shopify/BulkOperation/${path.slice("/bulk/".length, -".jsonl".length)}`)
       if (bulk === undefined || bulk.end !== "COMPLETED") return respond(response, 404, { errors: "Not Found" })
       response.writeHead(200, { "content-type": "application/jsonl" })
-      const entries = variants.entries()
+      const entries = bulk.ordersFrom === null ? variantLines() : orderLines(bulk.ordersFrom)
       const writeSome = () => {
         while (true) {
           const lines: Array<string> = []
           for (let n = 0; n < 500; n++) {
             const next = entries.next()
             if (next.done === true) break
-            lines.push(`${JSON.stringify(variantNode(next.value[0], next.value[1]))}\n`)
+            lines.push(`${next.value}\n`)
           }
           if (lines.length === 0) return response.end()
           if (!response.write(lines.join(""))) return response.once("drain", writeSome)
@@ -499,14 +659,19 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
         bucket = { ...bucket, available, at: now }
         return answerWithStatus("throttled", throttledBody, null)
       }
-      bucket = { ...bucket, available: available - cost, at: now }
-      const result = execute(operation, body.success.variables, fault?._tag === "UserErrors" ? fault.errors : undefined)
+      const { actualCost, ...result } = execute(
+        operation,
+        body.success.variables,
+        fault?._tag === "UserErrors" ? fault.errors : undefined
+      )
+      // Shopify asks for the requested cost to be available, then charges the actual cost.
+      bucket = { ...bucket, available: available - (actualCost ?? cost), at: now }
       if (fault?._tag === "HangAfterExecuting") {
         record("fault")
         hanging.add(response)
         return
       }
-      return answerWithStatus("ok", result, cost)
+      return answerWithStatus("ok", result, actualCost ?? cost)
     }
 
     const server = createServer((request, response) => {
@@ -556,7 +721,13 @@ const makeFakeShopify = (options: FakeShopifyOptions) =>
         Effect.sync(() => {
           variants = new Map(all)
         }),
+      setOrder: (orderId, order) => Effect.sync(() => void orders.set(orderId, order)),
+      setOrders: (all) =>
+        Effect.sync(() => {
+          orders = new Map(all)
+        }),
       endNextBulk: (end) => Effect.sync(() => void bulkEnds.push(end)),
+      endNextOrdersBulk: (end) => Effect.sync(() => void ordersBulkEnds.push(end)),
       bulkOperations: Effect.sync(() => bulks.size),
       writes: Effect.sync(() => [...writes]),
       requests: Effect.sync(() => [...requests])

@@ -16,6 +16,7 @@ import type { OAuthToken } from "../../oauth/OAuthToken.ts"
 import type { Recommendation } from "../../recommendations/Recommendation.ts"
 import type { Run } from "../../runs/Run.ts"
 import type { StoreConnection } from "../../stores/StoreConnection.ts"
+import type { StoreSale } from "../../stores/StoreSale.ts"
 import type { StoreSyncState } from "../../stores/StoreSyncState.ts"
 import type { DeletionRequest } from "../../workspaces/DeletionRequest.ts"
 import type { SupportSession } from "../../workspaces/SupportSession.ts"
@@ -105,6 +106,8 @@ export interface Tables {
   readonly catalogImports: HashMap.HashMap<string, CatalogImportRecord>
   /** Keyed by workspace id. */
   readonly storeSyncStates: HashMap.HashMap<string, StoreSyncState>
+  /** Keyed by `storeSaleKey`. */
+  readonly storeSales: HashMap.HashMap<string, StoreSale & { readonly workspaceId: string }>
 }
 
 export const emptyTables: Tables = {
@@ -130,11 +133,14 @@ export const emptyTables: Tables = {
   loginLinks: HashMap.empty(),
   idempotentRequests: HashMap.empty(),
   catalogImports: HashMap.empty(),
-  storeSyncStates: HashMap.empty()
+  storeSyncStates: HashMap.empty(),
+  storeSales: HashMap.empty()
 }
 
 export const idempotencyKeyOf = (workspaceId: string, operation: string, key: string): string =>
   JSON.stringify([workspaceId, operation, key])
+
+export const storeSaleKey = (workspaceId: string, lineRef: string): string => JSON.stringify([workspaceId, lineRef])
 
 export const membershipKey = (workspaceId: string, userId: string): string => `${workspaceId}/${userId}`
 
@@ -162,6 +168,7 @@ export const storeConnectionsTable: Table<StoreConnectionRow> = table("storeConn
 export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
 export const catalogImportsTable: Table<CatalogImportRecord> = table("catalogImports")
 export const storeSyncStatesTable: Table<StoreSyncState> = table("storeSyncStates")
+export const storeSalesTable: Table<StoreSale & { readonly workspaceId: string }> = table("storeSales")
 export const runsTable: Table<RunRow> = table("runs")
 export const recommendationsTable: Table<Recommendation> = table("recommendations")
 export const alertsTable: Table<Alert> = table("alerts")

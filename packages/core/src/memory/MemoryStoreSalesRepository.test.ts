@@ -1,0 +1,4 @@
+import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { storeSalesRepositoryContract } from "../testing/StoreSalesRepositoryContract.ts"
+
+storeSalesRepositoryContract("memory", MemoryAdapters.layer)
