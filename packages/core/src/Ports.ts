@@ -15,7 +15,9 @@ import type { OAuthClientRepository } from "./oauth/OAuthClientRepository.ts"
 import type { OAuthGrantRepository } from "./oauth/OAuthGrantRepository.ts"
 import type { RecommendationRepository } from "./recommendations/RecommendationRepository.ts"
 import type { RunRepository } from "./runs/RunRepository.ts"
+import type { SyncScheduleRepository } from "./schedules/SyncScheduleRepository.ts"
 import type { StoreConnectionRepository } from "./stores/StoreConnectionRepository.ts"
+import type { StoreSyncJobRepository } from "./stores/StoreSyncJobRepository.ts"
 import type { StoreSyncStateRepository } from "./stores/StoreSyncStateRepository.ts"
 import type { DeletionRequestRepository } from "./workspaces/DeletionRequestRepository.ts"
 import type { SupportSessionRepository } from "./workspaces/SupportSessionRepository.ts"
@@ -52,6 +54,8 @@ export type StoredPorts =
   | LoginLinkRepository
   | IdempotencyKeyRepository
   | StoreSyncStateRepository
+  | StoreSyncJobRepository
+  | SyncScheduleRepository
 
 /**
  * Every port a serving process needs: the stored ones, the rate budget and the store write-back

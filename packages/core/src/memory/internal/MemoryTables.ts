@@ -15,7 +15,9 @@ import type { OAuthGrant } from "../../oauth/OAuthGrant.ts"
 import type { OAuthToken } from "../../oauth/OAuthToken.ts"
 import type { Recommendation } from "../../recommendations/Recommendation.ts"
 import type { Run } from "../../runs/Run.ts"
+import type { SyncSchedule } from "../../schedules/SyncSchedule.ts"
 import type { StoreConnection } from "../../stores/StoreConnection.ts"
+import type { StoreSyncJob } from "../../stores/StoreSyncJob.ts"
 import type { StoreSyncState } from "../../stores/StoreSyncState.ts"
 import type { DeletionRequest } from "../../workspaces/DeletionRequest.ts"
 import type { SupportSession } from "../../workspaces/SupportSession.ts"
@@ -47,6 +49,11 @@ export interface UsedLoginLink {
 
 export interface RunRow {
   readonly run: Run
+  readonly lease: Lease | null
+}
+
+export interface StoreSyncJobRow {
+  readonly job: StoreSyncJob
   readonly lease: Lease | null
 }
 
@@ -105,6 +112,8 @@ export interface Tables {
   readonly catalogImports: HashMap.HashMap<string, CatalogImportRecord>
   /** Keyed by workspace id. */
   readonly storeSyncStates: HashMap.HashMap<string, StoreSyncState>
+  readonly storeSyncJobs: HashMap.HashMap<string, StoreSyncJobRow>
+  readonly syncSchedules: HashMap.HashMap<string, SyncSchedule>
 }
 
 export const emptyTables: Tables = {
@@ -130,7 +139,9 @@ export const emptyTables: Tables = {
   loginLinks: HashMap.empty(),
   idempotentRequests: HashMap.empty(),
   catalogImports: HashMap.empty(),
-  storeSyncStates: HashMap.empty()
+  storeSyncStates: HashMap.empty(),
+  storeSyncJobs: HashMap.empty(),
+  syncSchedules: HashMap.empty()
 }
 
 export const idempotencyKeyOf = (workspaceId: string, operation: string, key: string): string =>
@@ -162,6 +173,8 @@ export const storeConnectionsTable: Table<StoreConnectionRow> = table("storeConn
 export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
 export const catalogImportsTable: Table<CatalogImportRecord> = table("catalogImports")
 export const storeSyncStatesTable: Table<StoreSyncState> = table("storeSyncStates")
+export const storeSyncJobsTable: Table<StoreSyncJobRow> = table("storeSyncJobs")
+export const syncSchedulesTable: Table<SyncSchedule> = table("syncSchedules")
 export const runsTable: Table<RunRow> = table("runs")
 export const recommendationsTable: Table<Recommendation> = table("recommendations")
 export const alertsTable: Table<Alert> = table("alerts")
