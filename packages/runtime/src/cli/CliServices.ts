@@ -3,11 +3,11 @@ import { AuditTrail } from "@margin/core/audit/AuditTrail"
 import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
-import { StoreSyncs } from "@margin/core/stores/StoreSyncs"
 import { WriteBackCancellation } from "@margin/core/writeback/WriteBackCancellation"
 import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
 import { StoreCatalogRouter } from "@margin/stores"
 import { Layer } from "effect"
+import * as StoreSyncUseCases from "../infrastructure/StoreSyncUseCases.ts"
 
 /**
  * What the commands use: every port on the database of the process (Database.layer, provided
@@ -21,5 +21,5 @@ export const layer = Layer.mergeAll(
   Members.layer,
   CatalogImports.layer,
   WriteBackCancellation.layer,
-  StoreSyncs.layer.pipe(Layer.provide([AuditTrail.layer, StoreCatalogRouter.layerLive]))
+  StoreSyncUseCases.layer.pipe(Layer.provide(StoreCatalogRouter.layerLive))
 ).pipe(Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)), Layer.provide(Migrations.layer))

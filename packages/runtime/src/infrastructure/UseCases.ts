@@ -14,6 +14,7 @@ import { WorkspaceStatus } from "@margin/core/workspaces/WorkspaceStatus"
 import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
+import * as StoreSyncUseCases from "./StoreSyncUseCases.ts"
 
 /**
  * Every use case a front door calls, built on the ports (memory or PostgreSQL adapters) and a
@@ -36,7 +37,9 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   // metadata documents fetched by Node behind the address policy.
   OAuthServer.layer.pipe(Layer.provide([NodeOAuthSecrets.layer, NodeClientMetadataDocuments.layer])),
   // The approve request's own delivery attempt honours the same WRITE_BACK_* settings as the workers.
-  DeliverySettings.layer
+  DeliverySettings.layer,
+  // Syncs asked for (REST, MCP, the console) and the schedules; the jobs' loops execute them.
+  StoreSyncUseCases.layer
 )
 
 export const UseCasesLayer = Layer.mergeAll(Approval.layer, Authenticate.layer).pipe(

@@ -1,5 +1,6 @@
 import { NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
+import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import { SessionVerifier } from "@margin/edge/auth"
 import { WorkerBackgroundRuns } from "@margin/jobs"
@@ -17,6 +18,8 @@ export const layer = (options: { readonly token: string; readonly rateLimit?: nu
     Layer.provide(WorkerBackgroundRuns.layer),
     Layer.provideMerge(StdioPipe.layer),
     Layer.provideMerge(UseCasesLayer),
+    // The store that syncs read: scripted by the tests (the servers read the platforms').
+    Layer.provideMerge(ScriptedStoreCatalog.layer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([MemoryIdentityKeyStore.layer, NodeServices.layer]))),
     Layer.provideMerge(MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })),
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ MARGIN_TOKEN: options.token }))),
