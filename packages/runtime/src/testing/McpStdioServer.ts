@@ -1,7 +1,7 @@
 import { NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
-import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
+import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
 import { SessionVerifier } from "@margin/edge/auth"
 import { WorkerBackgroundRuns } from "@margin/jobs"
 import { McpStdio } from "@margin/mcp-server"
