@@ -34,7 +34,7 @@ export interface PageContext {
   readonly role: string | null
   readonly email: string | null
   readonly csrf: string
-  readonly current?: "recommendations" | "api-keys" | "workspaces"
+  readonly current?: "recommendations" | "api-keys" | "store" | "workspaces"
 }
 
 export interface PageInput {
@@ -61,6 +61,9 @@ const navigation = (context: PageContext): string => {
           entry(`${base}/recommendations`, "Recommendations", context.current === "recommendations"),
           context.role === "admin" || context.role === "owner"
             ? entry(`${base}/settings/api-keys`, "API keys", context.current === "api-keys")
+            : "",
+          context.role === "admin" || context.role === "owner"
+            ? entry(`${base}/settings/store`, "Store", context.current === "store")
             : "",
           entry("/app", "Workspaces", context.current === "workspaces")
         ].join("")

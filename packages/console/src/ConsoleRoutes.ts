@@ -20,6 +20,7 @@ import { messagePage, type PageContext, pageHeaders } from "./ConsolePage.ts"
 import { queueOf, queuePage } from "./QueuePage.ts"
 import { type ActionOutcome, actionRunner, isAction, pastTense } from "./RecommendationActions.ts"
 import { recommendationPage } from "./RecommendationPage.ts"
+import { storeRoutes } from "./StoreSettingsRoutes.ts"
 import { workspacesPage } from "./WorkspacesPage.ts"
 
 export const consolePaths = {
@@ -31,6 +32,10 @@ export const consolePaths = {
   action: "/app/w/:workspace_id/recommendations/:recommendation_id/:action",
   apiKeys: "/app/w/:workspace_id/settings/api-keys",
   revokeKey: "/app/w/:workspace_id/settings/api-keys/:token_id/revoke",
+  store: "/app/w/:workspace_id/settings/store",
+  storeSync: "/app/w/:workspace_id/settings/store/sync",
+  storeSchedule: "/app/w/:workspace_id/settings/store/schedule",
+  storeDisconnect: "/app/w/:workspace_id/settings/store/disconnect",
   assets: `${assetsPrefix}/:name`
 } as const
 
@@ -45,6 +50,10 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "GET", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.apiKeys },
   { method: "POST", path: consolePaths.revokeKey },
+  { method: "GET", path: consolePaths.store },
+  { method: "POST", path: consolePaths.storeSync },
+  { method: "POST", path: consolePaths.storeSchedule },
+  { method: "POST", path: consolePaths.storeDisconnect },
   { method: "GET", path: consolePaths.assets }
 ]
 
@@ -485,7 +494,8 @@ export const layer = HttpRouter.addAll(
       ["POST", consolePaths.action, act],
       ["GET", consolePaths.apiKeys, showKeys],
       ["POST", consolePaths.apiKeys, createKey],
-      ["POST", consolePaths.revokeKey, revokeKey]
+      ["POST", consolePaths.revokeKey, revokeKey],
+      ...(yield* storeRoutes(inWorkspace, posted, actorOf))
     ] as const
     return [
       assetsRoute,

@@ -1,6 +1,7 @@
 import { AuditTrail } from "@margin/core/audit/AuditTrail"
 import { Runs } from "@margin/core/runs/Runs"
 import { SyncSchedules } from "@margin/core/schedules/SyncSchedules"
+import { StoreConnections } from "@margin/core/stores/StoreConnections"
 import { StoreSyncJobs } from "@margin/core/stores/StoreSyncJobs"
 import { StoreSyncs } from "@margin/core/stores/StoreSyncs"
 import * as IntlZoneRules from "@margin/edge/zones"
@@ -12,7 +13,7 @@ import { Layer } from "effect"
  * (IntlZoneRules). Needs the ports and a StoreCatalogSource: the catalog router (sandbox, Shopify)
  * in the servers and marginctl, a scripted store in the test servers.
  */
-export const layer = Layer.mergeAll(StoreSyncJobs.layer, SyncSchedules.layer).pipe(
+export const layer = Layer.mergeAll(StoreSyncJobs.layer, SyncSchedules.layer, StoreConnections.layer).pipe(
   Layer.provideMerge(StoreSyncs.layer.pipe(Layer.provide(AuditTrail.layer))),
   Layer.provide([Runs.layer, IntlZoneRules.layer])
 )
