@@ -1,6 +1,5 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import { MembershipRepository } from "@margin/core/access/MembershipRepository"
-import { CatalogRepository } from "@margin/core/catalog/CatalogRepository"
 import { ResourceNotFound } from "@margin/core/kernel/Errors"
 import { RecommendationId, UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
@@ -14,8 +13,8 @@ import { WriteBackCancellation } from "@margin/core/writeback/WriteBackCancellat
 import { catalogImportSummaryJson } from "@margin/edge/wire"
 import { PgSandboxStore } from "@margin/postgres"
 import { onDatabase } from "@margin/runtime/cli"
-import { checkShopifyShop, requireMyshopifyDomain, ShopifyConfig } from "@margin/stores"
-import { Clock, Effect, Option, Redacted, Result, Schema, Stream } from "effect"
+import { checkShopifyShop, requireMyshopifyDomain, ShopifyConfig, StoreConnectionChecks } from "@margin/stores"
+import { Clock, Effect, Option, Redacted, Result, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { idOf, workspaceFlag } from "./Flags.ts"
@@ -24,36 +23,6 @@ import { audited } from "./OperatorAudit.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 import { requireWorkspace } from "./WorkspaceCommands.ts"
-
-/** Items read per chunk when copying the catalog into the sandbox store. */
-const copyChunkSize = 1000
-
-/**
- * The sandbox store's variant of a catalog item: the item's own store variant when it has one,
- * else its sku (unique in the workspace).
- */
-export const sandboxVariantRef = (item: { readonly sku: string; readonly storeVariantRef: string | null }): string =>
-  item.storeVariantRef ?? item.sku
-
-/** Copies every catalog price of the workspace into the sandbox store; answers how many variants it wrote. */
-export const copyCatalogToSandbox = Effect.fn("copyCatalogToSandbox")(function* (workspaceId: WorkspaceId) {
-  const catalog = yield* CatalogRepository
-  return yield* catalog.streamForRun(workspaceId, [], copyChunkSize).pipe(
-    Stream.mapEffect((chunk) =>
-      Effect.as(
-        PgSandboxStore.seedVariants(
-          workspaceId,
-          chunk.map((item) => ({ variantRef: sandboxVariantRef(item), price: item.price, currency: item.currency }))
-        ),
-        chunk.length
-      )
-    ),
-    Stream.runFold(
-      () => 0,
-      (total, count) => total + count
-    )
-  )
-})
 
 /**
  * Connects (or reconnects) the workspace's store; audited. A Shopify store is checked first, with
@@ -105,7 +74,7 @@ export const connectStore = Effect.fn("connectStore")(function* (
       }
     ]
   )
-  const variants = platform === "sandbox" ? yield* copyCatalogToSandbox(workspaceId) : null
+  const variants = platform === "sandbox" ? yield* StoreConnectionChecks.copyCatalogToSandbox(workspaceId) : null
   return { connection, variants, shopName: checked?.name ?? null }
 })
 

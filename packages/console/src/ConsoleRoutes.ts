@@ -36,6 +36,7 @@ export const consolePaths = {
   storeSync: "/app/w/:workspace_id/settings/store/sync",
   storeSchedule: "/app/w/:workspace_id/settings/store/schedule",
   storeDisconnect: "/app/w/:workspace_id/settings/store/disconnect",
+  storeConnect: "/app/w/:workspace_id/settings/store/connect",
   assets: `${assetsPrefix}/:name`
 } as const
 
@@ -54,6 +55,7 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   { method: "POST", path: consolePaths.storeSync },
   { method: "POST", path: consolePaths.storeSchedule },
   { method: "POST", path: consolePaths.storeDisconnect },
+  { method: "POST", path: consolePaths.storeConnect },
   { method: "GET", path: consolePaths.assets }
 ]
 

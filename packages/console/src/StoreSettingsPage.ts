@@ -29,11 +29,33 @@ const hidden = (csrf: string) => `<input type="hidden" name="csrf" value="${esca
 const option = (value: string, label: string, selected: string) =>
   `<option value="${escapeHtml(value)}"${value === selected ? " selected" : ""}>${escapeHtml(label)}</option>`
 
-const connectionSection = (base: string, csrf: string, connection: StoreConnection | null) =>
+/** The connect form's values (never the token) and error, when a connect was refused. */
+export interface ConnectFormState {
+  readonly platform: string
+  readonly shop: string
+  readonly error: string | null
+}
+
+export const emptyConnectForm: ConnectFormState = { platform: "sandbox", shop: "", error: null }
+
+const connectForm = (base: string, csrf: string, form: ConnectFormState, connected: boolean) =>
+  `<form method="post" action="${escapeHtml(`${base}/connect`)}" class="connect">${hidden(csrf)}
+<h3>${connected ? "Connect another store" : "Connect a store"}</h3>
+${form.error === null ? "" : `<p role="alert" class="error" id="connect-error">${escapeHtml(form.error)}</p>`}
+<p><label for="platform">Platform</label><br>
+<select id="platform" name="platform">${option("sandbox", "Sandbox store (demo)", form.platform)}${option("shopify", "Shopify", form.platform)}</select></p>
+<p><label for="shop">Shopify: the shop's myshopify domain</label><br>
+<input id="shop" name="shop" placeholder="acme.myshopify.com" autocomplete="off" value="${escapeHtml(form.shop)}"${form.error === null ? "" : ' aria-describedby="connect-error"'}></p>
+<p><label for="access-token">Shopify: Admin API access token (checked with Shopify, then stored encrypted)</label><br>
+<input id="access-token" name="access_token" type="password" autocomplete="off"></p>
+<p><button type="submit">Connect</button></p>
+</form>`
+
+const connectionSection = (base: string, csrf: string, connection: StoreConnection | null, form: ConnectFormState) =>
   `<section aria-labelledby="connection-heading"><h2 id="connection-heading">Connection</h2>
 ${
   connection === null
-    ? "<p>No store is connected. Connect one with <code>marginctl store connect</code> (docs/cli.md).</p>"
+    ? "<p>No store is connected.</p>"
     : `<dl class="connection">
 <dt>Platform</dt><dd>${escapeHtml(connection.platform === "shopify" ? "Shopify" : "Sandbox store")}</dd>
 ${connection.shop === null ? "" : `<dt>Shop</dt><dd>${escapeHtml(connection.shop)}</dd>`}
@@ -45,7 +67,8 @@ ${connection.shop === null ? "" : `<dt>Shop</dt><dd>${escapeHtml(connection.shop
 <p><button type="submit">Disconnect the store</button> Approved prices are then no longer written to it, and it is no longer synced.</p></form>`
           : ""
       }`
-}</section>`
+}
+${connectForm(base, csrf, form, connection?.status === "connected")}</section>`
 
 const syncSummary = (job: StoreSyncJob) => {
   const report = job.report
@@ -89,7 +112,7 @@ ${form.error === null ? "" : `<p role="alert" class="error" id="schedule-error">
 <p><button type="submit">Save schedule</button></p>
 </form></section>`
 
-/** The Store settings page (admin, owner): the connection, Sync now with the last sync's state, the schedule. */
+/** The Store settings page (admin, owner): the connection (connect, disconnect), Sync now with the last sync's state, the schedule. */
 export const storeSettingsPage = (input: {
   readonly context: PageContext
   readonly workspaceId: string
@@ -97,6 +120,7 @@ export const storeSettingsPage = (input: {
   readonly latest: StoreSyncJob | null
   readonly schedule: ScheduleView
   readonly form: ScheduleFormState
+  readonly connectForm: ConnectFormState
   readonly notice: string | null
   readonly status?: number
 }) => {
@@ -107,7 +131,7 @@ export const storeSettingsPage = (input: {
     title: "Store",
     context: input.context,
     body: `${input.notice === null ? "" : `<p class="notice" role="status">${escapeHtml(input.notice)}</p>`}
-${connectionSection(base, csrf, input.connection)}
+${connectionSection(base, csrf, input.connection, input.connectForm)}
 ${syncSection(base, csrf, input.connection?.status === "connected", input.latest)}
 ${scheduleSection(base, csrf, input.schedule, input.form)}`
   })

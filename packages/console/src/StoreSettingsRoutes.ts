@@ -3,13 +3,20 @@ import { mayManage, type Role } from "@margin/core/access/Role"
 import type { UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { Cadence, Weekday } from "@margin/core/schedules/SyncSchedule"
 import { SyncSchedules } from "@margin/core/schedules/SyncSchedules"
+import { StorePlatform } from "@margin/core/stores/StoreConnection"
 import { StoreConnections } from "@margin/core/stores/StoreConnections"
 import { StoreSyncJobs } from "@margin/core/stores/StoreSyncJobs"
 import type { SessionCookie } from "@margin/edge/auth"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Option, Redacted, Schema } from "effect"
 import { type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { messagePage, type PageContext } from "./ConsolePage.ts"
-import { type ScheduleFormState, scheduleFormOf, storeSettingsPage } from "./StoreSettingsPage.ts"
+import {
+  type ConnectFormState,
+  emptyConnectForm,
+  type ScheduleFormState,
+  scheduleFormOf,
+  storeSettingsPage
+} from "./StoreSettingsPage.ts"
 
 /** A signed-in admin or owner in a workspace (ConsoleRoutes' `inWorkspace`). */
 interface Place {
@@ -52,7 +59,8 @@ const adminsOnly = (place: Place) =>
 const notices = {
   sync: "Sync started: a worker reads the store now; reload to see it end.",
   schedule: "Schedule saved.",
-  disconnect: "Store disconnected."
+  disconnect: "Store disconnected.",
+  connect: "Store connected: its credentials were checked. Sync now to bring its catalog in."
 } as const
 const isNotice = (key: string): key is keyof typeof notices => Object.hasOwn(notices, key)
 
@@ -72,7 +80,12 @@ export const storeRoutes = <E, R>(
     const schedules = yield* SyncSchedules
     const page = (
       place: Place,
-      options: { readonly form?: ScheduleFormState; readonly notice?: string | null; readonly status?: number } = {}
+      options: {
+        readonly form?: ScheduleFormState
+        readonly connectForm?: ConnectFormState
+        readonly notice?: string | null
+        readonly status?: number
+      } = {}
     ) =>
       Effect.gen(function* () {
         const connection = yield* connections.get(place.workspaceId)
@@ -85,6 +98,7 @@ export const storeRoutes = <E, R>(
           latest: Option.getOrNull(latest),
           schedule,
           form: options.form ?? scheduleFormOf(schedule),
+          connectForm: options.connectForm ?? emptyConnectForm,
           notice: options.notice ?? null,
           ...(options.status === undefined ? {} : { status: options.status })
         })
@@ -158,6 +172,47 @@ export const storeRoutes = <E, R>(
           )
       })
 
+    const connect = (request: Request) =>
+      Effect.gen(function* () {
+        const place = yield* posted(request, "store")
+        if (place._tag === "Answer") return place.response
+        const refused = adminsOnly(place)
+        if (refused !== undefined) return refused
+        const state: ConnectFormState = {
+          platform: place.form.get("platform") ?? "",
+          shop: (place.form.get("shop") ?? "").trim().slice(0, 255),
+          error: null
+        }
+        const token = (place.form.get("access_token") ?? "").trim()
+        const refusedWith = (error: string, status: number) => page(place, { connectForm: { ...state, error }, status })
+        const platform = Schema.decodeUnknownOption(StorePlatform)(state.platform)
+        if (Option.isNone(platform)) return yield* refusedWith("Choose the sandbox store or Shopify.", 400)
+        const shopify = platform.value === "shopify"
+        return yield* connections
+          .connect(
+            place.workspaceId,
+            {
+              platform: platform.value,
+              shop: shopify && state.shop !== "" ? state.shop : null,
+              accessToken: shopify && token !== "" ? Redacted.make(token) : null
+            },
+            actorOf(place)
+          )
+          .pipe(
+            Effect.as(seeStore(place.workspaceId, "connect")),
+            Effect.catchTags({
+              InvalidInput: (invalid) => refusedWith(`${invalid.message}.`, 400),
+              StoreConnectionRefused: (refusal) =>
+                refusal.unavailable
+                  ? refusedWith(
+                      `Shopify could not be reached to check the connection; try again (${refusal.message}).`,
+                      503
+                    )
+                  : refusedWith(`Shopify refused the connection: ${refusal.message}. Nothing was stored.`, 400)
+            })
+          )
+      })
+
     const disconnect = (request: Request) =>
       Effect.gen(function* () {
         const place = yield* posted(request, "store")
@@ -172,6 +227,7 @@ export const storeRoutes = <E, R>(
       ["GET", "/app/w/:workspace_id/settings/store", show],
       ["POST", "/app/w/:workspace_id/settings/store/sync", syncNow],
       ["POST", "/app/w/:workspace_id/settings/store/schedule", saveSchedule],
-      ["POST", "/app/w/:workspace_id/settings/store/disconnect", disconnect]
+      ["POST", "/app/w/:workspace_id/settings/store/disconnect", disconnect],
+      ["POST", "/app/w/:workspace_id/settings/store/connect", connect]
     ] as const
   })

@@ -5,7 +5,7 @@ import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
 import { WriteBackCancellation } from "@margin/core/writeback/WriteBackCancellation"
 import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
-import { StoreCatalogRouter } from "@margin/stores"
+import { StoreCatalogRouter, StoreConnectionChecks } from "@margin/stores"
 import { Layer } from "effect"
 import * as StoreSyncUseCases from "../infrastructure/StoreSyncUseCases.ts"
 
@@ -21,5 +21,5 @@ export const layer = Layer.mergeAll(
   Members.layer,
   CatalogImports.layer,
   WriteBackCancellation.layer,
-  StoreSyncUseCases.layer.pipe(Layer.provide(StoreCatalogRouter.layerLive))
+  StoreSyncUseCases.layer.pipe(Layer.provide([StoreCatalogRouter.layerLive, StoreConnectionChecks.layerLive]))
 ).pipe(Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)), Layer.provide(Migrations.layer))
