@@ -1,9 +1,9 @@
-import { NodeHttpClient } from "@effect/platform-node"
 import { MembershipRepository } from "@margin/core/access/MembershipRepository"
-import { CatalogRepository } from "@margin/core/catalog/CatalogRepository"
 import { ResourceNotFound } from "@margin/core/kernel/Errors"
 import { RecommendationId, UserId, WorkspaceId } from "@margin/core/kernel/Ids"
 import { toIso } from "@margin/core/kernel/Timestamp"
+import { Cadence, weekdays } from "@margin/core/schedules/SyncSchedule"
+import { type ScheduleView, SyncSchedules } from "@margin/core/schedules/SyncSchedules"
 import { type StoreConnection, StoreConnectionStatus, StorePlatform } from "@margin/core/stores/StoreConnection"
 import { StoreConnectionRepository } from "@margin/core/stores/StoreConnectionRepository"
 import { StoreConnections } from "@margin/core/stores/StoreConnections"
@@ -13,46 +13,16 @@ import { WriteBackCancellation } from "@margin/core/writeback/WriteBackCancellat
 import { catalogImportSummaryJson } from "@margin/edge/wire"
 import { PgSandboxStore } from "@margin/postgres"
 import { onDatabase } from "@margin/runtime/cli"
-import { checkShopifyShop, requireMyshopifyDomain, ShopifyConfig } from "@margin/stores"
-import { Clock, Effect, Option, Redacted, Result, Schema, Stream } from "effect"
+import { requireMyshopifyDomain } from "@margin/stores"
+import { Effect, Option, type Redacted, Result, Schema } from "effect"
 import { Command, Flag } from "effect/cli"
 import { details } from "./Details.ts"
 import { idOf, workspaceFlag } from "./Flags.ts"
 import { afterFlag, limitFlag, listingOf, reportListing } from "./Listing.ts"
-import { operatorActor } from "./OperatorActor.ts"
+import { operator } from "./OperatorActor.ts"
 import { OperatorError } from "./OperatorError.ts"
 import { report } from "./Output.ts"
 import { requireWorkspace } from "./WorkspaceCommands.ts"
-
-/** Items read per chunk when copying the catalog into the sandbox store. */
-const copyChunkSize = 1000
-
-/**
- * The sandbox store's variant of a catalog item: the item's own store variant when it has one,
- * else its sku (unique in the workspace).
- */
-export const sandboxVariantRef = (item: { readonly sku: string; readonly storeVariantRef: string | null }): string =>
-  item.storeVariantRef ?? item.sku
-
-/** Copies every catalog price of the workspace into the sandbox store; answers how many variants it wrote. */
-export const copyCatalogToSandbox = Effect.fn("copyCatalogToSandbox")(function* (workspaceId: WorkspaceId) {
-  const catalog = yield* CatalogRepository
-  return yield* catalog.streamForRun(workspaceId, [], copyChunkSize).pipe(
-    Stream.mapEffect((chunk) =>
-      Effect.as(
-        PgSandboxStore.seedVariants(
-          workspaceId,
-          chunk.map((item) => ({ variantRef: sandboxVariantRef(item), price: item.price, currency: item.currency }))
-        ),
-        chunk.length
-      )
-    ),
-    Stream.runFold(
-      () => 0,
-      (total, count) => total + count
-    )
-  )
-})
 
 /**
  * Connects (or reconnects) the workspace's store; audited. A Shopify store is checked first, with
@@ -66,34 +36,19 @@ export const connectStore = Effect.fn("connectStore")(function* (
   credentials: Redacted.Redacted<string> | null
 ) {
   yield* requireWorkspace(workspaceId)
-  const checked =
-    platform === "shopify" && shop !== null && credentials !== null
-      ? yield* checkShopifyShop(shop, credentials).pipe(
-          Effect.catchTags({
-            ShopifyRefused: (refused) =>
-              new OperatorError({ message: `Shopify refused the connection: ${refused.message}` }),
-            StoreUnavailable: (unavailable) =>
-              new OperatorError({
-                message: `could not check the connection, try again: ${unavailable.message}`,
-                kind: "unavailable"
-              })
-          }),
-          Effect.provide([ShopifyConfig.layer, NodeHttpClient.layerUndici])
-        )
-      : null
-  const now = yield* Clock.currentTimeMillis
-  const connection: StoreConnection = {
-    workspaceId,
-    platform,
-    shop: checked === null ? shop : checked.domain,
-    status: "connected",
-    connectedAt: now
-  }
-  yield* StoreConnections.use((stores) =>
-    stores.connect(connection, credentials === null ? null : Redacted.value(credentials), operatorActor)
+  return yield* StoreConnections.use((stores) =>
+    stores.connect(workspaceId, { platform, shop, accessToken: credentials }, operator)
+  ).pipe(
+    Effect.catchTags({
+      StoreConnectionRefused: (refused) =>
+        new OperatorError(
+          refused.unavailable
+            ? { message: `could not check the connection, try again: ${refused.message}`, kind: "unavailable" }
+            : { message: `Shopify refused the connection: ${refused.message}` }
+        ),
+      InvalidInput: (invalid) => new OperatorError({ message: `${invalid.path}: ${invalid.message}`, kind: "usage" })
+    })
   )
-  const variants = platform === "sandbox" ? yield* copyCatalogToSandbox(workspaceId) : null
-  return { connection, variants, shopName: checked?.name ?? null }
 })
 
 /** A store connection as marginctl shows it: never its credentials (the port does not read them back). */
@@ -172,7 +127,7 @@ const disconnect = Command.make(
   "disconnect",
   { workspace: workspaceFlag },
   Effect.fn(function* ({ workspace: workspaceId }) {
-    const disconnected = yield* StoreConnections.use((stores) => stores.disconnect(workspaceId, operatorActor))
+    const disconnected = yield* StoreConnections.use((stores) => stores.disconnect(workspaceId, operator))
     yield* report({ workspace_id: workspaceId, disconnected }, (r) =>
       r.disconnected ? `Disconnected the store of ${r.workspace_id}` : `${r.workspace_id} had no connected store`
     )
@@ -341,6 +296,102 @@ const sync = Command.make(
   Command.withExamples([{ command: "marginctl store sync --workspace ws_01jh8x --json" }])
 )
 
+/** A workspace's sync schedule as marginctl shows it. */
+const scheduleJson = (view: ScheduleView) => ({
+  workspace_id: view.schedule.workspaceId,
+  cadence: view.schedule.cadence,
+  weekday: view.schedule.weekday,
+  hour: view.schedule.hour,
+  time_zone: view.schedule.timeZone,
+  run_after_sync: view.schedule.runAfterSync,
+  next_slot_at: view.nextSlotAt === null ? null : toIso(view.nextSlotAt),
+  updated_at: view.schedule.updatedAt === 0 ? null : toIso(view.schedule.updatedAt),
+  updated_by: view.schedule.updatedAt === 0 ? null : view.schedule.updatedBy
+})
+
+const schedule = Command.make(
+  "schedule",
+  {
+    workspace: workspaceFlag,
+    cadence: Flag.Literals("cadence", Cadence.literals).pipe(
+      Flag.withDescription("off, daily or weekly; without it the schedule is shown, not changed"),
+      Flag.optional
+    ),
+    day: Flag.Literals("day", weekdays).pipe(Flag.withDescription("weekly: the day of the week"), Flag.optional),
+    hour: Flag.Int("hour").pipe(
+      Flag.withDescription("the hour of the day, 0 to 23, on the zone's clock"),
+      Flag.optional
+    ),
+    timeZone: Flag.String("time-zone").pipe(
+      Flag.withDescription("the workspace's IANA time zone, e.g. Europe/Berlin (default: as set, else UTC)"),
+      Flag.optional
+    ),
+    runAfterSync: Flag.Literals("run-after-sync", ["true", "false"]).pipe(
+      Flag.withDescription("queue a run (trigger schedule) after each scheduled sync (default: as set, else true)"),
+      Flag.optional
+    )
+  },
+  Effect.fn(function* ({ workspace: workspaceId, cadence, day, hour, timeZone, runAfterSync }) {
+    yield* requireWorkspace(workspaceId)
+    const current = yield* SyncSchedules.use((schedules) => schedules.get(workspaceId))
+    const changes = Option.isSome(day) || Option.isSome(hour) || Option.isSome(timeZone) || Option.isSome(runAfterSync)
+    if (Option.isNone(cadence) && changes) {
+      return yield* new OperatorError({
+        message: "say the --cadence (off, daily, weekly) to change the schedule",
+        kind: "usage"
+      })
+    }
+    const view = Option.isNone(cadence)
+      ? current
+      : yield* SyncSchedules.use((schedules) =>
+          schedules.set(
+            workspaceId,
+            {
+              cadence: cadence.value,
+              weekday:
+                cadence.value === "weekly" ? Option.getOrElse(day, () => current.schedule.weekday ?? "monday") : null,
+              hour: Option.getOrElse(hour, () => current.schedule.hour),
+              timeZone: Option.getOrElse(timeZone, () => current.schedule.timeZone),
+              runAfterSync: Option.match(runAfterSync, {
+                onNone: () => current.schedule.runAfterSync,
+                onSome: (text) => text === "true"
+              })
+            },
+            { _tag: "SystemActor", name: "marginctl" }
+          )
+        ).pipe(
+          Effect.catchTag("InvalidInput", (invalid) => new OperatorError({ message: invalid.message, kind: "usage" }))
+        )
+    yield* report(scheduleJson(view), (r) =>
+      details([
+        ["workspace", r.workspace_id],
+        [
+          "schedule",
+          r.cadence === "off"
+            ? "off (the store syncs only when asked)"
+            : `${r.cadence === "weekly" ? `every ${r.weekday}` : "every day"} at ${String(r.hour).padStart(2, "0")}:00 ${r.time_zone}`
+        ],
+        ["run after sync", r.run_after_sync ? "yes" : "no"],
+        ["next slot", r.next_slot_at ?? "none"],
+        ["updated", r.updated_at === null ? "never set" : `${r.updated_at} by ${r.updated_by}`]
+      ])
+    )
+  })
+).pipe(
+  Command.withDescription(
+    "Show or set a workspace's store sync schedule: off, daily or weekly at an hour in its time zone, then a run"
+  ),
+  Command.withExamples([
+    { command: "marginctl store schedule --workspace ws_01jh8x --json", description: "Show it" },
+    {
+      command:
+        "marginctl store schedule --workspace ws_01jh8x --cadence weekly --day monday --hour 6 --time-zone Europe/Berlin",
+      description: "Mondays at 06:00 Berlin time, then a run"
+    },
+    { command: "marginctl store schedule --workspace ws_01jh8x --cadence off", description: "Only on demand" }
+  ])
+)
+
 const cancelWriteBack = Command.make(
   "cancel-write-back",
   {
@@ -393,7 +444,7 @@ const cancelWriteBack = Command.make(
 
 export const storeCommand = Command.make("store").pipe(
   Command.withDescription(
-    "Connect, disconnect, list and show stores; sync a catalog from its store; inspect the sandbox store"
+    "Connect, disconnect, list and show stores; sync a catalog from its store, now or on a schedule; inspect the sandbox store"
   ),
   Command.withExamples([
     { command: "marginctl store connect --workspace ws_01jh8x --platform sandbox" },
@@ -405,6 +456,7 @@ export const storeCommand = Command.make("store").pipe(
     onDatabase(list),
     onDatabase(show),
     onDatabase(sync),
+    onDatabase(schedule),
     onDatabase(writes),
     onDatabase(cancelWriteBack)
   ])

@@ -27,14 +27,16 @@ layer(testServer(), { excludeTestServices: true })("GET /api/v1/openapi.json", (
       for (const entry of operations) {
         const template = entry.path
           .split("?")[0]
-          ?.replace(/\/(run|rec|alt|imp)_missing/, (_, kind: string) =>
+          ?.replace(/\/(run|rec|alt|imp|syn)_missing/, (_, kind: string) =>
             kind === "run"
               ? "/{run_id}"
               : kind === "rec"
                 ? "/{recommendation_id}"
                 : kind === "imp"
                   ? "/{import_id}"
-                  : "/{alert_id}"
+                  : kind === "syn"
+                    ? "/{sync_id}"
+                    : "/{alert_id}"
           )
         const described = record(record(paths[template ?? ""])[entry.method.toLowerCase()])
         assert.strictEqual(described.operationId?.toString().endsWith(`.${entry.name}`), true, entry.name)

@@ -157,6 +157,22 @@ export const operations: ReadonlyArray<Operation> = [
     session: false
   },
   {
+    name: "startStoreSync",
+    method: "POST",
+    path: "/api/v1/store/syncs",
+    scope: "catalog:write",
+    mutation: true,
+    session: false
+  },
+  {
+    name: "getStoreSync",
+    method: "GET",
+    path: "/api/v1/store/syncs/syn_missing",
+    scope: "catalog:read",
+    mutation: false,
+    session: false
+  },
+  {
     name: "exportReport",
     method: "GET",
     path: "/api/v1/reports/export",

@@ -1,4 +1,7 @@
 import { assert, expect, layer } from "@effect/vitest"
+import { StoreSyncJobs } from "@margin/core/stores/StoreSyncJobs"
+import { usd } from "@margin/core/testing/Fixtures"
+import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
 import {
   aWorkspaceWithOwner,
   issueToken,
@@ -66,6 +69,8 @@ const everyTool = [
   "list_catalog_items",
   "import_catalog",
   "get_catalog_import",
+  "sync_store",
+  "get_store_sync",
   "export_report",
   "get_workspace_status"
 ]
@@ -127,6 +132,8 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
         list_catalog_items: read,
         import_catalog: "false true false false",
         get_catalog_import: read,
+        sync_store: "false true false true",
+        get_store_sync: read,
         export_report: read,
         get_workspace_status: read
       })
@@ -460,6 +467,39 @@ layer(McpTestServer.layer(), { excludeTestServices: true, timeout: "30 seconds" 
       const names = yield* namesOf(readerAgent)
       assert.deepStrictEqual([names.includes("import_catalog"), names.includes("get_catalog_import")], [false, true])
       failed(yield* readerAgent.call("import_catalog", { format: "csv", content }), "insufficient_scope")
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("store syncs: sync_store queues one, a worker does it, get_store_sync reads its summary", () =>
+    Effect.gen(function* () {
+      const { workspace, owner } = yield* aWorkspaceWithOwner()
+      yield* ScriptedStoreCatalog.use((store) =>
+        store.put(workspace.id, [
+          { updatedAt: 0, variant: { sku: "S-1", variantRef: "S-1", title: "Mug", currency: usd, price: "9.50" } }
+        ])
+      )
+      const agent = yield* connect(owner.token)
+      const queued = ok(yield* agent.call("sync_store", {}))
+      assert.deepStrictEqual(
+        [field(queued, "status"), field(queued, "trigger"), field(queued, "summary")],
+        ["queued", "manual", null]
+      )
+      // Asked again while it waits: the same sync.
+      assert.strictEqual(field(ok(yield* agent.call("sync_store", {})), "id"), field(queued, "id"))
+      yield* StoreSyncJobs.use((syncs) => syncs.executeNext("test-worker"))
+      const done = ok(yield* agent.call("get_store_sync", { sync_id: field(queued, "id") }))
+      assert.deepStrictEqual(
+        [field(done, "status"), field(done, "read"), field(field(done, "summary"), "created"), field(done, "error")],
+        ["succeeded", "full", 1, null]
+      )
+      failed(yield* agent.call("get_store_sync", { sync_id: "syn_missing" }), "not_found")
+      // A workspace without a store cannot sync.
+      const storeless = yield* aWorkspaceWithOwner({ store: false })
+      failed(yield* (yield* connect(storeless.owner.token)).call("sync_store", {}), "no_commerce_integration")
+      // A token without catalog:write does not see the tool.
+      const reader = yield* issueToken(workspace, owner.user, { scopes: ["catalog:read"] })
+      const names = yield* namesOf(yield* connect(reader.secret))
+      assert.deepStrictEqual([names.includes("sync_store"), names.includes("get_store_sync")], [false, true])
     }).pipe(Effect.scoped)
   )
 

@@ -1,4 +1,4 @@
-import { AlertId, CatalogImportId, RecommendationId, RunId } from "@margin/core/kernel/Ids"
+import { AlertId, CatalogImportId, RecommendationId, RunId, StoreSyncId } from "@margin/core/kernel/Ids"
 import { CursorParam } from "@margin/edge/wire"
 import { Api } from "@margin/rest/api"
 import { Context, Effect, Layer, Redacted, Schema, Stream } from "effect"
@@ -181,6 +181,10 @@ const methodsOf = (config: ClientConfig) =>
       },
       getCatalogImport: (id: string) =>
         send("getCatalogImport")(api.catalog.getCatalogImport({ params: { import_id: CatalogImportId.make(id) } })),
+      /** Starts a sync of the catalog from the connected store (or answers the one queued or running). */
+      startStoreSync: () => send("startStoreSync")(api.catalog.startStoreSync({})),
+      getStoreSync: (id: string) =>
+        send("getStoreSync")(api.catalog.getStoreSync({ params: { sync_id: StoreSyncId.make(id) } })),
       /** The CSV text by default; `{ format: "json" }` for the rows as JSON. */
       exportReport: (options: { readonly format?: "csv" | "json" } = {}) =>
         send("exportReport")(options.format === "json" ? reportsAsJson.exportReport({}) : api.reports.exportReport({})),

@@ -94,6 +94,8 @@ export const createClient = (config: ClientConfig): PromiseClient => {
     importCatalog: (file, importOptions, options) =>
       run((client) => client.importCatalog(file, importOptions), options),
     getCatalogImport: (id, options) => run((client) => client.getCatalogImport(id), options),
+    startStoreSync: (options) => run((client) => client.startStoreSync(), options),
+    getStoreSync: (id, options) => run((client) => client.getStoreSync(id), options),
     exportReport: (format, options) => run((client) => client.exportReport(format), options),
     getWorkspaceStatus: (options) => run((client) => client.getWorkspaceStatus(), options),
     healthz: (options) => run((client) => client.healthz(), options),

@@ -42,7 +42,8 @@ export const settingsPages = [
   ["api-keys", "API keys"],
   ["connected-apps", "Connected apps"],
   ["members", "Members"],
-  ["policy", "Pricing policy"]
+  ["policy", "Pricing policy"],
+  ["store", "Store"]
 ] as const
 export type SettingsPage = (typeof settingsPages)[number][0]
 

@@ -37,6 +37,7 @@ import { type ActionOutcome, actionRunner, isAction, pastTense } from "./Recomme
 import { recommendationPage } from "./RecommendationPage.ts"
 import { runsRoutes, runsRoutesTable } from "./RunsRoutes.ts"
 import { settingsHandlers, settingsRoutes } from "./SettingsRoutes.ts"
+import { storeRoutes } from "./StoreSettingsRoutes.ts"
 import { workspacesPage } from "./WorkspacesPage.ts"
 
 export const consolePaths = {
@@ -48,6 +49,11 @@ export const consolePaths = {
   action: "/app/w/:workspace_id/recommendations/:recommendation_id/:action",
   apiKeys: "/app/w/:workspace_id/settings/api-keys",
   revokeKey: "/app/w/:workspace_id/settings/api-keys/:token_id/revoke",
+  store: "/app/w/:workspace_id/settings/store",
+  storeSync: "/app/w/:workspace_id/settings/store/sync",
+  storeSchedule: "/app/w/:workspace_id/settings/store/schedule",
+  storeDisconnect: "/app/w/:workspace_id/settings/store/disconnect",
+  storeConnect: "/app/w/:workspace_id/settings/store/connect",
   assets: `${assetsPrefix}/:name`
 } as const
 
@@ -67,7 +73,12 @@ export const routes: ReadonlyArray<{ readonly method: string; readonly path: str
   ...runsRoutesTable,
   ...alertsRoutesTable,
   { method: "GET", path: consolePaths.assets },
-  ...settingsRoutes
+  ...settingsRoutes,
+  { method: "GET", path: consolePaths.store },
+  { method: "POST", path: consolePaths.storeSync },
+  { method: "POST", path: consolePaths.storeSchedule },
+  { method: "POST", path: consolePaths.storeDisconnect },
+  { method: "POST", path: consolePaths.storeConnect }
 ]
 
 /** At most this many recommendations in one bulk action (one form's worth). */
@@ -385,7 +396,8 @@ export const layer = HttpRouter.addAll(
       ...changeHandlers,
       ...runHandlers,
       ...alertHandlers,
-      ...(yield* settingsHandlers)
+      ...(yield* settingsHandlers),
+      ...(yield* storeRoutes(inWorkspace, posted, (place) => ({ _tag: "SessionActor", userId: place.userId })))
     ] as const
     return [
       assetsRoute,

@@ -15,8 +15,10 @@ import type { OAuthClientRepository } from "./oauth/OAuthClientRepository.ts"
 import type { OAuthGrantRepository } from "./oauth/OAuthGrantRepository.ts"
 import type { RecommendationRepository } from "./recommendations/RecommendationRepository.ts"
 import type { RunRepository } from "./runs/RunRepository.ts"
+import type { SyncScheduleRepository } from "./schedules/SyncScheduleRepository.ts"
 import type { StoreConnectionRepository } from "./stores/StoreConnectionRepository.ts"
 import type { StoreSalesRepository } from "./stores/StoreSalesRepository.ts"
+import type { StoreSyncJobRepository } from "./stores/StoreSyncJobRepository.ts"
 import type { StoreSyncStateRepository } from "./stores/StoreSyncStateRepository.ts"
 import type { DeletionRequestRepository } from "./workspaces/DeletionRequestRepository.ts"
 import type { SupportSessionRepository } from "./workspaces/SupportSessionRepository.ts"
@@ -54,6 +56,8 @@ export type StoredPorts =
   | IdempotencyKeyRepository
   | StoreSyncStateRepository
   | StoreSalesRepository
+  | StoreSyncJobRepository
+  | SyncScheduleRepository
 
 /**
  * Every port a serving process needs: the stored ones, the rate budget and the store write-back

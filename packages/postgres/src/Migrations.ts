@@ -27,6 +27,7 @@ import storeSyncStates from "./migrations/0019_store_sync_states.ts"
 import writeBackUndo from "./migrations/0020_write_back_undo.ts"
 import grantLastUse from "./migrations/0021_grant_last_use.ts"
 import storeSales from "./migrations/0022_store_sales.ts"
+import storeSyncSchedules from "./migrations/0023_store_sync_schedules.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -55,7 +56,8 @@ export const loader = PgMigrator.fromRecord({
   "0019_store_sync_states": storeSyncStates,
   "0020_write_back_undo": writeBackUndo,
   "0021_grant_last_use": grantLastUse,
-  "0022_store_sales": storeSales
+  "0022_store_sales": storeSales,
+  "0023_store_sync_schedules": storeSyncSchedules
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

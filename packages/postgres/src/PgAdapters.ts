@@ -20,8 +20,10 @@ import * as PgRunRepository from "./PgRunRepository.ts"
 import * as PgStoreConnectionRepository from "./PgStoreConnectionRepository.ts"
 import * as PgStoreCredentials from "./PgStoreCredentials.ts"
 import * as PgStoreSalesRepository from "./PgStoreSalesRepository.ts"
+import * as PgStoreSyncJobRepository from "./PgStoreSyncJobRepository.ts"
 import * as PgStoreSyncStateRepository from "./PgStoreSyncStateRepository.ts"
 import * as PgSupportSessionRepository from "./PgSupportSessionRepository.ts"
+import * as PgSyncScheduleRepository from "./PgSyncScheduleRepository.ts"
 import * as PgTokenRepository from "./PgTokenRepository.ts"
 import * as PgTransactor from "./PgTransactor.ts"
 import * as PgUserRepository from "./PgUserRepository.ts"
@@ -51,6 +53,8 @@ export const layerWith = <E, R>(
     PgCatalogImportRepository.layer,
     PgStoreSyncStateRepository.layer,
     PgStoreSalesRepository.layer,
+    PgStoreSyncJobRepository.layer,
+    PgSyncScheduleRepository.layer,
     PgRunRepository.layer,
     PgRecommendationRepository.layer,
     PgAlertRepository.layer,

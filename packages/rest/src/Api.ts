@@ -8,6 +8,7 @@ import {
   getCatalogImport,
   getRecommendation,
   getRun,
+  getStoreSync,
   getWorkspaceStatus,
   healthz,
   importCatalog,
@@ -20,6 +21,7 @@ import {
   rejectRecommendation,
   resolveAlert,
   snoozeAlert,
+  startStoreSync,
   triggerRun,
   triggerRunHeaders,
   undoPriceChange
@@ -39,6 +41,7 @@ import {
   ReportCsv,
   ReportJson,
   RunJson,
+  StoreSyncJson,
   WorkspaceStatusJson
 } from "@margin/edge/wire"
 import { Schema } from "effect"
@@ -231,7 +234,16 @@ export const CatalogGroup = HttpApiGroup.make("catalog")
       params: getCatalogImport.input.path,
       success: CatalogImportJson,
       error: [ResourceNotFoundError, RepositoryErrorError]
-    }).annotateMerge(operation(getCatalogImport))
+    }).annotateMerge(operation(getCatalogImport)),
+    HttpApiEndpoint.make(startStoreSync.rest.method)(startStoreSync.id, startStoreSync.rest.path, {
+      success: StoreSyncJson.pipe(HttpApiSchema.status(202)),
+      error: [NoCommerceIntegrationError, RepositoryErrorError]
+    }).annotateMerge(operation(startStoreSync)),
+    HttpApiEndpoint.make(getStoreSync.rest.method)(getStoreSync.id, getStoreSync.rest.path, {
+      params: getStoreSync.input.path,
+      success: StoreSyncJson,
+      error: [ResourceNotFoundError, RepositoryErrorError]
+    }).annotateMerge(operation(getStoreSync))
   )
   .middleware(RequestValidation)
   .middleware(Authentication)

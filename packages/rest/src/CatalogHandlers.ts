@@ -1,7 +1,12 @@
 import { CatalogImports } from "@margin/core/catalog/CatalogImports"
-import { getCatalogImport, listCatalogItems } from "@margin/core/operations/OperationCatalogue"
+import {
+  getCatalogImport,
+  getStoreSync,
+  listCatalogItems,
+  startStoreSync
+} from "@margin/core/operations/OperationCatalogue"
 import { Caller, callerActor } from "@margin/edge/auth"
-import { catalogImportJson, catalogItemJson, listJson } from "@margin/edge/wire"
+import { catalogImportJson, catalogItemJson, listJson, storeSyncJson } from "@margin/edge/wire"
 import { Effect, Stream } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api, apiMiddlewares } from "./Api.ts"
@@ -16,6 +21,8 @@ export const CatalogHandlers = isolatedGroup(
   Effect.gen(function* () {
     const list = answer(yield* listCatalogItems.binding, (page) => listJson(page, catalogItemJson))
     const getImport = answer(yield* getCatalogImport.binding, catalogImportJson)
+    const startSync = answer(yield* startStoreSync.binding, storeSyncJson)
+    const getSync = answer(yield* getStoreSync.binding, storeSyncJson)
     // importCatalog streams its file: the body goes to the use case as it arrives (its entry's
     // binding is the MCP form, whose file is one argument).
     const imports = yield* CatalogImports
@@ -34,7 +41,9 @@ export const CatalogHandlers = isolatedGroup(
               actor: callerActor(caller)
             })
           ).pipe(Effect.map(catalogImportJson)),
-        getCatalogImport: ({ params }) => getImport(params)
+        getCatalogImport: ({ params }) => getImport(params),
+        startStoreSync: () => startSync({}),
+        getStoreSync: ({ params }) => getSync(params)
       })
     )
   }),

@@ -37,6 +37,10 @@ export type OAuthClientId = typeof OAuthClientId.Type
 export const GrantId = Schema.String.pipe(Schema.brand("GrantId"))
 export type GrantId = typeof GrantId.Type
 
+/** A sync of a workspace's store, asked for or scheduled (StoreSyncJob). */
+export const StoreSyncId = Schema.String.pipe(Schema.brand("StoreSyncId"))
+export type StoreSyncId = typeof StoreSyncId.Type
+
 /** The prefix each kind of id carries; the id generator port uses it. */
 export const idPrefixes = {
   workspace: "ws",
@@ -52,6 +56,7 @@ export const idPrefixes = {
   deletionRequest: "del",
   oauthClient: "mcl",
   grant: "grt",
-  catalogImport: "imp"
+  catalogImport: "imp",
+  storeSync: "syn"
 } as const
 export type IdKind = keyof typeof idPrefixes

@@ -22,9 +22,11 @@ import * as MemoryRunRepository from "./MemoryRunRepository.ts"
 import { MemoryStore } from "./MemoryStore.ts"
 import * as MemoryStoreConnectionRepository from "./MemoryStoreConnectionRepository.ts"
 import * as MemoryStoreSalesRepository from "./MemoryStoreSalesRepository.ts"
+import * as MemoryStoreSyncJobRepository from "./MemoryStoreSyncJobRepository.ts"
 import * as MemoryStoreSyncStateRepository from "./MemoryStoreSyncStateRepository.ts"
 import * as MemoryStoreWriteBack from "./MemoryStoreWriteBack.ts"
 import * as MemorySupportSessionRepository from "./MemorySupportSessionRepository.ts"
+import * as MemorySyncScheduleRepository from "./MemorySyncScheduleRepository.ts"
 import * as MemoryTokenRepository from "./MemoryTokenRepository.ts"
 import * as MemoryTransactor from "./MemoryTransactor.ts"
 import * as MemoryUserRepository from "./MemoryUserRepository.ts"
@@ -53,6 +55,8 @@ export const layerWith = (options: { readonly rateLimit: number }): Layer.Layer<
     MemoryCatalogImportRepository.layer,
     MemoryStoreSyncStateRepository.layer,
     MemoryStoreSalesRepository.layer,
+    MemoryStoreSyncJobRepository.layer,
+    MemorySyncScheduleRepository.layer,
     MemoryRunRepository.layer,
     MemoryRecommendationRepository.layer,
     MemoryAlertRepository.layer,

@@ -9,7 +9,7 @@ import { CatalogImportFormat } from "../catalog/CatalogImportRecord.ts"
 import { CatalogImports } from "../catalog/CatalogImports.ts"
 import { Tag } from "../catalog/Tag.ts"
 import { IdempotencyKey } from "../kernel/IdempotencyKey.ts"
-import { AlertId, CatalogImportId, RecommendationId, RunId } from "../kernel/Ids.ts"
+import { AlertId, CatalogImportId, RecommendationId, RunId, StoreSyncId } from "../kernel/Ids.ts"
 import type { Page } from "../kernel/Page.ts"
 import { RuleCode } from "../pricing/PriceRecommendation.ts"
 import { Approval } from "../recommendations/Approval.ts"
@@ -19,6 +19,7 @@ import { type ReportRow, reportRow } from "../recommendations/ReportExport.ts"
 import { BackgroundRuns } from "../runs/BackgroundRuns.ts"
 import { RunStatus } from "../runs/Run.ts"
 import { Runs } from "../runs/Runs.ts"
+import { StoreSyncJobs } from "../stores/StoreSyncJobs.ts"
 import { WorkspaceStatus } from "../workspaces/WorkspaceStatus.ts"
 import { PriceChanges } from "../writeback/PriceChanges.ts"
 import {
@@ -85,7 +86,7 @@ export const operationGroups: Readonly<Record<OperationGroup, string>> = {
     "Price recommendations and their decisions: accept, dismiss, approve (written back to the store), reject.",
   alerts: "Alerts about margins, costs, store prices and write-backs, and what was done about them.",
   catalog:
-    "The workspace's catalog items with their prices, costs, floors and ceilings, and the imports that bring them.",
+    "The workspace's catalog items with their prices, costs, floors and ceilings, and the imports and store syncs that bring them.",
   reports: "The margin report: one row per recommendation.",
   workspace: "The workspace's lifecycle, plan and usage.",
   system: "Probes for the orchestrator, without authentication and outside /api/v1."
@@ -661,6 +662,61 @@ export const getCatalogImport = defineOperation(
   bindTo(CatalogImports, (imports) => (input, caller) => imports.get(caller.workspaceId, input.import_id))
 )
 
+export const startStoreSync = defineOperation(
+  {
+    id: "startStoreSync",
+    group: "catalog",
+    summary: "Sync the catalog from the store",
+    access: tokens("catalog:write"),
+    repeat: "new",
+    rest: {
+      method: "POST",
+      path: "/api/v1/store/syncs",
+      description:
+        "Starts a sync of the catalog from the workspace's connected store (Shopify or the sandbox): a worker reads the store (the whole store the first time and once a day, else what changed) and applies it as an import does, keeping what the store does not say; the store is only read. Answers 202 with the sync, queued; while one is queued or running, answers that one. Poll GET /api/v1/store/syncs/{sync_id} for its status and summary. 422 no_commerce_integration when no store is connected."
+    },
+    mcp: {
+      name: "sync_store",
+      description:
+        "Starts a sync of the catalog from the workspace's connected store (read only; the first sync and one a day read the whole store, the others what changed). Answers the sync, queued (or the one already queued or running); call get_store_sync with its id until status is succeeded (its summary counts created, price/cost/other changes, unchanged, stale prices, rejected variants) or failed (error says why). Fails with no_commerce_integration when no store is connected. Each call starts a new sync unless one is queued or running.",
+      destructive: true,
+      openWorld: true
+    }
+  },
+  noInput,
+  bindTo(StoreSyncJobs, (syncs) => (_input, caller) => syncs.request(caller.workspaceId, caller.actor))
+)
+
+export const getStoreSync = defineOperation(
+  {
+    id: "getStoreSync",
+    group: "catalog",
+    summary: "Get a sync of the store",
+    access: tokens("catalog:read"),
+    repeat: "read",
+    rest: {
+      method: "GET",
+      path: "/api/v1/store/syncs/:sync_id",
+      description:
+        "One sync of the store: queued, running, succeeded (with its summary, counted as for an import) or failed (with the reason); a scheduled one names its slot and the run queued after it."
+    },
+    mcp: {
+      name: "get_store_sync",
+      description:
+        "One store sync by its id: status (queued, running, succeeded, failed), its summary once succeeded, the error once failed, and for a scheduled sync its slot and the run queued after it.",
+      destructive: false,
+      openWorld: false
+    }
+  },
+  {
+    path: { sync_id: StoreSyncId.annotate({ description: "the id that starting the sync answered with (syn_…)" }) },
+    query: Input.Struct({}),
+    body: noBody,
+    headers: noHeaders
+  },
+  bindTo(StoreSyncJobs, (syncs) => (input, caller) => syncs.get(caller.workspaceId, input.sync_id))
+)
+
 export const exportReport = defineOperation(
   {
     id: "exportReport",
@@ -761,6 +817,8 @@ export const operationCatalogue: ReadonlyArray<Operation> = [
   listCatalogItems,
   importCatalog,
   getCatalogImport,
+  startStoreSync,
+  getStoreSync,
   exportReport,
   getWorkspaceStatus,
   healthz,

@@ -1,13 +1,21 @@
-import { getCatalogImport, importCatalog, listCatalogItems } from "@margin/core/operations/OperationCatalogue"
+import {
+  getCatalogImport,
+  getStoreSync,
+  importCatalog,
+  listCatalogItems,
+  startStoreSync
+} from "@margin/core/operations/OperationCatalogue"
 import {
   CatalogImportJson,
   CatalogItemJson,
   catalogImportJson,
   catalogItemJson,
   ListJson,
-  listJson
+  listJson,
+  StoreSyncJson,
+  storeSyncJson
 } from "@margin/edge/wire"
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { Toolkit } from "effect/ai"
 import { marginTool, toolHandlers, toolParameters } from "./MarginTool.ts"
 
@@ -26,7 +34,18 @@ export const GetCatalogImport = marginTool(getCatalogImport, {
   success: CatalogImportJson
 })
 
-export const CatalogTools = Toolkit.make(ListCatalogItems, ImportCatalog, GetCatalogImport)
+export const SyncStore = marginTool(startStoreSync, {
+  // No input (as get_workspace_status): unknown fields are ignored, as for every tool.
+  parameters: Schema.Record(Schema.String, Schema.Unknown),
+  success: StoreSyncJson
+})
+
+export const GetStoreSync = marginTool(getStoreSync, {
+  parameters: toolParameters(getStoreSync),
+  success: StoreSyncJson
+})
+
+export const CatalogTools = Toolkit.make(ListCatalogItems, ImportCatalog, GetCatalogImport, SyncStore, GetStoreSync)
 
 export const CatalogToolsLayer = CatalogTools.toLayer(
   Effect.gen(function* () {
@@ -36,7 +55,9 @@ export const CatalogToolsLayer = CatalogTools.toLayer(
         listJson(page, catalogItemJson)
       ),
       import_catalog: handle(ImportCatalog, yield* importCatalog.binding, catalogImportJson),
-      get_catalog_import: handle(GetCatalogImport, yield* getCatalogImport.binding, catalogImportJson)
+      get_catalog_import: handle(GetCatalogImport, yield* getCatalogImport.binding, catalogImportJson),
+      sync_store: handle(SyncStore, yield* startStoreSync.binding, storeSyncJson),
+      get_store_sync: handle(GetStoreSync, yield* getStoreSync.binding, storeSyncJson)
     })
   })
 )

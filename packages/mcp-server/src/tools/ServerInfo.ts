@@ -11,7 +11,7 @@ export const serverInfo = { name: "margin", version: "1.0.0" } as const
  */
 export const instructions = [
   "Margin recommends prices per catalog item to reach the workspace's target margin.",
-  "The catalog comes in with import_catalog (CSV or JSON lines; a line changes only what it mentions; a dry run first shows what it would do; get_catalog_import reads an import back).",
+  "The catalog comes in with import_catalog (CSV or JSON lines; a line changes only what it mentions; a dry run first shows what it would do; get_catalog_import reads an import back), or from the connected store with sync_store (get_store_sync tells when it is done and what it did).",
   "Workflow: trigger_run analyses the catalog (list_catalog_items shows it), get_run tells when the run is done (list_runs lists them),",
   "list_recommendations (status new) shows what it found and get_recommendation one of them;",
   "accept_recommendation puts one up for approval, approve_recommendation writes the new price to the store (once),",

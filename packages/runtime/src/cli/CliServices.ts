@@ -6,8 +6,6 @@ import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { GrantRevocation } from "@margin/core/oauth/GrantRevocation"
 import { RunExecutor } from "@margin/core/runs/RunExecutor"
 import { Runs } from "@margin/core/runs/Runs"
-import { StoreConnections } from "@margin/core/stores/StoreConnections"
-import { StoreSyncs } from "@margin/core/stores/StoreSyncs"
 import { AccountDeletions } from "@margin/core/workspaces/AccountDeletions"
 import { PricingPolicySettings } from "@margin/core/workspaces/PricingPolicySettings"
 import { SupportSessions } from "@margin/core/workspaces/SupportSessions"
@@ -15,8 +13,9 @@ import { WorkspaceAdministration } from "@margin/core/workspaces/WorkspaceAdmini
 import { WriteBackCancellation } from "@margin/core/writeback/WriteBackCancellation"
 import { NodeTokenSecrets } from "@margin/edge/auth"
 import { Migrations, PgAdapters, PgIdentityKeyStore } from "@margin/postgres"
-import { StoreCatalogRouter } from "@margin/stores"
+import { StoreCatalogRouter, StoreConnectionChecks } from "@margin/stores"
 import { Layer } from "effect"
+import * as StoreSyncUseCases from "../infrastructure/StoreSyncUseCases.ts"
 
 /**
  * What the commands use: every port on the database of the process (Database.layer, provided
@@ -35,9 +34,8 @@ export const layer = Layer.mergeAll(
   WorkspaceAdministration.layer,
   SupportSessions.layer,
   AccountDeletions.layer,
-  StoreConnections.layer,
   GrantRevocation.layer,
   CatalogImports.layer,
   WriteBackCancellation.layer,
-  StoreSyncs.layer.pipe(Layer.provide([AuditTrail.layer, StoreCatalogRouter.layerLive]))
+  StoreSyncUseCases.layer.pipe(Layer.provide([StoreCatalogRouter.layerLive, StoreConnectionChecks.layerLive]))
 ).pipe(Layer.provideMerge(Layer.mergeAll(PgAdapters.layer, PgIdentityKeyStore.layer)), Layer.provide(Migrations.layer))

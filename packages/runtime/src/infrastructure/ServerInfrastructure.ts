@@ -4,7 +4,7 @@ import type { RateBudgetStore } from "@margin/core/access/RateBudgetStore"
 import type { Ports } from "@margin/core/memory/MemoryAdapters"
 import { Database, Migrations, PgAdapters, PgIdentityKeyStore, PgRateBudgetStore } from "@margin/postgres"
 import { RedisRateBudgetStore } from "@margin/redis"
-import { StoreRouter } from "@margin/stores"
+import { StoreCatalogRouter, StoreConnectionChecks, StoreRouter } from "@margin/stores"
 import { Duration, Layer, Option, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import type { InfrastructureOptions } from "../config/InfrastructureConfig.ts"
@@ -34,8 +34,17 @@ export const rateBudgetLayer = (options: InfrastructureOptions) =>
     )
   )
 
-/** The PostgreSQL adapters and the store router; the run repository and the outbox observed (ServiceMetrics). */
-const adapters = Layer.mergeAll(StoreRouter.layerLive, ObservedPorts.layer).pipe(Layer.provideMerge(PgAdapters.layer))
+/**
+ * The PostgreSQL adapters and the store routers (write-back, the catalog reads of store syncs, the
+ * checks of a connection);
+ * the run repository and the outbox observed (ServiceMetrics).
+ */
+const adapters = Layer.mergeAll(
+  StoreRouter.layerLive,
+  StoreCatalogRouter.layerLive,
+  StoreConnectionChecks.layerLive,
+  ObservedPorts.layer
+).pipe(Layer.provideMerge(PgAdapters.layer))
 
 /**
  * Every port of core on the real infrastructure, for long-running processes (REST, MCP, worker):

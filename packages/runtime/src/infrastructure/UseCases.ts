@@ -20,6 +20,7 @@ import { PriceChanges } from "@margin/core/writeback/PriceChanges"
 import { Authenticate, NodeClientMetadataDocuments, NodeOAuthSecrets, NodeTokenSecrets } from "@margin/edge/auth"
 import { DeliverySettings } from "@margin/jobs"
 import { Layer } from "effect"
+import * as StoreSyncUseCases from "./StoreSyncUseCases.ts"
 
 /**
  * Every use case a front door calls, built on the ports (memory or PostgreSQL adapters) and a
@@ -47,7 +48,9 @@ export const CoreUseCasesLayer = Layer.mergeAll(
   // Who may sign in to its pages and the console, and what the consent page offers.
   SignIn.layer,
   // The approve request's own delivery attempt honours the same WRITE_BACK_* settings as the workers.
-  DeliverySettings.layer
+  DeliverySettings.layer,
+  // Syncs asked for (REST, MCP, the console) and the schedules; the jobs' loops execute them.
+  StoreSyncUseCases.layer
 )
 
 export const UseCasesLayer = Layer.mergeAll(

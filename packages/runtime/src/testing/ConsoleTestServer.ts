@@ -3,6 +3,8 @@ import { NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import * as MemoryMailer from "@margin/core/memory/MemoryMailer"
+import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
+import * as ScriptedStoreConnectionCheck from "@margin/core/testing/ScriptedStoreConnectionCheck"
 import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
 import { serveLean } from "@margin/edge/serving"
@@ -28,6 +30,9 @@ export const layer = (options: { readonly rateLimit?: number } = {}) => {
     Layer.provideMerge(loopbackServer),
     Layer.provide(Readiness.layerAlwaysReady),
     Layer.provideMerge(UseCasesLayer),
+    // The store that syncs read: scripted by the tests (the servers read the platforms').
+    Layer.provideMerge(ScriptedStoreCatalog.layer),
+    Layer.provide(ScriptedStoreConnectionCheck.layer),
     Layer.provideMerge(MemoryMailer.layer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),

@@ -1,6 +1,8 @@
 import { NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
+import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
+import * as ScriptedStoreConnectionCheck from "@margin/core/testing/ScriptedStoreConnectionCheck"
 import { SessionVerifier } from "@margin/edge/auth"
 import { WorkerBackgroundRuns } from "@margin/jobs"
 import { McpStdio } from "@margin/mcp-server"
@@ -17,6 +19,9 @@ export const layer = (options: { readonly token: string; readonly rateLimit?: nu
     Layer.provide(WorkerBackgroundRuns.layer),
     Layer.provideMerge(StdioPipe.layer),
     Layer.provideMerge(UseCasesLayer),
+    // The store that syncs read: scripted by the tests (the servers read the platforms').
+    Layer.provideMerge(ScriptedStoreCatalog.layer),
+    Layer.provide(ScriptedStoreConnectionCheck.layer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([MemoryIdentityKeyStore.layer, NodeServices.layer]))),
     Layer.provideMerge(MemoryAdapters.layerWith({ rateLimit: options.rateLimit ?? 1_000_000 })),
     Layer.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord({ MARGIN_TOKEN: options.token }))),

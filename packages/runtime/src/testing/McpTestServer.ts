@@ -4,6 +4,8 @@ import { NodeHttpServer, NodeServices } from "@effect/platform-node"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
 import * as MemoryMailer from "@margin/core/memory/MemoryMailer"
+import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
+import * as ScriptedStoreConnectionCheck from "@margin/core/testing/ScriptedStoreConnectionCheck"
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
 import { serveLean } from "@margin/edge/serving"
 import { WorkerBackgroundRuns } from "@margin/jobs"
@@ -60,6 +62,9 @@ export const layer = (options: McpTestServerOptions = {}) => {
       })
     ),
     Layer.provideMerge(UseCasesLayer),
+    // The store that syncs read: scripted by the tests (the servers read the platforms').
+    Layer.provideMerge(ScriptedStoreCatalog.layer),
+    Layer.provide(ScriptedStoreConnectionCheck.layer),
     // The sign-in links' outbox (MemoryOutbox), as the .eml transport would keep them.
     Layer.provideMerge(MemoryMailer.layer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),

@@ -4,6 +4,8 @@ import { assert } from "@effect/vitest"
 import type { Deprecation } from "@margin/core/deprecation/Deprecation"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import * as MemoryIdentityKeyStore from "@margin/core/memory/MemoryIdentityKeyStore"
+import { ScriptedStoreCatalog } from "@margin/core/testing/ScriptedStoreCatalog"
+import * as ScriptedStoreConnectionCheck from "@margin/core/testing/ScriptedStoreConnectionCheck"
 import { WriteBackOutbox } from "@margin/core/writeback/WriteBackOutbox"
 import { SessionSigner, SessionVerifier } from "@margin/edge/auth"
 import { serveLean } from "@margin/edge/serving"
@@ -58,6 +60,9 @@ export const layerOn = <ROut, E>(
     Layer.provideMerge(NodeHttpServer.layerTest),
     Layer.provide(options.readiness ?? Readiness.layerAlwaysReady),
     Layer.provideMerge(UseCasesLayer),
+    // The store that syncs read: scripted by the tests (the servers read the platforms').
+    Layer.provideMerge(ScriptedStoreCatalog.layer),
+    Layer.provide(ScriptedStoreConnectionCheck.layer),
     Layer.provide(SessionVerifier.layer.pipe(Layer.provide([identity, NodeServices.layer]))),
     Layer.provideMerge(SessionSigner.layerDevelopment.pipe(Layer.provide(identity))),
     Layer.provideMerge(ports),

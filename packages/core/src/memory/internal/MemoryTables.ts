@@ -15,8 +15,10 @@ import type { OAuthGrant } from "../../oauth/OAuthGrant.ts"
 import type { OAuthToken } from "../../oauth/OAuthToken.ts"
 import type { Recommendation } from "../../recommendations/Recommendation.ts"
 import type { Run } from "../../runs/Run.ts"
+import type { SyncSchedule } from "../../schedules/SyncSchedule.ts"
 import type { StoreConnection } from "../../stores/StoreConnection.ts"
 import type { StoreSale } from "../../stores/StoreSale.ts"
+import type { StoreSyncJob } from "../../stores/StoreSyncJob.ts"
 import type { StoreSyncState } from "../../stores/StoreSyncState.ts"
 import type { DeletionRequest } from "../../workspaces/DeletionRequest.ts"
 import type { SupportSession } from "../../workspaces/SupportSession.ts"
@@ -48,6 +50,11 @@ export interface UsedLoginLink {
 
 export interface RunRow {
   readonly run: Run
+  readonly lease: Lease | null
+}
+
+export interface StoreSyncJobRow {
+  readonly job: StoreSyncJob
   readonly lease: Lease | null
 }
 
@@ -108,6 +115,8 @@ export interface Tables {
   readonly storeSyncStates: HashMap.HashMap<string, StoreSyncState>
   /** Keyed by `storeSaleKey`. */
   readonly storeSales: HashMap.HashMap<string, StoreSale & { readonly workspaceId: string }>
+  readonly storeSyncJobs: HashMap.HashMap<string, StoreSyncJobRow>
+  readonly syncSchedules: HashMap.HashMap<string, SyncSchedule>
 }
 
 export const emptyTables: Tables = {
@@ -134,7 +143,9 @@ export const emptyTables: Tables = {
   idempotentRequests: HashMap.empty(),
   catalogImports: HashMap.empty(),
   storeSyncStates: HashMap.empty(),
-  storeSales: HashMap.empty()
+  storeSales: HashMap.empty(),
+  storeSyncJobs: HashMap.empty(),
+  syncSchedules: HashMap.empty()
 }
 
 export const idempotencyKeyOf = (workspaceId: string, operation: string, key: string): string =>
@@ -169,6 +180,8 @@ export const catalogItemsTable: Table<CatalogItem> = table("catalogItems")
 export const catalogImportsTable: Table<CatalogImportRecord> = table("catalogImports")
 export const storeSyncStatesTable: Table<StoreSyncState> = table("storeSyncStates")
 export const storeSalesTable: Table<StoreSale & { readonly workspaceId: string }> = table("storeSales")
+export const storeSyncJobsTable: Table<StoreSyncJobRow> = table("storeSyncJobs")
+export const syncSchedulesTable: Table<SyncSchedule> = table("syncSchedules")
 export const runsTable: Table<RunRow> = table("runs")
 export const recommendationsTable: Table<Recommendation> = table("recommendations")
 export const alertsTable: Table<Alert> = table("alerts")

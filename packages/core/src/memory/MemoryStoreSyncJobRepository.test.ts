@@ -1,0 +1,4 @@
+import * as MemoryAdapters from "../../src/memory/MemoryAdapters.ts"
+import { storeSyncJobRepositoryContract } from "../testing/StoreSyncJobRepositoryContract.ts"
+
+storeSyncJobRepositoryContract("memory", MemoryAdapters.layer)
