@@ -1,3 +1,4 @@
+import { RecommendationEntity } from "@margin/core/recommendations/Recommendation"
 import type {
   AlertChangedJson,
   AlertJson,
@@ -20,6 +21,7 @@ import type {
   WriteBackDetailJson,
   WriteBackStateJson
 } from "@margin/edge/wire"
+import { recommendationJson } from "@margin/edge/wire"
 
 /**
  * The example of each component of the OpenAPI document, by its name: answers captured from a
@@ -55,37 +57,8 @@ const run: RunJson = {
   finished_at: "2026-11-22T07:35:53.110Z"
 }
 
-const recommendation: RecommendationJson = {
-  id: "rec_01m812xn02rynaz2v6w2yp0gw5",
-  run_id: "run_01m812xmykvmv6knr8c3ssh0cv",
-  item_id: "itm_01m812wcjvfrvqkszqwppg2xqa",
-  sku: "DEMO-0196",
-  status: "new",
-  currency: "USD",
-  current_price: usd(3899, "38.99"),
-  recommended_price: usd(4199, "41.99"),
-  current_margin: 0.1685,
-  projected_margin: 0.2279,
-  rule: "step_limited",
-  explanation:
-    "Reaching 49.88 USD (the profit-maximising price) takes more than the 10.0% step, so this run moves part of the way: raise the price from 38.99 USD to 41.99 USD (projected margin 22.8%).",
-  elasticity: -2.33,
-  elasticity_interval: [-2.6, -2.06],
-  elasticity_source: "pooled",
-  elasticity_sample_size: 0,
-  expected_monthly_impact: usd(49200, "492.00"),
-  accepted_at: null,
-  accepted_by: null,
-  approved_at: null,
-  decided_by: null,
-  decided_at: null,
-  reject_reason: null,
-  dismissed_at: null,
-  superseded_by: null,
-  superseded_reason: null,
-  created_at: "2026-11-22T07:35:53.088Z",
-  updated_at: "2026-11-22T07:35:53.088Z"
-}
+/** The example the declaration of a recommendation gives (core's Recommendation.ts), on the wire. */
+const recommendation: RecommendationJson = recommendationJson(RecommendationEntity.example)
 
 const accepted: RecommendationJson = {
   ...recommendation,
