@@ -44,7 +44,15 @@ const schemaOf = (wire: Wire): Schema.Top => {
 
 type Value = Readonly<Record<string, unknown>>
 
-const isCurrency = Schema.is(CurrencyCode)
+const isCurrencyCode = Schema.is(CurrencyCode)
+/** The last currency checked: the rows of a list share one, and its pattern check is then made once. */
+let checked: unknown
+const isCurrency = (value: unknown): value is CurrencyCode => {
+  if (value === checked) return true
+  if (!isCurrencyCode(value)) return false
+  checked = value
+  return true
+}
 
 /** How one field's domain value becomes its wire value. */
 const encoderOf = <F extends Fields>(entity: Entity<F>, key: string, wire: Wire): ((value: Value) => unknown) => {
