@@ -1,5 +1,5 @@
 import type { Codec, Column, Entity, Fields } from "@margin/core/kernel/Entity"
-import { recordOf } from "@margin/core/kernel/Entity"
+import { compiled, recordOf } from "@margin/core/kernel/Entity"
 import { Schema, SchemaAST } from "effect"
 import { Float, Instant, Int8, NullableFloat, NullableInstant, NullableInt8 } from "./PgColumns.ts"
 import { isFiniteNumber, isInstant, isInteger, isRecord } from "./PgFastChecks.ts"
@@ -66,6 +66,29 @@ const readOf = (column: Column): Read => {
   }
 }
 
+/**
+ * PgFastChecks' checks of the numeric and instant columns as expressions of the value `at` (a
+ * compiled decoder's local), and the domain value they answer; undefined for a text column (its
+ * check is a helper: `readOf`).
+ */
+const inlineRead = (column: Column, at: string): { readonly check: string; readonly value: string } | undefined => {
+  const orNull = (check: string) => (column.nullable ? `${at} === null || (${check})` : check)
+  switch (column.type) {
+    case "text":
+      return undefined
+    case "integer":
+    case "bigint":
+      return { check: orNull(`typeof ${at} === "number" && Number.isSafeInteger(${at})`), value: at }
+    case "double precision":
+      return { check: orNull(`typeof ${at} === "number" && Number.isFinite(${at})`), value: at }
+    case "timestamptz":
+      return {
+        check: orNull(`${at} instanceof Date && Number.isSafeInteger(${at}.getTime())`),
+        value: column.nullable ? `(${at} === null ? null : ${at}.getTime())` : `${at}.getTime()`
+      }
+  }
+}
+
 /** A column's domain value as the driver's parameter: instants bind as Dates (timestamptz). */
 const paramOf = (column: Column): ((value: unknown) => unknown) =>
   column.type === "timestamptz" ? (value) => (typeof value === "number" ? new Date(value) : value) : (value) => value
@@ -84,7 +107,6 @@ export const entityRows = <F extends Fields>(entity: Entity<F>) => {
   const names = columns.map((column) => column.name)
   const reads = columns.map(readOf)
   const params = columns.map(paramOf)
-  const domainOf = recordOf(fields.map(([key]) => key))
   const rowOf = recordOf(names)
 
   /** The row's codec, by column name: its Struct names the columns `SELECT` reads, in order. */
@@ -92,31 +114,41 @@ export const entityRows = <F extends Fields>(entity: Entity<F>) => {
   /** The same columns as one array of values (the driver's `values`), decoded by the schema. */
   const values = Schema.Tuple(columns.map(codecOf))
 
-  /** The domain value of a row's values, each already its column's domain value. */
-  const toDomain = (row: ReadonlyArray<unknown>): A => {
-    const out: Array<unknown> = []
-    let at = 0
-    for (const [, field] of fields) {
-      const width = field.stored.columns.length
-      out.push(width === 1 ? row[at] : field.stored.join(row.slice(at, at + width)))
-      at += width
-    }
-    // Each value passed its column's check (or its codec), and `join` builds the field's value: A by construction.
-    return domainOf(out) as A
-  }
+  /** The domain value of a row's values, each already its column's domain value (a field of several joins them). */
+  const joins: Array<(values: ReadonlyArray<unknown>) => unknown> = []
+  let at = 0
+  const domainEntries = fields.map(([key, field]): readonly [string, string] => {
+    const width = field.stored.columns.length
+    const first = at
+    at += width
+    if (width === 1) return [key, `v[${first}]`]
+    joins.push((values) => field.stored.join(values))
+    return [key, `h[${joins.length - 1}](v.slice(${first}, ${first + width}))`]
+  })
+  const domainOf = compiled(domainEntries, joins)
+  // Each value passed its column's check (or its codec), and `join` builds the field's value: A by construction.
+  const toDomain = (row: ReadonlyArray<unknown>): A => domainOf(row) as A
 
-  /** The row's values decoded by the fast checks, or undefined (the schema then decides: FastRow). */
-  const fast: FastRow<ReadonlyArray<unknown>> = (row) => {
-    if (!Array.isArray(row) || row.length !== reads.length) return undefined
-    const out: Array<unknown> = new Array(reads.length)
-    for (let i = 0; i < reads.length; i++) {
-      const read = reads[i]
-      const value = read === undefined ? invalid : read(row[i])
-      if (value === invalid) return undefined
-      out[i] = value
-    }
-    return out
-  }
+  /**
+   * The row's values decoded by the fast checks, or undefined (the schema then decides: FastRow).
+   * Compiled like `compiled`: one named check a column, no loop over an array of checks.
+   */
+  const checks = columns.map((column, i) => {
+    const inline = inlineRead(column, `v[${i}]`)
+    return inline === undefined
+      ? `const c${i} = h[${i}](v[${i}]); if (c${i} === x) return undefined;`
+      : `const c${i} = v[${i}]; if (!(${inline.check})) return undefined;`
+  })
+  const decoded = columns.map((column, i) => inlineRead(column, `c${i}`)?.value ?? `c${i}`)
+  const fast: FastRow<ReadonlyArray<unknown>> = new Function(
+    "h",
+    "x",
+    `return function (v) {
+      if (!Array.isArray(v) || v.length !== ${columns.length}) return undefined;
+      ${checks.join("\n")}
+      return [${decoded.join(", ")}]
+    }`
+  )(reads, invalid)
 
   /** The columns' values of an entity, as parameters. */
   const paramsOf = (entity: A): Array<unknown> => {

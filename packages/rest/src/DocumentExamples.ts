@@ -1,3 +1,4 @@
+import { AlertEntity } from "@margin/core/alerts/Alert"
 import { RecommendationEntity } from "@margin/core/recommendations/Recommendation"
 import type {
   AlertChangedJson,
@@ -21,7 +22,7 @@ import type {
   WriteBackDetailJson,
   WriteBackStateJson
 } from "@margin/edge/wire"
-import { recommendationJson } from "@margin/edge/wire"
+import { alertJson, recommendationJson } from "@margin/edge/wire"
 
 /**
  * The example of each component of the OpenAPI document, by its name: answers captured from a
@@ -87,21 +88,8 @@ const writeBackDetail: WriteBackDetailJson = {
   applied_at: "2026-11-22T07:36:03.975Z"
 }
 
-const alert: AlertJson = {
-  id: "alt_01m812wcp2a085c4msrpe0vft9",
-  run_id: "run_01m812wcn0qwbxqcvcdxnynyxq",
-  item_id: "itm_01m812wcjvfrvqkszqwppg2xqd",
-  kind: "below_floor",
-  severity: "warning",
-  message: "Price 50.99 USD is below the floor of 56.37 USD (the 15.0% minimum margin).",
-  status: "open",
-  snoozed_until: null,
-  snooze_reason: null,
-  resolved_at: null,
-  dismissed_at: null,
-  created_at: "2026-11-22T07:35:11.807Z",
-  updated_at: "2026-11-22T07:35:11.807Z"
-}
+/** The example the declaration of an alert gives (core's Alert.ts), on the wire. */
+const alert: AlertJson = alertJson(AlertEntity.example)
 
 const catalogImportSummary: CatalogImportSummaryJson = {
   created: 12,

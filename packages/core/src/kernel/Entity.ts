@@ -1,4 +1,6 @@
 import { Schema } from "effect"
+import { WorkspaceId } from "./Ids.ts"
+import { Timestamp } from "./Timestamp.ts"
 
 /**
  * An entity declared once: each field with its domain schema, the column(s) that store it, the name
@@ -142,6 +144,55 @@ export const nullableInstant = <const N extends string>(name: N): Instant<N, tru
   nullable: true
 })
 
+const NullableText = Schema.NullOr(Schema.String)
+const NullableTimestamp = Schema.NullOr(Timestamp)
+
+/** A text that may be null (who decided, why), under one name in its column and on the wire. */
+export const textOrNull = <const N extends string>(name: N, description: string) =>
+  field(NullableText, { description, example: null, column: [name, "text"], wire: same(name, NullableText) })
+
+/** An instant that may be null (when it was decided), under one name in its column and on the wire. */
+export const instantOrNull = <const N extends string>(name: N, description: string) =>
+  field(NullableTimestamp, {
+    description,
+    example: null,
+    column: [name, "timestamptz"],
+    wire: nullableInstant(name)
+  })
+
+/**
+ * The fields every versioned entity of a workspace has, the same in each: its workspace (never on the
+ * wire), its version (the compare-and-swap guard of the repositories, never on the wire), and when it
+ * was created and last changed (the wire's last two keys). `createdAt` is the example of both instants.
+ */
+export const workspaceField = field(WorkspaceId, {
+  description: "The workspace it belongs to (the caller's, never on the wire).",
+  example: WorkspaceId.make("ws_01m812wcgm3d3x5bfbv0djxq6y"),
+  column: ["workspace_id", "text"],
+  wire: undefined
+})
+
+export const versionStamps = (createdAt: number) => ({
+  version: field(Schema.Number, {
+    description: "Bumped by every saved transition: the compare-and-swap guard of the repositories.",
+    example: 0,
+    column: ["version", "integer"],
+    wire: undefined
+  }),
+  createdAt: field(Timestamp, {
+    description: "When it was made.",
+    example: createdAt,
+    column: ["created_at", "timestamptz"],
+    wire: instant("created_at")
+  }),
+  updatedAt: field(Timestamp, {
+    description: "When it last changed.",
+    example: createdAt,
+    column: ["updated_at", "timestamptz"],
+    wire: instant("updated_at")
+  })
+})
+
 const mapFields = <F extends Fields, B>(fields: F, f: (field: F[keyof F]) => B): { [K in keyof F]: B } => {
   const out: Partial<Record<keyof F, B>> = {}
   for (const key of Object.keys(fields) as Array<keyof F>) out[key] = f(fields[key])
@@ -156,12 +207,24 @@ export const entity = <const F extends Fields>(name: string, fields: F): Entity<
 })
 
 /**
- * A function of `values` building `{ [keys[i]]: values[i] }` as one object literal. Objects given
- * two dozen properties one by one (a driver's row, a loop over fields) become hash tables to V8;
- * a literal keeps the fast layout, which lists and exports read row after row. The keys come from
+ * A function of one value `v` answering the object literal `{ [key]: expression }` of `entries`,
+ * where an expression reads `v` (`v[0]`, `v["name"]`) and `h[i]`, the helpers given. Objects given
+ * two dozen properties one by one (a driver's row, a loop over fields) become hash tables to V8, and
+ * a loop reading a property by a variable key is slow at every site: a literal of named reads keeps
+ * the fast paths, which lists and exports take row after row. Keys and expressions come from
  * declarations, never from input.
  */
-export const recordOf = (keys: ReadonlyArray<string>): ((values: ReadonlyArray<unknown>) => unknown) =>
-  new Function("v", `return {${keys.map((key, i) => `${JSON.stringify(key)}: v[${i}]`).join(", ")}}`) as (
-    values: ReadonlyArray<unknown>
-  ) => unknown
+export const compiled = (
+  entries: ReadonlyArray<readonly [key: string, expression: string]>,
+  helpers: ReadonlyArray<unknown> = []
+): ((v: unknown) => unknown) => {
+  const body = entries.map(([key, expression]) => `${JSON.stringify(key)}: ${expression}`).join(", ")
+  return new Function("h", `return function (v) { return {${body}} }`)(helpers)
+}
+
+/** `{ [keys[i]]: values[i] }` of an array of values, as one object literal (`compiled`). */
+export const recordOf = (keys: ReadonlyArray<string>): ((values: unknown) => unknown) =>
+  compiled(keys.map((key, i) => [key, `v[${i}]`]))
+
+/** `v["key"]`: a named read of a declared key in a compiled expression. */
+export const read = (key: string): string => `v[${JSON.stringify(key)}]`

@@ -1,8 +1,7 @@
 import { Schema } from "effect"
 import * as Entity from "../kernel/Entity.ts"
-import { CatalogItemId, RecommendationId, RunId, WorkspaceId } from "../kernel/Ids.ts"
+import { CatalogItemId, RecommendationId, RunId } from "../kernel/Ids.ts"
 import { CurrencyCode } from "../kernel/Money.ts"
-import { Timestamp } from "../kernel/Timestamp.ts"
 import { ElasticitySource, RuleCode } from "../pricing/Pricing.ts"
 import { RecommendationBasis } from "./RecommendationBasis.ts"
 
@@ -25,20 +24,11 @@ export type RecommendationStatus = typeof RecommendationStatus.Type
  */
 export const openRecommendationStatuses: ReadonlyArray<RecommendationStatus> = ["new", "pending_approval"]
 
-const { field, same, money, ratio, instant, nullableInstant } = Entity
+const { field, same, money, ratio, instantOrNull, textOrNull } = Entity
 const NullableString = Schema.NullOr(Schema.String)
-const NullableTimestamp = Schema.NullOr(Timestamp)
 const Interval = Schema.Tuple([Schema.Number, Schema.Number])
 const NullableBasis = Schema.NullOr(RecommendationBasis)
 const numberOrNull = (value: unknown): number | null => (typeof value === "number" ? value : null)
-
-/** A decision's instant, null until it is taken; its column and wire name alike. */
-const whenDecided = <const N extends string>(name: N, description: string) =>
-  field(NullableTimestamp, { description, example: null, column: [name, "timestamptz"], wire: nullableInstant(name) })
-
-/** Who decided or why, null until then; its column and wire name alike. */
-const byWhom = <const N extends string>(name: N, description: string) =>
-  field(NullableString, { description, example: null, column: [name, "text"], wire: same(name, NullableString) })
 
 /** The answer of the example run (docs/api.md shows the same): the example of the OpenAPI document. */
 const exampleCreatedAt = 1_795_332_953_088
@@ -55,12 +45,7 @@ export const RecommendationEntity = Entity.entity("Recommendation", {
     column: ["id", "text"],
     wire: same("id", Schema.String)
   }),
-  workspaceId: field(WorkspaceId, {
-    description: "The workspace it belongs to (the caller's, never on the wire).",
-    example: WorkspaceId.make("ws_01m812wcgm3d3x5bfbv0djxq6y"),
-    column: ["workspace_id", "text"],
-    wire: undefined
-  }),
+  workspaceId: Entity.workspaceField,
   runId: field(RunId, {
     description: "The run that made it.",
     example: RunId.make("run_01m812xmykvmv6knr8c3ssh0cv"),
@@ -165,16 +150,16 @@ export const RecommendationEntity = Entity.entity("Recommendation", {
     column: ["expected_monthly_impact", "bigint"],
     wire: money("expected_monthly_impact", "currency")
   }),
-  acceptedAt: whenDecided(
+  acceptedAt: instantOrNull(
     "accepted_at",
     "Set once accept has taken effect; a later accept is then an idempotent repeat."
   ),
-  acceptedBy: byWhom("accepted_by", "Who accepted it."),
-  approvedAt: whenDecided("approved_at", "Set once approve has taken effect."),
-  decidedBy: byWhom("decided_by", "Who decided last (approve, reject)."),
-  decidedAt: whenDecided("decided_at", "When it was decided last."),
-  rejectReason: byWhom("reject_reason", "Why it was rejected."),
-  dismissedAt: whenDecided("dismissed_at", "When it was dismissed."),
+  acceptedBy: textOrNull("accepted_by", "Who accepted it."),
+  approvedAt: instantOrNull("approved_at", "Set once approve has taken effect."),
+  decidedBy: textOrNull("decided_by", "Who decided last (approve, reject)."),
+  decidedAt: instantOrNull("decided_at", "When it was decided last."),
+  rejectReason: textOrNull("reject_reason", "Why it was rejected."),
+  dismissedAt: instantOrNull("dismissed_at", "When it was dismissed."),
   basis: field(NullableBasis, {
     description:
       "The cost, competitor price and policy it rested on; null on recommendations older than this record (a null policy column).",
@@ -199,25 +184,8 @@ export const RecommendationEntity = Entity.entity("Recommendation", {
     column: ["superseded_by", "text"],
     wire: same("superseded_by", NullableString)
   }),
-  supersededReason: byWhom("superseded_reason", "Why it was superseded: what changed since it was accepted."),
-  version: field(Schema.Number, {
-    description: "Bumped by every saved transition: the compare-and-swap guard of the repositories.",
-    example: 0,
-    column: ["version", "integer"],
-    wire: undefined
-  }),
-  createdAt: field(Timestamp, {
-    description: "When the run made it.",
-    example: exampleCreatedAt,
-    column: ["created_at", "timestamptz"],
-    wire: instant("created_at")
-  }),
-  updatedAt: field(Timestamp, {
-    description: "When it last changed.",
-    example: exampleCreatedAt,
-    column: ["updated_at", "timestamptz"],
-    wire: instant("updated_at")
-  })
+  supersededReason: textOrNull("superseded_reason", "Why it was superseded: what changed since it was accepted."),
+  ...Entity.versionStamps(exampleCreatedAt)
 })
 
 export const Recommendation = RecommendationEntity.schema

@@ -1,5 +1,5 @@
 import type { Entity, Fields, Instant, Money, Ratio, Same, Wire } from "@margin/core/kernel/Entity"
-import { recordOf } from "@margin/core/kernel/Entity"
+import { compiled, read } from "@margin/core/kernel/Entity"
 import { CurrencyCode } from "@margin/core/kernel/Money"
 import { toIso } from "@margin/core/kernel/Timestamp"
 import { Schema } from "effect"
@@ -42,8 +42,6 @@ const schemaOf = (wire: Wire): Schema.Top => {
   }
 }
 
-type Value = Readonly<Record<string, unknown>>
-
 const isCurrencyCode = Schema.is(CurrencyCode)
 /** The last currency checked: the rows of a list share one, and its pattern check is then made once. */
 let checked: unknown
@@ -54,34 +52,29 @@ const isCurrency = (value: unknown): value is CurrencyCode => {
   return true
 }
 
-/** How one field's domain value becomes its wire value. */
-const encoderOf = <F extends Fields>(entity: Entity<F>, key: string, wire: Wire): ((value: Value) => unknown) => {
+/** The helpers the compiled encoder calls, `h[0]` to `h[2]`. */
+const helpers = [
+  (minor: unknown, currency: unknown) =>
+    typeof minor === "number" && isCurrency(currency) ? moneyJson(minor, currency) : null,
+  (ratio: unknown) => ratioJson(typeof ratio === "number" ? ratio : null),
+  (at: unknown) => (typeof at === "number" ? toIso(at) : null)
+]
+
+/** The expression of one field's wire value (Entity.compiled), reading the domain value `v`. */
+const expressionOf = <F extends Fields>(entity: Entity<F>, key: string, wire: Wire): string => {
   switch (wire._tag) {
     case "Same":
-      return (value) => value[key]
-    case "Money": {
-      const currency = wire.currency
-      if (entity.fields[currency]?.schema !== CurrencyCode) {
-        throw new Error(`${entity.name}.${key}: money in ${currency}, which is no CurrencyCode field`)
+      return read(key)
+    case "Money":
+      // The currency field's schema is CurrencyCode: the helper's guard holds for every value of the entity.
+      if (entity.fields[wire.currency]?.schema !== CurrencyCode) {
+        throw new Error(`${entity.name}.${key}: money in ${wire.currency}, which is no CurrencyCode field`)
       }
-      // The currency field's schema is CurrencyCode (checked above): the guard below always holds for a
-      // value of the entity and only narrows the type.
-      return (value) => {
-        const minor = value[key]
-        const code = value[currency]
-        return typeof minor === "number" && isCurrency(code) ? moneyJson(minor, code) : null
-      }
-    }
+      return `h[0](${read(key)}, ${read(wire.currency)})`
     case "Ratio":
-      return (value) => {
-        const ratio = value[key]
-        return ratioJson(typeof ratio === "number" ? ratio : null)
-      }
+      return `h[1](${read(key)})`
     case "Instant":
-      return (value) => {
-        const at = value[key]
-        return typeof at === "number" ? toIso(at) : null
-      }
+      return `h[2](${read(key)})`
   }
 }
 
@@ -98,14 +91,12 @@ export const entityJson = <F extends Fields>(entity: Entity<F>) => {
   for (const { wire } of wired) fields[wire.name] = schemaOf(wire)
   // The struct of the wire schemas under their wire names, which WireFields spells out for the compiler.
   const schema = Schema.Struct(fields as WireFields<F>).annotate({ identifier: entity.name })
-  const encoders = wired.map(({ key, wire }) => encoderOf(entity, key, wire))
-  const build = recordOf(wired.map(({ wire }) => wire.name))
   type Json = typeof schema.Type
-  const encode = (value: Entity<F>["schema"]["Type"]): Json => {
-    const values: Array<unknown> = new Array(encoders.length)
-    for (let i = 0; i < encoders.length; i++) values[i] = encoders[i]?.(value)
-    // Each value is its field's wire form (encoderOf), under the names of the schema: Json by construction.
-    return build(values) as Json
-  }
+  const encoder = compiled(
+    wired.map(({ key, wire }) => [wire.name, expressionOf(entity, key, wire)]),
+    helpers
+  )
+  // Each value is its field's wire form (expressionOf), under the names of the schema: Json by construction.
+  const encode = (value: Entity<F>["schema"]["Type"]): Json => encoder(value) as Json
   return { schema, encode }
 }
