@@ -162,6 +162,10 @@ export const entityRows = <F extends Fields>(entity: Entity<F>) => {
     return out
   }
 
+  const insertTypes: Readonly<Record<string, string>> = Object.fromEntries(
+    columns.map((column) => [column.name, column.type])
+  )
+
   return {
     columns: names,
     schema,
@@ -173,8 +177,6 @@ export const entityRows = <F extends Fields>(entity: Entity<F>) => {
     /** The row of an entity, column -> parameter (insert, PgRows.transitionChanges). */
     toRow: (entity: A): Readonly<Record<string, unknown>> => rowOf(paramsOf(entity)) as Record<string, unknown>,
     /** Column -> SQL type, for batch inserts (PgBatchInsert). */
-    insertTypes: Object.fromEntries(columns.map((column) => [column.name, column.type])) as Readonly<
-      Record<string, string>
-    >
+    insertTypes: insertTypes
   }
 }
