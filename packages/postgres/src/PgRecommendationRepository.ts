@@ -2,17 +2,16 @@ import { CatalogItemId, RecommendationId } from "@margin/core/kernel/Ids"
 import { CurrencyCode } from "@margin/core/kernel/Money"
 import { pageOf } from "@margin/core/kernel/Page"
 import { decidedStatuses, type PriorDecision } from "@margin/core/recommendations/DecisionMemory"
-import type { Recommendation } from "@margin/core/recommendations/Recommendation"
 import { RecommendationStatus } from "@margin/core/recommendations/Recommendation"
 import type { RecommendationBasis } from "@margin/core/recommendations/RecommendationBasis"
 import { RecommendationRepository } from "@margin/core/recommendations/RecommendationRepository"
 import { Array as Arr, Effect, Layer, Option, Schema, Stream } from "effect"
 import { SqlClient } from "effect/sql"
 import { insertSkippingConflicts } from "./PgBatchInsert.ts"
-import { Float, Int8, NullableInt8, toNullableTimestamptz, toTimestamptz } from "./PgColumns.ts"
+import { Float, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
 import { updateOn } from "./PgDecide.ts"
 import { afterCursor } from "./PgPaging.ts"
-import { fastRecommendationRow, RecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
+import { recommendationRows } from "./PgRecommendationRows.ts"
 import { asRepository, asRepositoryStream } from "./PgRepositoryError.ts"
 import { chunkOf, columnsOf, firstOf, fromValues, readValues, rowsOf, transitionChanges } from "./PgRows.ts"
 
@@ -26,117 +25,7 @@ const basisOf = (row: {
     ? null
     : { cost: row.basis_cost, competitorPrice: row.basis_competitor_price, policy: row.basis_policy }
 
-export const toDomain = (row: RecommendationRow): Recommendation => ({
-  id: row.id,
-  workspaceId: row.workspace_id,
-  runId: row.run_id,
-  itemId: row.item_id,
-  sku: row.sku,
-  currency: row.currency,
-  currentPrice: row.current_price,
-  recommendedPrice: row.recommended_price,
-  currentMargin: row.current_margin,
-  projectedMargin: row.projected_margin,
-  rule: row.rule,
-  explanation: row.explanation,
-  elasticity: row.elasticity,
-  elasticityInterval: [row.elasticity_low, row.elasticity_high],
-  elasticitySource: row.elasticity_source,
-  elasticitySampleSize: row.elasticity_sample_size,
-  expectedMonthlyImpact: row.expected_monthly_impact,
-  status: row.status,
-  acceptedAt: row.accepted_at,
-  acceptedBy: row.accepted_by,
-  approvedAt: row.approved_at,
-  decidedBy: row.decided_by,
-  decidedAt: row.decided_at,
-  rejectReason: row.reject_reason,
-  dismissedAt: row.dismissed_at,
-  basis: basisOf(row),
-  supersededBy: row.superseded_by,
-  supersededReason: row.superseded_reason,
-  version: row.version,
-  createdAt: row.created_at,
-  updatedAt: row.updated_at
-})
-
-export const toRow = (recommendation: Recommendation) => ({
-  id: recommendation.id,
-  workspace_id: recommendation.workspaceId,
-  run_id: recommendation.runId,
-  item_id: recommendation.itemId,
-  sku: recommendation.sku,
-  currency: recommendation.currency,
-  current_price: recommendation.currentPrice,
-  recommended_price: recommendation.recommendedPrice,
-  current_margin: recommendation.currentMargin,
-  projected_margin: recommendation.projectedMargin,
-  rule: recommendation.rule,
-  explanation: recommendation.explanation,
-  elasticity: recommendation.elasticity,
-  elasticity_source: recommendation.elasticitySource,
-  elasticity_sample_size: recommendation.elasticitySampleSize,
-  expected_monthly_impact: recommendation.expectedMonthlyImpact,
-  status: recommendation.status,
-  accepted_at: toNullableTimestamptz(recommendation.acceptedAt),
-  accepted_by: recommendation.acceptedBy,
-  approved_at: toNullableTimestamptz(recommendation.approvedAt),
-  decided_by: recommendation.decidedBy,
-  decided_at: toNullableTimestamptz(recommendation.decidedAt),
-  reject_reason: recommendation.rejectReason,
-  dismissed_at: toNullableTimestamptz(recommendation.dismissedAt),
-  version: recommendation.version,
-  created_at: toTimestamptz(recommendation.createdAt),
-  updated_at: toTimestamptz(recommendation.updatedAt),
-  elasticity_low: recommendation.elasticityInterval[0],
-  elasticity_high: recommendation.elasticityInterval[1],
-  basis_cost: recommendation.basis?.cost ?? null,
-  basis_competitor_price: recommendation.basis?.competitorPrice ?? null,
-  basis_policy: recommendation.basis?.policy ?? null,
-  superseded_by: recommendation.supersededBy,
-  superseded_reason: recommendation.supersededReason
-})
-
-/**
- * The SQL type of each column of `toRow`, for batch inserts. DO NOTHING without a target skips a
- * (run_id, item_id) pair already stored (a retried batch, or twice in one) and a duplicate id alike.
- */
-const insertTypes = {
-  id: "text",
-  workspace_id: "text",
-  run_id: "text",
-  item_id: "text",
-  sku: "text",
-  currency: "text",
-  current_price: "bigint",
-  recommended_price: "bigint",
-  current_margin: "double precision",
-  projected_margin: "double precision",
-  rule: "text",
-  explanation: "text",
-  elasticity: "double precision",
-  elasticity_source: "text",
-  elasticity_sample_size: "integer",
-  expected_monthly_impact: "bigint",
-  status: "text",
-  accepted_at: "timestamptz",
-  accepted_by: "text",
-  approved_at: "timestamptz",
-  decided_by: "text",
-  decided_at: "timestamptz",
-  reject_reason: "text",
-  dismissed_at: "timestamptz",
-  version: "integer",
-  created_at: "timestamptz",
-  updated_at: "timestamptz",
-  elasticity_low: "double precision",
-  elasticity_high: "double precision",
-  basis_cost: "bigint",
-  basis_competitor_price: "bigint",
-  basis_policy: "text",
-  superseded_by: "text",
-  superseded_reason: "text"
-} as const satisfies Record<keyof ReturnType<typeof toRow>, string>
+const { toDomain, toRow, insertTypes } = recommendationRows
 
 /** What a run reads of an item's latest decided recommendation (DecisionMemory). */
 const DecisionRow = Schema.Struct({
@@ -168,12 +57,14 @@ const decisionOf = (row: typeof DecisionRow.Type): PriorDecision => ({
 const decisionsOf = rowsOf(DecisionRow, decisionOf)
 const decidedOf = firstOf(Schema.Struct({ decided: Schema.Boolean }), (row) => row.decided)
 
-// Read from the driver's values (PgRows.readValues): these rows have two dozen columns.
-const first = firstOf(RecommendationRow, toDomain, fastRecommendationRow)
-const readFirst = readValues(recommendationRowOfValues, first)
-const readAll = readValues(recommendationRowOfValues, rowsOf(RecommendationRow, toDomain, fastRecommendationRow))
-const chunk = chunkOf(RecommendationRow, toDomain, fastRecommendationRow)
-const changes = transitionChanges(RecommendationRow, toRow)
+// Read as the driver's values (PgRows.readValues, PgEntityRows): these rows have two dozen columns.
+const { values: RowValues, fast, valuesOf } = recommendationRows
+const asIs = (values: ReadonlyArray<unknown>) => values
+const first = firstOf(RowValues, toDomain, fast)
+const readFirst = readValues(asIs, first)
+const readAll = readValues(asIs, rowsOf(RowValues, toDomain, fast))
+const chunk = chunkOf(RowValues, toDomain, fast)
+const changes = transitionChanges(recommendationRows.schema, toRow)
 const openOf = firstOf(Schema.Struct({ open: Schema.Boolean }), (row) => row.open)
 const staleOf = firstOf(Schema.Struct({ stale: Schema.Boolean }), (row) => row.stale)
 
@@ -184,7 +75,7 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
   RecommendationRepository,
   Effect.gen(function* () {
     const sql = (yield* SqlClient.SqlClient).withoutTransforms()
-    const columns = sql.literal(columnsOf(RecommendationRow))
+    const columns = sql.literal(columnsOf(recommendationRows.schema))
     // Written out, not bound: the planner matches it to the partial index's predicate.
     const decided = sql.literal(`(${decidedStatuses.map((status) => `'${status}'`).join(", ")})`)
 
@@ -231,7 +122,7 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
       update: updateOn(sql, {
         table: "recommendations",
         columns,
-        first: { reads: "values", decode: fromValues(recommendationRowOfValues, first) },
+        first: { reads: "values", decode: fromValues(asIs, first) },
         changes,
         operation: "RecommendationRepository.update"
       }),
@@ -314,7 +205,7 @@ export const layer: Layer.Layer<RecommendationRepository, never, SqlClient.SqlCl
           SELECT ${columns} FROM recommendations
           WHERE workspace_id = ${workspaceId}
           ORDER BY created_at DESC, id DESC`.stream.pipe(
-          Stream.mapArrayEffect(chunk),
+          Stream.mapArrayEffect((rows) => chunk(Arr.map(rows, valuesOf))),
           asRepositoryStream("RecommendationRepository.stream")
         )
     })

@@ -1,18 +1,18 @@
 import { assert, describe, it } from "@effect/vitest"
-import { recommendationStatuses } from "@margin/core/recommendations/Recommendation"
+import { RecommendationEntity, recommendationStatuses } from "@margin/core/recommendations/Recommendation"
 import { Effect } from "effect"
 import * as fc from "fast-check"
-import { toDomain } from "./PgRecommendationRepository.ts"
-import { fastRecommendationRow, RecommendationRow, recommendationRowOfValues } from "./PgRecommendationRows.ts"
+import { recommendationRows } from "./PgRecommendationRows.ts"
 import { chunkOf, columnsOf, firstOf, rowsOf } from "./PgRows.ts"
 import { id, instant, nullable, outcome, shown, text } from "./testing/RowArbitraries.ts"
 
-const bySchema = rowsOf(RecommendationRow, toDomain)
-const fast = rowsOf(RecommendationRow, toDomain, fastRecommendationRow)
-const firstBySchema = firstOf(RecommendationRow, toDomain)
-const firstFast = firstOf(RecommendationRow, toDomain, fastRecommendationRow)
-const chunkBySchema = chunkOf(RecommendationRow, toDomain)
-const chunkFast = chunkOf(RecommendationRow, toDomain, fastRecommendationRow)
+const { values: RowValues, toDomain, fast: fastRow, valuesOf, toRow } = recommendationRows
+const bySchema = rowsOf(RowValues, toDomain)
+const fast = rowsOf(RowValues, toDomain, fastRow)
+const firstBySchema = firstOf(RowValues, toDomain)
+const firstFast = firstOf(RowValues, toDomain, fastRow)
+const chunkBySchema = chunkOf(RowValues, toDomain)
+const chunkFast = chunkOf(RowValues, toDomain, fastRow)
 
 /** Values of every kind that some column may or may not accept. */
 const odd = fc.constantFrom<unknown>(
@@ -76,7 +76,7 @@ const wellFormed = fc.record({
   superseded_reason: nullable(text)
 })
 
-const columns = Object.keys(RecommendationRow.fields)
+const columns = recommendationRows.columns
 
 /** A well-formed row, or one with a column's value replaced by an odd one (which it may still accept). */
 const row = fc.oneof(
@@ -89,9 +89,11 @@ const row = fc.oneof(
   }
 )
 
-const rows = fc.array(fc.oneof({ weight: 30, arbitrary: row }, { weight: 1, arbitrary: fc.constant(null) }), {
-  maxLength: 3
-})
+/** Rows as the driver's values (`statement.values`), in the order of the columns; now and then not an array. */
+const rows = fc.array(
+  fc.oneof({ weight: 30, arbitrary: row.map(valuesOf) }, { weight: 1, arbitrary: fc.constant(null) }),
+  { maxLength: 3 }
+)
 
 describe("PgRecommendationRows", () => {
   it.effect("the fast decoder answers what the schema answers, for well-formed and malformed rows alike", () =>
@@ -117,53 +119,96 @@ describe("PgRecommendationRows", () => {
     })
   )
 
-  it("a well-formed row decodes without the schema", () => {
+  it("a well-formed row decodes without the schema, each column to its field", () => {
     const at = new Date(1_700_000_000_000)
-    const decoded = fastRecommendationRow({
+    const decoded = fastRow(
+      valuesOf({
+        id: "rec_1",
+        workspace_id: "ws_1",
+        run_id: "run_1",
+        item_id: "itm_1",
+        sku: "A",
+        currency: "USD",
+        current_price: 1000,
+        recommended_price: 1099,
+        current_margin: 0.25,
+        projected_margin: null,
+        rule: "step_limited",
+        explanation: "why",
+        elasticity: -1.2,
+        elasticity_source: "item",
+        elasticity_sample_size: 4,
+        expected_monthly_impact: 300,
+        status: "pending_approval",
+        accepted_at: at,
+        accepted_by: "token:tok_1",
+        approved_at: null,
+        decided_by: null,
+        decided_at: null,
+        reject_reason: null,
+        dismissed_at: null,
+        version: 2,
+        created_at: at,
+        updated_at: at,
+        elasticity_low: -1.5,
+        elasticity_high: -0.9,
+        basis_cost: 650,
+        basis_competitor_price: null,
+        basis_policy: "0.35;0.15;0.1;99;0.01;profit;-1.5;0.1",
+        superseded_by: null,
+        superseded_reason: null
+      })
+    )
+    assert.isDefined(decoded)
+    if (decoded === undefined) return
+    assert.deepStrictEqual<unknown>(toDomain(decoded), {
       id: "rec_1",
-      workspace_id: "ws_1",
-      run_id: "run_1",
-      item_id: "itm_1",
+      workspaceId: "ws_1",
+      runId: "run_1",
+      itemId: "itm_1",
       sku: "A",
       currency: "USD",
-      current_price: 1000,
-      recommended_price: 1099,
-      current_margin: 0.25,
-      projected_margin: null,
+      currentPrice: 1000,
+      recommendedPrice: 1099,
+      currentMargin: 0.25,
+      projectedMargin: null,
       rule: "step_limited",
       explanation: "why",
       elasticity: -1.2,
-      elasticity_source: "item",
-      elasticity_sample_size: 4,
-      expected_monthly_impact: 300,
+      elasticityInterval: [-1.5, -0.9],
+      elasticitySource: "item",
+      elasticitySampleSize: 4,
+      expectedMonthlyImpact: 300,
       status: "pending_approval",
-      accepted_at: at,
-      accepted_by: "token:tok_1",
-      approved_at: null,
-      decided_by: null,
-      decided_at: null,
-      reject_reason: null,
-      dismissed_at: null,
+      acceptedAt: 1_700_000_000_000,
+      acceptedBy: "token:tok_1",
+      approvedAt: null,
+      decidedBy: null,
+      decidedAt: null,
+      rejectReason: null,
+      dismissedAt: null,
+      basis: { cost: 650, competitorPrice: null, policy: "0.35;0.15;0.1;99;0.01;profit;-1.5;0.1" },
+      supersededBy: null,
+      supersededReason: null,
       version: 2,
-      created_at: at,
-      updated_at: at,
-      elasticity_low: -1.5,
-      elasticity_high: -0.9,
-      basis_cost: 650,
-      basis_competitor_price: null,
-      basis_policy: "0.35;0.15;0.1;99;0.01;profit;-1.5;0.1",
-      superseded_by: null,
-      superseded_reason: null
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000
     })
-    assert.strictEqual(decoded?.accepted_at, 1_700_000_000_000)
-    assert.strictEqual(decoded?.created_at, 1_700_000_000_000)
-    assert.strictEqual(decoded?.projected_margin, null)
   })
 
-  it("the values of SELECT <columnsOf(RecommendationRow)> make the row object, each column from its place", () => {
-    const columns = columnsOf(RecommendationRow).split(", ")
-    const row: Record<string, unknown> = recommendationRowOfValues(columns.map((_, place) => place))
-    assert.deepStrictEqual(Object.keys(row), columns)
-    for (const [place, column] of columns.entries()) assert.strictEqual(row[column], place, column)
+  it("a recommendation written as a row reads back the same; no basis recorded reads back null", () => {
+    const example = RecommendationEntity.example
+    const withBasis = { ...example, basis: { cost: 650, competitorPrice: 4100, policy: "p" } }
+    for (const recommendation of [example, withBasis]) {
+      const decoded = fastRow(valuesOf(toRow(recommendation)))
+      assert.isDefined(decoded)
+      if (decoded !== undefined) assert.deepStrictEqual(toDomain(decoded), recommendation)
+    }
+  })
+
+  it("SELECT reads the declared columns, each once, in declaration order", () => {
+    assert.deepStrictEqual(columnsOf(recommendationRows.schema).split(", "), columns)
+    assert.strictEqual(new Set(columns).size, columns.length)
+    assert.deepStrictEqual(Object.keys(toRow(RecommendationEntity.example)), columns)
   })
 })

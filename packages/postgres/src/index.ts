@@ -14,5 +14,7 @@ export * as PgAdvisoryLock from "./PgAdvisoryLock.ts"
 export * as PgDeprecationNoticeRepository from "./PgDeprecationNoticeRepository.ts"
 export * as PgIdentityKeyStore from "./PgIdentityKeyStore.ts"
 export * as PgRateBudgetStore from "./PgRateBudgetStore.ts"
+/** The recommendations table derived from its declaration (bench/entity-codec.ts reads it). */
+export { recommendationRows } from "./PgRecommendationRows.ts"
 export * as PgSandboxStore from "./PgSandboxStore.ts"
 export * as PgWorkspaceRepository from "./PgWorkspaceRepository.ts"

@@ -1,3 +1,5 @@
+import { AlertEntity } from "@margin/core/alerts/Alert"
+import { RecommendationEntity } from "@margin/core/recommendations/Recommendation"
 import type {
   AlertChangedJson,
   AlertJson,
@@ -21,6 +23,7 @@ import type {
   WriteBackDetailJson,
   WriteBackStateJson
 } from "@margin/edge/wire"
+import { alertJson, recommendationJson } from "@margin/edge/wire"
 
 /**
  * The example of each component of the OpenAPI document, by its name: answers captured from a
@@ -56,37 +59,8 @@ const run: RunJson = {
   finished_at: "2026-11-22T07:35:53.110Z"
 }
 
-const recommendation: RecommendationJson = {
-  id: "rec_01m812xn02rynaz2v6w2yp0gw5",
-  run_id: "run_01m812xmykvmv6knr8c3ssh0cv",
-  item_id: "itm_01m812wcjvfrvqkszqwppg2xqa",
-  sku: "DEMO-0196",
-  status: "new",
-  currency: "USD",
-  current_price: usd(3899, "38.99"),
-  recommended_price: usd(4199, "41.99"),
-  current_margin: 0.1685,
-  projected_margin: 0.2279,
-  rule: "step_limited",
-  explanation:
-    "Reaching 49.88 USD (the profit-maximising price) takes more than the 10.0% step, so this run moves part of the way: raise the price from 38.99 USD to 41.99 USD (projected margin 22.8%).",
-  elasticity: -2.33,
-  elasticity_interval: [-2.6, -2.06],
-  elasticity_source: "pooled",
-  elasticity_sample_size: 0,
-  expected_monthly_impact: usd(49200, "492.00"),
-  accepted_at: null,
-  accepted_by: null,
-  approved_at: null,
-  decided_by: null,
-  decided_at: null,
-  reject_reason: null,
-  dismissed_at: null,
-  superseded_by: null,
-  superseded_reason: null,
-  created_at: "2026-11-22T07:35:53.088Z",
-  updated_at: "2026-11-22T07:35:53.088Z"
-}
+/** The example the declaration of a recommendation gives (core's Recommendation.ts), on the wire. */
+const recommendation: RecommendationJson = recommendationJson(RecommendationEntity.example)
 
 const accepted: RecommendationJson = {
   ...recommendation,
@@ -115,21 +89,8 @@ const writeBackDetail: WriteBackDetailJson = {
   applied_at: "2026-11-22T07:36:03.975Z"
 }
 
-const alert: AlertJson = {
-  id: "alt_01m812wcp2a085c4msrpe0vft9",
-  run_id: "run_01m812wcn0qwbxqcvcdxnynyxq",
-  item_id: "itm_01m812wcjvfrvqkszqwppg2xqd",
-  kind: "below_floor",
-  severity: "warning",
-  message: "Price 50.99 USD is below the floor of 56.37 USD (the 15.0% minimum margin).",
-  status: "open",
-  snoozed_until: null,
-  snooze_reason: null,
-  resolved_at: null,
-  dismissed_at: null,
-  created_at: "2026-11-22T07:35:11.807Z",
-  updated_at: "2026-11-22T07:35:11.807Z"
-}
+/** The example the declaration of an alert gives (core's Alert.ts), on the wire. */
+const alert: AlertJson = alertJson(AlertEntity.example)
 
 const catalogImportSummary: CatalogImportSummaryJson = {
   created: 12,
