@@ -24,6 +24,7 @@ import catalogPriceState from "./migrations/0016_catalog_price_state.ts"
 import catalogImports from "./migrations/0017_catalog_imports.ts"
 import minExpectedGain from "./migrations/0018_min_expected_gain.ts"
 import storeSyncStates from "./migrations/0019_store_sync_states.ts"
+import unitsCountedAt from "./migrations/0020_units_counted_at.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -49,7 +50,8 @@ export const loader = PgMigrator.fromRecord({
   "0016_catalog_price_state": catalogPriceState,
   "0017_catalog_imports": catalogImports,
   "0018_min_expected_gain": minExpectedGain,
-  "0019_store_sync_states": storeSyncStates
+  "0019_store_sync_states": storeSyncStates,
+  "0020_units_counted_at": unitsCountedAt
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

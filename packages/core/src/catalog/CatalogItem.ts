@@ -10,11 +10,15 @@ const Count = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterTh
 /**
  * One observation of an item's past: a price it sold at, the units sold while it was in force and, when the
  * item had one then, the competitor price at the time (the elasticity fit reads demand net of its moves).
+ * `at` is the end of the period its units were counted over (PriceHistory): the estimate reads each
+ * period's demand level from all the items of a category (PeriodEffects). Points recorded before periods
+ * were kept have none.
  */
 export const PricePoint = Schema.Struct({
   price: MinorUnits,
   units: Count,
-  competitorPrice: Schema.optionalKey(MinorUnits)
+  competitorPrice: Schema.optionalKey(MinorUnits),
+  at: Schema.optionalKey(Timestamp)
 })
 export type PricePoint = typeof PricePoint.Type
 
@@ -33,6 +37,12 @@ export const CatalogItem = Schema.Struct({
   maxPrice: Schema.NullOr(MinorUnits),
   inventory: Schema.NullOr(Schema.Number.pipe(Schema.check(Schema.isInt()))),
   unitsSold30d: Count,
+  /**
+   * The end of the 30 days `unitsSold30d` were counted over: the `observed_at` (else the time) of the import
+   * that brought them; null when unknown (an upsert, or an item stored before periods were kept). The
+   * price history records the item's state once per period (PriceHistory).
+   */
+  unitsCountedAt: Schema.NullOr(Timestamp),
   storeProductRef: Schema.NullOr(Schema.String),
   storeVariantRef: Schema.NullOr(Schema.String),
   /** Cost at the previous run's snapshot; the next run compares against it. */

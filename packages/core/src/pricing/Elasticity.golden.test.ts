@@ -199,9 +199,10 @@ describe("damping near the optimum (Pricing)", () => {
       curvatureVariance: 0,
       shift: 0,
       shiftVariance: 0,
+      levels: [],
       competitorResponse: 0
     }
-    const pools = { workspace: pool, hasEvidence: true, byTag: new Map() }
+    const pools = { workspace: pool, hasEvidence: true, byTag: new Map(), reference: null }
     const policy = pricingPolicy({ rounding: "none" })
     const price = (history: ReadonlyArray<{ readonly price: number; readonly units: number }>) =>
       analyseItem(pricingInput({ cost: 560, unitsSold30d: 1000, priceHistory: history }), policy, pools).recommendation
