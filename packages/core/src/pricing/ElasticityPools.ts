@@ -411,6 +411,14 @@ export const pastLevelOf =
  *    their unexplained change less the change of level, over the competitor's log-change;
  * 3. the pools from the items' fits and curvatures refitted with every past point read less its period's level.
  */
+/**
+ * A category's levels are read off its points only when one of them reaches this (in ln units, about 6 %):
+ * in a market without seasons the levels measured stay within ±0.05, and what they hold then is the price
+ * response misread under the pool's elasticity where the engine moved a category's items mostly one way
+ * (docs/pricing.md, "Periods for every item").
+ */
+const materialLevel = 0.06
+
 const timedPools = (
   sorted: ReadonlyArray<TaggedFit>,
   before: ElasticityPools,
@@ -431,7 +439,10 @@ const timedPools = (
     if (found !== null) add(evidence, item.tags, found)
   }
   const levels = new Map<string | null, ReadonlyArray<PeriodLevel | undefined>>()
-  for (const [tag, list] of evidence) levels.set(tag, periodLevels(list))
+  for (const [tag, list] of evidence) {
+    const found = periodLevels(list)
+    levels.set(tag, found.some((level) => level !== undefined && Math.abs(level.level) >= materialLevel) ? found : [])
+  }
   const levelsOf = (tag: string | null) => levels.get(tag) ?? levels.get(null) ?? []
   const pastLevelFor = (item: TaggedFit) => pastLevelOf(levelsOf(poolOf(item.tags, before).tag), reference)
   const responses = new Map<string | null, Array<Measurement>>()
