@@ -1,31 +1,49 @@
 // The shop driven through the pure engine: `analyseCatalog` over the catalog, each item as a run
-// reads it (`pricingInput`), and the repository's price-history rule (`withPrice`) on an import and
-// on adoption.
+// reads it (`pricingInput`), and the catalog's price-history rules on an import (`withPrice`, then
+// `withUnits` with the period's time, as an import with `observed_at` does) and on adoption.
 import type { CatalogItem, CatalogItemInput } from "@margin/core/catalog/CatalogItem"
+import { withPrice, withUnits } from "@margin/core/catalog/PriceHistory"
 import { CatalogItemId, WorkspaceId } from "@margin/core/kernel/Ids"
-import { withPrice } from "@margin/core/memory/MemoryCatalogRepository"
 import { analyseCatalog } from "@margin/core/pricing/Pricing"
 import { pricingInput } from "@margin/core/runs/RunExecutor"
 import { Effect } from "effect"
-import { competitorAt, inCatalog, type MarketItem } from "./Market.ts"
+import { competitorAt, inCatalog, type MarketItem, periodEnd } from "./Market.ts"
 import type { Adoption, OpenShop } from "./Shop.ts"
 import { itemInput } from "./Shop.ts"
 
 const workspaceId = WorkspaceId.make("ws_market")
 
 /**
+ * One import of an item's line in period `period` (its units counted up to `periodEnd(period)`): the
+ * price first, whose outgoing state becomes a point when it is news, then the units, whose outgoing
+ * state becomes a point when its period is new (PriceHistory), then the line's other fields.
+ */
+const importLine = (before: CatalogItem, input: CatalogItemInput, period: number): CatalogItem => {
+  const priced = { ...before, ...withPrice(before, input.price) }
+  return {
+    ...priced,
+    ...input,
+    competitorPrice: input.competitorPrice ?? null,
+    ...withUnits(priced, input.unitsSold30d, periodEnd(period)),
+    price: input.price
+  }
+}
+
+/**
  * The item as the catalog holds it after importing its past prices one by one, oldest first, as the
- * use cases do: the repository appends a point to the history only when the price moves (withPrice),
- * so two equal prices in a row leave one point, with the later units, and each point keeps the
+ * use cases do: each import at the end of its period (`observed_at`), each point keeping the
  * competitor price of its period, as an import with a `competitor_price` column records it.
  */
 const imported = (item: MarketItem, input: CatalogItemInput): CatalogItem => {
   const [first, ...rest] = item.startHistory
-  const competitorOf = (k: number) => competitorAt(item, k - item.startHistory.length)
+  const depth = item.startHistory.length
+  // The past point k of n was sold in period k − n and imported at its end.
+  const competitorOf = (k: number) => competitorAt(item, k - depth)
   let catalogItem: CatalogItem = {
     ...input,
     price: first?.price ?? input.price,
     unitsSold30d: first?.units ?? input.unitsSold30d,
+    unitsCountedAt: first === undefined ? null : periodEnd(-depth),
     competitorPrice: competitorOf(0),
     id: CatalogItemId.make(`itm_${item.index}`),
     workspaceId,
@@ -39,12 +57,11 @@ const imported = (item: MarketItem, input: CatalogItemInput): CatalogItem => {
     updatedAt: 0
   }
   rest.forEach((point, k) => {
-    catalogItem = {
-      ...catalogItem,
-      ...withPrice(catalogItem, point.price),
-      unitsSold30d: point.units,
-      competitorPrice: competitorOf(k + 1)
-    }
+    catalogItem = importLine(
+      catalogItem,
+      { ...input, price: point.price, unitsSold30d: point.units, competitorPrice: competitorOf(k + 1) },
+      k + 1 - depth
+    )
   })
   return catalogItem
 }
@@ -62,12 +79,10 @@ export const openEngineShop: OpenShop = (market, policy) =>
             const current = items[item.index]
             const input = itemInput(market, item, cycle, current?.price ?? item.startPrice, units[item.index] ?? 0)
             const before = current ?? imported(item, input)
-            items[item.index] = {
-              ...before,
-              ...input,
-              competitorPrice: input.competitorPrice ?? null,
-              ...withPrice(before, input.price)
-            }
+            items[item.index] =
+              current === undefined && item.startHistory.length === 0
+                ? { ...before, competitorPrice: input.competitorPrice ?? null, unitsCountedAt: periodEnd(cycle - 1) }
+                : importLine(before, input, cycle - 1)
           }
         }),
       runAndAdopt: Effect.sync(() => {

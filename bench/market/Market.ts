@@ -7,6 +7,7 @@
 // Periods: period t ≥ 1 is the 30 days after cycle t's run; period 0 the 30 days before the first
 // run (the starting units); periods −4 to −1 the starting history's.
 import type { PricePoint } from "@margin/core/catalog/CatalogItem"
+import { periodMs } from "@margin/core/catalog/PriceHistory"
 import { competitorPath } from "./CompetitorPath.ts"
 import { competitorElasticity, competitorFactor } from "./CompetitorResponse.ts"
 import { curveDemand, curveElasticity, type DemandCurve } from "./DemandCurve.ts"
@@ -83,6 +84,12 @@ export const costAt = (market: Market, item: MarketItem, period: number): number
   market.costRise !== null && period >= market.costRise.from && market.costRise.categories.includes(item.category)
     ? Math.round(item.cost * costIncrease.factor)
     : item.cost
+
+/** When the market's period 0 ends: the first cycle's import observes its units then (in the past: an import refuses a later time). */
+const firstImport = Date.UTC(2025, 0, 1)
+
+/** The end of `period`: when an import observes (`observed_at`) the units sold in it. */
+export const periodEnd = (period: number): number => firstImport + period * periodMs
 
 /** The competitor's price in `period`, or null. */
 export const competitorAt = (item: MarketItem, period: number): number | null =>

@@ -1,12 +1,15 @@
 // The shop driven through the use cases over the in-memory adapters, as a merchant uses the service:
-// the catalog imported through the catalog port (the starting history as successive imports at the
-// past prices), a run queued (Runs) and executed (RunExecutor), every recommendation accepted and
+// the catalog imported as CSV files through the import use case (CatalogImports), one file a period
+// with its `observed_at` (the end of the period whose units it brings), the starting history as
+// successive files at the past prices; a run queued (Runs) and executed (RunExecutor), every recommendation accepted and
 // approved (Recommendations, Approval: the write-back moves the store's and the catalog's price,
 // which appends the outgoing price to the item's history), and each cycle's import: the period's
 // costs, competitor prices and units sold, and the items arriving.
 import type { Actor } from "@margin/core/access/Actor"
-import { CatalogRepository } from "@margin/core/catalog/CatalogRepository"
+import { csvHeader, toCsvLine } from "@margin/core/catalog/CatalogImport"
+import { CatalogImports } from "@margin/core/catalog/CatalogImports"
 import { UserId, WorkspaceId } from "@margin/core/kernel/Ids"
+import { formatMajorUnits } from "@margin/core/kernel/Money"
 import * as MemoryAdapters from "@margin/core/memory/MemoryAdapters"
 import { MemoryStore } from "@margin/core/memory/MemoryStore"
 import { Approval } from "@margin/core/recommendations/Approval"
@@ -19,47 +22,81 @@ import { aStoreConnection, aWorkspace } from "@margin/core/testing/Fixtures"
 import { WorkspaceRepository } from "@margin/core/workspaces/WorkspaceRepository"
 import { WriteBackDelivery } from "@margin/core/writeback/WriteBackDelivery"
 import { Clock, Duration, Effect, Layer, Stream } from "effect"
-import { inCatalog, type MarketItem } from "./Market.ts"
+import { inCatalog, type MarketItem, periodEnd } from "./Market.ts"
 import { type Adoption, itemInput, type OpenShop } from "./Shop.ts"
 
 const workspaceId = WorkspaceId.make("ws_market")
 const system: Actor = { _tag: "SystemActor", name: "bench:market" }
 const merchant: Actor = { _tag: "SessionActor", userId: UserId.make("usr_merchant") }
-const importBatch = 5_000
 
 // No time limit on the delivery that follows an approval: every adopted price must be in force
 // before the period's demand is drawn, however loaded the machine.
 const useCases = Approval.layerWith({ deliveryTimeout: Duration.infinity }).pipe(
-  Layer.provideMerge(Layer.mergeAll(Recommendations.layer, Runs.layer, RunExecutor.layer, WriteBackDelivery.layer)),
+  Layer.provideMerge(
+    Layer.mergeAll(Recommendations.layer, Runs.layer, RunExecutor.layer, WriteBackDelivery.layer, CatalogImports.layer)
+  ),
   Layer.provideMerge(MemoryAdapters.layer)
 )
 
 const variantOf = (item: MarketItem) => `var-${item.sku}`
 
+/**
+ * The shop's clock: the simulated time `now()` (a period's file is imported just after the period's end,
+ * the run and its approvals just after), sleeping as the machine's clock does.
+ */
+const simulatedClock = (machine: Clock.Clock, now: () => number): Clock.Clock => ({
+  currentTimeMillisUnsafe: now,
+  currentTimeMillis: Effect.sync(now),
+  currentTimeNanosUnsafe: () => BigInt(now()) * 1_000_000n,
+  currentTimeNanos: Effect.sync(() => BigInt(now()) * 1_000_000n),
+  monotonicTimeNanosUnsafe: () => machine.monotonicTimeNanosUnsafe(),
+  monotonicTimeNanos: machine.monotonicTimeNanos,
+  sleep: (duration) => machine.sleep(duration)
+})
+const minuteMs = 60_000
+
 export const openUseCaseShop: OpenShop = (market, policy) =>
   Effect.gen(function* () {
     const context = yield* Layer.build(useCases)
+    let time = periodEnd(-Math.max(0, ...market.items.map((item) => item.startHistory.length)))
+    const clock = simulatedClock(yield* Clock.Clock, () => time)
     const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof useCases>>): Effect.Effect<A> =>
-      effect.pipe(Effect.provideContext(context), Effect.orDie)
+      effect.pipe(Effect.provideContext(context), Effect.provideService(Clock.Clock, clock), Effect.orDie)
     const indexBySku = new Map(market.items.map((item) => [item.sku, item.index]))
 
-    /** Imports every item at `price` in `period`, having sold `units` (a null price leaves the item out). */
+    const header = `${csvHeader},store_variant_ref,competitor_price,observed_at`
+    /**
+     * Imports every item at `price` with `period`'s cost and competitor price and the `units` sold in
+     * `counted`, observed at its end (a null price leaves the item out): one CSV file, as a shop's export.
+     */
     const importAll = (
       period: number,
+      counted: number,
       price: (item: MarketItem) => number | null,
       units: (item: MarketItem) => number
     ) =>
       Effect.gen(function* () {
-        const catalog = yield* CatalogRepository
-        const rows = market.items.flatMap((item) => {
+        time = periodEnd(counted) + minuteMs
+        const observedAt = new Date(periodEnd(counted)).toISOString()
+        const lines = market.items.flatMap((item) => {
           const at = price(item)
-          return at === null
-            ? []
-            : [{ ...itemInput(market, item, period, at, units(item)), storeVariantRef: variantOf(item) }]
+          if (at === null) return []
+          const input = itemInput(market, item, period, at, units(item))
+          const competitor =
+            input.competitorPrice === undefined || input.competitorPrice === null
+              ? "null"
+              : formatMajorUnits(input.competitorPrice, input.currency)
+          return [`${toCsvLine(input)},${variantOf(item)},${competitor},${observedAt}`]
         })
-        for (let from = 0; from < rows.length; from += importBatch) {
-          yield* catalog.upsertMany(workspaceId, rows.slice(from, from + importBatch), yield* Clock.currentTimeMillis)
-        }
+        yield* CatalogImports.use((imports) =>
+          imports.run({
+            workspaceId,
+            format: "csv",
+            lines: Stream.fromIterable([header, ...lines]),
+            dryRun: false,
+            actor: system
+          })
+        )
       })
 
     // The workspace, its store, and the catalog's past: one import per past price, oldest first; the
@@ -76,7 +113,9 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
         for (let point = 0; point < depth; point++) {
           // An item with fewer past points starts its past later, so that its last one is followed by today's price.
           const pastPoint = (item: MarketItem) => item.startHistory[point - (depth - item.startHistory.length)]
+          // Past point `point` was sold in period point − depth and imported at its end.
           yield* importAll(
+            point - depth,
             point - depth,
             (item) => pastPoint(item)?.price ?? null,
             (item) => pastPoint(item)?.units ?? 0
@@ -92,6 +131,7 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
     return {
       runAndAdopt: run(
         Effect.gen(function* () {
+          time += minuteMs
           const queued = yield* Runs.use((runs) => runs.trigger(workspaceId, [], "cli", system))
           const finished = yield* RunExecutor.use((executor) => executor.execute(queued))
           if (finished.status !== "succeeded") return yield* Effect.die(`the run ${finished.status}: ${finished.error}`)
@@ -126,8 +166,10 @@ export const openUseCaseShop: OpenShop = (market, policy) =>
       ),
       importCatalog: (cycle, units) =>
         run(
+          // The cycle's file brings the units of the period before it.
           importAll(
             cycle,
+            cycle - 1,
             (item) => (inCatalog(item, cycle) ? (prices[item.index] ?? item.startPrice) : null),
             (item) => units[item.index] ?? 0
           )

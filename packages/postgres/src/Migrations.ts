@@ -28,6 +28,7 @@ import writeBackUndo from "./migrations/0020_write_back_undo.ts"
 import grantLastUse from "./migrations/0021_grant_last_use.ts"
 import storeSales from "./migrations/0022_store_sales.ts"
 import storeSyncSchedules from "./migrations/0023_store_sync_schedules.ts"
+import unitsCountedAt from "./migrations/0024_units_counted_at.ts"
 
 /**
  * Every migration, by `<id>_<name>`. Add new ones at the end with the next id; never edit one
@@ -57,7 +58,8 @@ export const loader = PgMigrator.fromRecord({
   "0020_write_back_undo": writeBackUndo,
   "0021_grant_last_use": grantLastUse,
   "0022_store_sales": storeSales,
-  "0023_store_sync_schedules": storeSyncSchedules
+  "0023_store_sync_schedules": storeSyncSchedules,
+  "0024_units_counted_at": unitsCountedAt
 })
 
 /** Applies the pending migrations (on start and by `marginctl migrate`); returns the ones it applied. */

@@ -12,7 +12,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Fragment } from "effect/sql/Statement"
 import { clientOptions } from "./ClientOptions.ts"
-import { Instant, Int8, NullableInt8, toTimestamptz } from "./PgColumns.ts"
+import { Instant, Int8, NullableInstant, NullableInt8, toTimestamptz } from "./PgColumns.ts"
 import { afterCursor, asPage } from "./PgPaging.ts"
 import { asRepository, asRepositoryStream, asRepositoryWith } from "./PgRepositoryError.ts"
 import { columnsOf, countOf, firstOf, rowsOf } from "./PgRows.ts"
@@ -33,6 +33,7 @@ export const CatalogItemRow = Schema.Struct({
   max_price: NullableInt8,
   inventory: NullableInt8,
   units_sold_30d: Int8,
+  units_counted_at: NullableInstant,
   store_product_ref: Schema.NullOr(Schema.String),
   store_variant_ref: Schema.NullOr(Schema.String),
   analysed_cost: NullableInt8,
@@ -59,6 +60,7 @@ export const toDomain = (row: CatalogItemRow): CatalogItem => ({
   maxPrice: row.max_price,
   inventory: row.inventory,
   unitsSold30d: row.units_sold_30d,
+  unitsCountedAt: row.units_counted_at,
   storeProductRef: row.store_product_ref,
   storeVariantRef: row.store_variant_ref,
   analysedCost: row.analysed_cost,
@@ -175,6 +177,7 @@ const importColumns = (items: ReadonlyArray<CatalogItem>) => {
     [PgTypes.OID.int8, column((item) => item.analysedCost)],
     [PgTypes.OID.text, column((item) => JSON.stringify(item.priceHistory))],
     [PgTypes.OID.int8, column((item) => item.priceSetAt)],
+    [PgTypes.OID.int8, column((item) => item.unitsCountedAt)],
     [PgTypes.OID.int8, column((item) => item.writtenBackFrom)],
     [PgTypes.OID.int8, column((item) => item.createdAt)],
     [PgTypes.OID.int8, column((item) => item.updatedAt)]
@@ -185,7 +188,7 @@ const importColumns = (items: ReadonlyArray<CatalogItem>) => {
 const importRecord =
   "id, sku, title, tags, currency, price, cost, compare_at_price, min_price, max_price, inventory, units_sold_30d, " +
   "store_product_ref, store_variant_ref, competitor_price, analysed_cost, price_history, price_set_at, " +
-  "written_back_from, created_at, updated_at"
+  "units_counted_at, written_back_from, created_at, updated_at"
 
 /** One array parameter; only an element type without an array type could fail, a defect. */
 const arrayParameter = ([oid, values]: readonly [number, ReadonlyArray<unknown>]) =>
@@ -227,21 +230,26 @@ export const layerWith = ({
       const runColumns = sql.literal(columnsOf(RunItemRow))
       const epoch = sql.literal("'epoch'::timestamptz")
 
+      const countedMs = sql.literal("(extract(epoch FROM catalog_items.units_counted_at) * 1000)::bigint")
       /**
-       * The price history after a price change to `newPrice`: when the price really changes, the
-       * outgoing price and the units sold while it was in force (with the competitor price then, when
-       * the item had one) become one more observation, and
-       * only the last `priceHistoryLimit` are kept. Reads the row as it was before the statement.
+       * The price history after a price change to `newPrice` (PriceHistory.withPrice): when the price
+       * really changes and the outgoing state is news (its units were counted after the newest point's
+       * period, or either time is unknown), the outgoing price, the units sold while it was in force, the
+       * competitor price then and when the units were counted become one more observation, and only the
+       * last `priceHistoryLimit` are kept. Reads the row as it was before the statement.
        */
       const priceHistoryAfter = (newPrice: ReturnType<typeof sql.literal> | number) => sql`
-      CASE WHEN catalog_items.price = ${newPrice} THEN catalog_items.price_history ELSE (
+      CASE WHEN catalog_items.price = ${newPrice}
+        OR ${countedMs} <= (catalog_items.price_history -> -1 ->> 'at')::bigint
+      THEN catalog_items.price_history ELSE (
         SELECT jsonb_agg(h.observation ORDER BY h.n)
         FROM jsonb_array_elements(
           catalog_items.price_history
             || jsonb_strip_nulls(jsonb_build_object(
               'price', catalog_items.price,
               'units', catalog_items.units_sold_30d,
-              'competitorPrice', catalog_items.competitor_price
+              'competitorPrice', catalog_items.competitor_price,
+              'at', ${countedMs}
             ))
         ) WITH ORDINALITY AS h(observation, n)
         WHERE h.n > jsonb_array_length(catalog_items.price_history) + 1 - ${priceHistoryLimit}
@@ -283,6 +291,8 @@ export const layerWith = ({
                 max_price = EXCLUDED.max_price,
                 inventory = EXCLUDED.inventory,
                 units_sold_30d = EXCLUDED.units_sold_30d,
+                -- An upsert does not say when its units were counted (PriceHistory).
+                units_counted_at = NULL,
                 -- A ref left out (null) keeps the item's: CatalogItemInput.
                 store_product_ref = coalesce(EXCLUDED.store_product_ref, catalog_items.store_product_ref),
                 store_variant_ref = coalesce(EXCLUDED.store_variant_ref, catalog_items.store_variant_ref),
@@ -338,7 +348,8 @@ export const layerWith = ({
             SELECT r.id, r.sku, r.title, string_to_array(r.tags, ';'), r.currency, r.price, r.cost, r.compare_at_price,
               r.min_price, r.max_price, r.inventory, r.units_sold_30d, r.store_product_ref, r.store_variant_ref,
               r.competitor_price, r.analysed_cost, r.price_history::jsonb,
-              ${epoch} + r.price_set_at * interval '1 millisecond', r.written_back_from,
+              ${epoch} + r.price_set_at * interval '1 millisecond',
+              ${epoch} + r.units_counted_at * interval '1 millisecond', r.written_back_from,
               ${epoch} + r.created_at * interval '1 millisecond', ${epoch} + r.updated_at * interval '1 millisecond',
               ${workspaceId}
             FROM unnest(${sql.csv(arrays.map((array) => sql`${array}`))}) AS r(${sql.literal(importRecord)})

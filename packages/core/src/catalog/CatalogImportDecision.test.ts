@@ -229,3 +229,72 @@ describe("decideImportLine: a price history point only for a price really in for
     )
   })
 })
+
+describe("decideImportLine: a sales observation per period (PriceHistory)", () => {
+  const day = 24 * hour
+  // Units counted 30 days ago, their period recorded before that: the next file brings a new period.
+  const counted = aCatalogItem({
+    price: 1000,
+    unitsSold30d: 30,
+    unitsCountedAt: now - 30 * day,
+    priceHistory: [{ price: 1000, units: 28, at: now - 60 * day }],
+    priceSetAt: now - 90 * day
+  })
+  const line: CatalogPatch = { sku: counted.sku, price: "10.00", unitsSold30d: 33, observedAt: now }
+
+  it("a new period adds the outgoing state as a point, though the price did not change", () => {
+    const { item, priceChanged } = updated(decide(line, counted))
+    assert.deepStrictEqual(
+      [priceChanged, item.unitsSold30d, item.unitsCountedAt, item.priceHistory],
+      [
+        false,
+        33,
+        now,
+        [
+          { price: 1000, units: 28, at: now - 60 * day },
+          { price: 1000, units: 30, at: now - 30 * day }
+        ]
+      ]
+    )
+  })
+
+  it("a known period adds nothing: the same file again, or the same count re-sent within the period", () => {
+    const { item } = updated(decide(line, counted))
+    assert.deepStrictEqual(decide(line, item), { _tag: "Unchanged", stalePrice: false })
+    assert.deepStrictEqual(decide({ ...line, observedAt: now - 29 * day, unitsSold30d: 30 }, counted), {
+      _tag: "Unchanged",
+      stalePrice: false
+    })
+  })
+
+  it("units counted earlier than the item's are older news: neither taken nor recorded", () => {
+    assert.deepStrictEqual(decide({ ...line, observedAt: now - 31 * day }, counted), {
+      _tag: "Unchanged",
+      stalePrice: false
+    })
+  })
+
+  it("a newer count within the period replaces the current one without a point (a correction, a daily sync)", () => {
+    // Counted 10 days after the newest recorded period: that period is not over yet.
+    const daily = { ...counted, unitsCountedAt: now - 50 * day }
+    const { item } = updated(decide({ ...line, observedAt: now - 49 * day }, daily))
+    assert.deepStrictEqual(
+      [item.unitsSold30d, item.unitsCountedAt, item.priceHistory],
+      [33, now - 49 * day, counted.priceHistory]
+    )
+    // The same within an hour of a count whose period is new: a correction, not a period.
+    const corrected = updated(decide({ ...line, observedAt: now - 30 * day + hour }, counted)).item
+    assert.deepStrictEqual(corrected.priceHistory, counted.priceHistory)
+  })
+
+  it("a new price records the outgoing state once, with the competitor price and the time of its units", () => {
+    const { item } = updated(decide({ ...line, price: "11.00" }, { ...counted, competitorPrice: 990 }))
+    assert.deepStrictEqual(item.priceHistory.at(-1), {
+      price: 1000,
+      units: 30,
+      competitorPrice: 990,
+      at: now - 30 * day
+    })
+    assert.strictEqual(item.priceHistory.length, 2)
+  })
+})

@@ -3,7 +3,7 @@ import { type CurrencyCode, parseMajorUnits } from "../kernel/Money.ts"
 import type { Timestamp } from "../kernel/Timestamp.ts"
 import type { CatalogItem } from "./CatalogItem.ts"
 import type { CatalogPatch } from "./CatalogPatch.ts"
-import { samePriceHistory, withPrice, withSalesPeriods } from "./PriceHistory.ts"
+import { samePriceHistory, withPrice, withSalesPeriods, withUnits } from "./PriceHistory.ts"
 
 /** A new item as an import makes it: everything but the id, which the repository gives. */
 export type NewCatalogItem = Omit<CatalogItem, "id">
@@ -124,6 +124,7 @@ const otherFields = [
   "maxPrice",
   "inventory",
   "unitsSold30d",
+  "unitsCountedAt",
   "storeProductRef",
   "storeVariantRef",
   "competitorPrice"
@@ -156,6 +157,7 @@ const decideNew = (patch: CatalogPatch, workspaceId: CatalogItem["workspaceId"],
       maxPrice: maxPrice ?? null,
       inventory: patch.inventory ?? null,
       unitsSold30d: patch.unitsSold30d ?? 0,
+      unitsCountedAt: patch.unitsSold30d === undefined ? null : (patch.observedAt ?? now),
       storeProductRef: patch.storeProductRef ?? null,
       storeVariantRef: patch.storeVariantRef ?? null,
       // The import is the first time the cost is seen (CatalogRepository.upsertMany).
@@ -174,7 +176,9 @@ const decideNew = (patch: CatalogPatch, workspaceId: CatalogItem["workspaceId"],
  * What the line `patch` does to `current` (undefined: the sku is new to `workspaceId`), at `now`,
  * the time of the import. Fields the patch does not mention stay as they are; a price moves only as
  * `priceMove` allows, and then the outgoing price, with the units sold while it was in force,
- * becomes one point of the price history (as a write-back's price change does).
+ * becomes one point of the price history (as a write-back's price change does). Units counted for a
+ * period the history has not recorded make the outgoing state a point even when the price stays
+ * (PriceHistory.withUnits); units older than the item's are older news and are not taken.
  */
 export const decideImportLine = (
   current: CatalogItem | undefined,
@@ -196,6 +200,16 @@ export const decideImportLine = (
   if (Result.isFailure(amounts)) return { _tag: "Rejected", error: amounts.failure }
   const { price, cost, compareAtPrice, minPrice, maxPrice, competitorPrice } = amounts.success
   const move = price === undefined ? "same" : priceMove(current, price, patch.observedAt)
+  // The history from the outgoing state: the price first (its units were sold at the old price), then the units.
+  const priced = move === "moved" && price !== undefined ? { ...current, ...withPrice(current, price) } : current
+  // A store sync with orders brings the periods themselves (salesPeriods, below): its units are the
+  // rolling count, never a period point of their own (the same sales would be counted twice).
+  const counted =
+    patch.unitsSold30d === undefined
+      ? priced
+      : patch.salesPeriods !== undefined
+        ? { ...priced, unitsSold30d: patch.unitsSold30d, unitsCountedAt: patch.observedAt ?? now }
+        : { ...priced, ...withUnits(priced, patch.unitsSold30d, patch.observedAt ?? now) }
   const next: CatalogItem = {
     ...current,
     title: keep(patch.title, current.title),
@@ -205,12 +219,14 @@ export const decideImportLine = (
     minPrice: keep(minPrice, current.minPrice),
     maxPrice: keep(maxPrice, current.maxPrice),
     inventory: keep(patch.inventory, current.inventory),
-    unitsSold30d: keep(patch.unitsSold30d, current.unitsSold30d),
+    unitsSold30d: counted.unitsSold30d,
+    unitsCountedAt: counted.unitsCountedAt,
+    priceHistory: counted.priceHistory,
     storeProductRef: keep(patch.storeProductRef, current.storeProductRef),
     storeVariantRef: keep(patch.storeVariantRef, current.storeVariantRef),
     competitorPrice: keep(competitorPrice, current.competitorPrice),
     ...(move === "moved" && price !== undefined
-      ? { ...withPrice(current, price), priceSetAt: patch.observedAt ?? now, writtenBackFrom: null }
+      ? { price, priceSetAt: patch.observedAt ?? now, writtenBackFrom: null }
       : {}),
     updatedAt: now
   }

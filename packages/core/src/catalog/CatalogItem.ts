@@ -10,8 +10,10 @@ const Count = Schema.Number.pipe(Schema.check(Schema.isInt(), Schema.isGreaterTh
 /**
  * One observation of an item's past: a price it sold at, the units sold while it was in force and, when the
  * item had one then, the competitor price at the time (the elasticity fit reads demand net of its moves).
- * `at`, when known, is the end of the 30-day period the units were counted over (a store sync's sales
- * periods, StoreSalePeriods); a point without it was recorded when the price changed.
+ * `at` is the end of the period its units were counted over: a store sync's sales periods
+ * (StoreSalePeriods, from orders) or the units an import or sync brought for a new period (PriceHistory);
+ * the estimate reads each period's demand level from all the items of a category (PeriodEffects).
+ * Points recorded before periods were kept have none.
  */
 export const PricePoint = Schema.Struct({
   price: MinorUnits,
@@ -36,6 +38,12 @@ export const CatalogItem = Schema.Struct({
   maxPrice: Schema.NullOr(MinorUnits),
   inventory: Schema.NullOr(Schema.Number.pipe(Schema.check(Schema.isInt()))),
   unitsSold30d: Count,
+  /**
+   * The end of the 30 days `unitsSold30d` were counted over: the `observed_at` (else the time) of the import
+   * that brought them; null when unknown (an upsert, or an item stored before periods were kept). The
+   * price history records the item's state once per period (PriceHistory).
+   */
+  unitsCountedAt: Schema.NullOr(Timestamp),
   storeProductRef: Schema.NullOr(Schema.String),
   storeVariantRef: Schema.NullOr(Schema.String),
   /** Cost at the previous run's snapshot; the next run compares against it. */

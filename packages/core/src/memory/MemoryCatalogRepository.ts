@@ -71,6 +71,8 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                     workspaceId,
                     // The import is the first time the cost is seen (CatalogRepository.upsertMany).
                     analysedCost: input.cost,
+                    // An upsert does not say when its units were counted (PriceHistory).
+                    unitsCountedAt: null,
                     priceHistory: [],
                     priceSetAt: now,
                     writtenBackFrom: null,
@@ -82,6 +84,7 @@ export const layer: Layer.Layer<CatalogRepository, never, MemoryDatabase | IdGen
                     ...input,
                     competitorPrice: competitorColumn ? (input.competitorPrice ?? null) : current.competitorPrice,
                     ...withPrice(current, input.price),
+                    unitsCountedAt: null,
                     ...(input.price === current.price ? {} : { priceSetAt: now, writtenBackFrom: null }),
                     updatedAt: now
                   }

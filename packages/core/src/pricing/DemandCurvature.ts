@@ -1,5 +1,5 @@
 import type { PricePoint } from "./Elasticity.ts"
-import { demandNoise, recency } from "./ElasticityFit.ts"
+import { demandNoise, type PastLevel, priceChangeAges, recency } from "./ElasticityFit.ts"
 
 /**
  * One item's evidence on how its elasticity changes with the price: the curvature c = de / d ln(price)
@@ -36,10 +36,12 @@ export const curvatureOf = (
   history: ReadonlyArray<PricePoint>,
   price: number,
   units: number,
-  currentShift = 0
+  currentShift = 0,
+  pastLevel: PastLevel | null = null
 ): CurvatureEvidence | null => {
   const size = history.length
   if (size < 2) return null
+  const ages = priceChangeAges(history, price)
   let count = 0
   let s0 = 0
   let mean = 0
@@ -65,7 +67,7 @@ export const curvatureOf = (
     const p = i < size ? (history[i]?.price ?? 0) : price
     const q = i < size ? (history[i]?.units ?? 0) : units
     if (!usable(p, q)) continue
-    const w = precision * recency ** (size - i)
+    const w = precision * recency ** (ages[i] ?? 0)
     s0 += w
     mean += w * Math.log(p)
   }
@@ -81,9 +83,11 @@ export const curvatureOf = (
     const p = i < size ? (history[i]?.price ?? 0) : price
     const q = i < size ? (history[i]?.units ?? 0) : units
     if (!usable(p, q)) continue
-    const w = precision * recency ** (size - i)
+    const w = precision * recency ** (ages[i] ?? 0)
     const x = Math.log(p) - mean
-    const y = Math.log(q + 0.5) - (i < size ? 0 : currentShift)
+    const point = history[i]
+    const y =
+      Math.log(q + 0.5) - (i === size ? currentShift : pastLevel === null || point === undefined ? 0 : pastLevel(point))
     const x2 = x * x
     s2 += w * x2
     s3 += w * x2 * x

@@ -10,7 +10,7 @@ import { curvatureOf } from "./DemandCurvature.ts"
 import { profitOptimum } from "./DemandCurve.ts"
 import { fitElasticity } from "./ElasticityFit.ts"
 import { elasticityPools, type Pool } from "./ElasticityPools.ts"
-import { periodChange } from "./PeriodEffects.ts"
+import { levelEvidence, periodAge, periodChange, periodLevels } from "./PeriodEffects.ts"
 import { checkPrediction } from "./PredictionCheck.ts"
 import { analyseItem } from "./Pricing.ts"
 
@@ -201,9 +201,10 @@ describe("damping near the optimum (Pricing)", () => {
       curvatureVariance: 0,
       shift: 0,
       shiftVariance: 0,
+      levels: [],
       competitorResponse: 0
     }
-    const pools = { workspace: pool, hasEvidence: true, byTag: new Map() }
+    const pools = { workspace: pool, hasEvidence: true, byTag: new Map(), reference: null }
     const policy = pricingPolicy({ rounding: "none" })
     const price = (history: ReadonlyArray<{ readonly price: number; readonly units: number }>) =>
       analyseItem(pricingInput({ cost: 560, unitsSold30d: 1000, priceHistory: history }), policy, pools).recommendation
@@ -217,5 +218,62 @@ describe("damping near the optimum (Pricing)", () => {
     // The step after a cut; half the way to the optimum after a raise.
     assert.deepStrictEqual([afterCut, afterRaise], [900, 937])
     assert.approximately(1000 - afterRaise, (1000 - 874) / 2, 2)
+  })
+})
+
+describe("period levels from every item, moved or not (PeriodEffects)", () => {
+  const period = 30 * 86_400_000
+  const reference = Date.UTC(2026, 0, 1)
+
+  // An item at 10.00 for two recorded periods (40 units, then 50), 30 units at 11.00 now; the pool's price part
+  // −2 × ln(p / 10.00). Ages: the newest recorded period is 1, the one before 2, now 0. Values, ln(q + ½) less
+  // the price part: now ln 30.5 + 2 ln 1.1 = 3.417727 + 0.190620 = 3.608347; age 1 ln 50.5 = 3.921973; age 2
+  // ln 40.5 = 3.701302. Mean count (30 + 50 + 40) / 3 = 40: weight 1 / (1 / 40.5 + 0.0025) = 36.776390.
+  it("reads each period of an item less the price's part", () => {
+    const evidence = levelEvidence(
+      [
+        { price: 1000, units: 40, at: reference - period },
+        { price: 1000, units: 50, at: reference }
+      ],
+      1100,
+      30,
+      reference,
+      (logPrice) => -2 * (logPrice - Math.log(1000))
+    )
+    // Newest first, the current point last.
+    assert.deepStrictEqual(evidence?.ages, [1, 2, 0])
+    close(evidence?.values[0], 3.921973)
+    close(evidence?.values[1], 3.701302)
+    close(evidence?.values[2], 3.608347)
+    close(evidence?.weight, 36.77639)
+  })
+
+  // Two items whose values are exactly item level + period level: A = 3 + (0, −0.2, 0.1) at ages 0, 1, 2 and
+  // B = 2 + (0, −0.2) at ages 0, 1, each weighing 100. The fixed-effect fit recovers s1 = −0.2 and s2 = 0.1.
+  // Precisions: age 0 200, age 1 200, age 2 100; a level's variance 1/p + 1/p0: age 1 0.005 + 0.005 = 0.01,
+  // age 2 0.01 + 0.005 = 0.015. Shrunk toward 0 by the prior 0.09: age 1 × 0.09 / 0.1 = 0.9 → −0.18, variance
+  // 0.009; age 2 × 0.09 / 0.105 = 0.857143 → 0.085714, variance 0.015 × 0.857143 = 0.012857.
+  it("separates the items' levels from the periods' (two-way fixed effects)", () => {
+    const levels = periodLevels([
+      { ages: [0, 1, 2], values: [3, 2.8, 3.1], weight: 100 },
+      { ages: [0, 1], values: [2, 1.8], weight: 100 }
+    ])
+    assert.deepStrictEqual(levels[0], { level: 0, variance: 0 })
+    close(levels[1]?.level, -0.18)
+    close(levels[1]?.variance, 0.009)
+    close(levels[2]?.level, 0.085714)
+    close(levels[2]?.variance, 0.012857)
+  })
+
+  // One past point at 10.00 (100 units) in a period whose level was −0.1 (demand 10 % lower than now, in logs),
+  // 80 units at 11.00 now: the point is read as ln 100 + 0.1, and the slope is
+  // (ln 80 − ln 100 − 0.1) / ln 1.1 = (−0.223144 − 0.1) / 0.095310 = −3.390441 (without the level: −2.341).
+  it("reads a past point less its period's level before the price response", () => {
+    const at = reference - period
+    const fit = fitElasticity([{ price: 1000, units: 100, at }], 1100, 80, 0, null, (point) =>
+      point.at === at ? -0.1 : 0
+    )
+    close(fit?.slope, -3.390441)
+    assert.strictEqual(periodAge(at, reference), 2)
   })
 })

@@ -21,6 +21,8 @@ export interface PricePoint {
   readonly units: number
   /** The competitor price while it sold at this price, when known. */
   readonly competitorPrice?: number
+  /** The end of the period its units were counted over (epoch ms), when known. */
+  readonly at?: number
 }
 
 export interface ElasticityEstimate {

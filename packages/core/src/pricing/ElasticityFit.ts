@@ -51,6 +51,31 @@ export interface CompetitorTerm {
   readonly response: number
 }
 
+/**
+ * The demand level of a past point's period relative to now, in ln(units) (PeriodEffects): the point is read
+ * less it, so that a season is not read as price response.
+ */
+export type PastLevel = (point: PricePoint) => number
+
+/**
+ * The age of each point in price changes (the current point, index `history.length`, 0): the k-th price
+ * change back ages a point by k. A point per period at an unchanged price ages no other point: what
+ * says how the item's demand answers its price are its price changes, not the months between them.
+ */
+export const priceChangeAges = (history: ReadonlyArray<PricePoint>, price: number): Array<number> => {
+  const ages = new Array<number>(history.length + 1)
+  let age = 0
+  let next = price
+  ages[history.length] = 0
+  for (let i = history.length - 1; i >= 0; i--) {
+    const p = history[i]?.price ?? 0
+    if (p !== next) age++
+    ages[i] = age
+    next = p
+  }
+  return ages
+}
+
 const usable = (price: number, units: number): boolean =>
   price > 0 && units > 0 && Number.isFinite(price) && Number.isFinite(units)
 
@@ -77,18 +102,22 @@ export const fitElasticity = (
   price: number,
   units: number,
   currentShift = 0,
-  competitor: CompetitorTerm | null = null
+  competitor: CompetitorTerm | null = null,
+  pastLevel: PastLevel | null = null
 ): ElasticityFit | null => {
   const size = history.length
   if (size === 0 || !(price > 0)) return null
   const logPrice = Math.log(price)
+  const ages = priceChangeAges(history, price)
   // ln(units) of point i, read at today's period effect and competitor price.
   const logUnits = (i: number, q: number): number => {
     if (i === size) return Math.log(q) - currentShift
-    const then = history[i]?.competitorPrice
+    const point = history[i]
+    const level = pastLevel === null || point === undefined ? 0 : pastLevel(point)
+    const then = point?.competitorPrice
     return competitor === null || then === undefined || !(then > 0)
-      ? Math.log(q)
-      : Math.log(q) - competitor.response * Math.log(then / competitor.price)
+      ? Math.log(q) - level
+      : Math.log(q) - level - competitor.response * Math.log(then / competitor.price)
   }
   let count = 0
   let weights = 0
@@ -102,7 +131,7 @@ export const fitElasticity = (
     const q = i < size ? (history[i]?.units ?? 0) : units
     if (!usable(p, q)) continue
     const x = Math.log(p)
-    const w = countWeight(q) * localWeight(size - i, x - logPrice)
+    const w = countWeight(q) * localWeight(ages[i] ?? 0, x - logPrice)
     anchor += x
     count++
     weights += w
@@ -122,7 +151,7 @@ export const fitElasticity = (
     const q = i < size ? (history[i]?.units ?? 0) : units
     if (!usable(p, q)) continue
     const x = Math.log(p)
-    const w = countWeight(q) * localWeight(size - i, x - logPrice)
+    const w = countWeight(q) * localWeight(ages[i] ?? 0, x - logPrice)
     const dx = x - meanX
     if (i === size) lever = w * dx
     sxx += w * dx * dx
@@ -137,7 +166,7 @@ export const fitElasticity = (
       if (!usable(p, q)) continue
       const x = Math.log(p)
       const residual = logUnits(i, q) - meanY - slope * (x - meanX)
-      chiSquare += countWeight(q) * localWeight(size - i, x - logPrice) * residual * residual
+      chiSquare += countWeight(q) * localWeight(ages[i] ?? 0, x - logPrice) * residual * residual
     }
   }
   const inflation = count > 2 ? Math.max(1, chiSquare / (count - 2)) : 1

@@ -1,8 +1,17 @@
 import { type CompetitorEffect, competitorEffect, noCompetitorEffect, positionOf } from "./CompetitorEffect.ts"
 import { type CurvatureEvidence, curvatureOf as curvatureEvidence } from "./DemandCurvature.ts"
 import type { ElasticityEstimate, PricePoint } from "./Elasticity.ts"
-import { type ElasticityFit, fitElasticity } from "./ElasticityFit.ts"
-import { type PeriodChange, periodChange, unexplained } from "./PeriodEffects.ts"
+import { type ElasticityFit, fitElasticity, type PastLevel } from "./ElasticityFit.ts"
+import {
+  type LevelEvidence,
+  levelEvidence,
+  type PeriodChange,
+  type PeriodLevel,
+  periodAge,
+  periodChange,
+  periodLevels,
+  unexplained
+} from "./PeriodEffects.ts"
 import { checkPrediction } from "./PredictionCheck.ts"
 
 /**
@@ -31,6 +40,12 @@ export interface Pool {
   readonly shift: number
   readonly shiftVariance: number
   /**
+   * The demand level of each past period relative to now (index: periods back; PeriodEffects), from all the
+   * pool's items with timed points, whether their price moved or not; a past point is read less its
+   * period's level. Empty where the history has no times (then `shift` is the current period's effect).
+   */
+  readonly levels: ReadonlyArray<PeriodLevel | undefined>
+  /**
    * How the pool's demand answers its competitors' prices, d ln units / d ln competitor price (PeriodEffects),
    * read from its items whose competitor price moved since their last price change; 0 without evidence.
    */
@@ -43,6 +58,8 @@ export interface ElasticityPools {
   /** False when no item in the workspace has an estimate of its own: the workspace pool is the prior. */
   readonly hasEvidence: boolean
   readonly byTag: ReadonlyMap<string, Pool>
+  /** The newest period end (`at`) of the workspace's histories: period 1 back; null without timed points. */
+  readonly reference: number | null
 }
 
 /** What pooling reads of an item: its tags and the evidence it brings. */
@@ -196,10 +213,12 @@ const makePriorPools = (defaultElasticity: number): ElasticityPools => ({
     curvatureVariance: 0,
     shift: 0,
     shiftVariance: 0,
+    levels: [],
     competitorResponse: 0
   },
   hasEvidence: false,
-  byTag: new Map()
+  byTag: new Map(),
+  reference: null
 })
 // Items priced without pools (analyseItem's default) share one: no allocation per item.
 let lastPrior = makePriorPools(-1.5)
@@ -215,6 +234,8 @@ export interface TaggedFit {
   readonly fit: ElasticityFit
   readonly curvature: CurvatureEvidence | null
   readonly change: PeriodChange | null
+  /** What the item brought: the fits above are refitted from it once the period levels are known. */
+  readonly evidence: ElasticityEvidence
 }
 
 /** The fits of the items that have one (items without a usable history bring no evidence). */
@@ -228,7 +249,8 @@ export const taggedFits = (items: Iterable<ElasticityEvidence>): Array<TaggedFit
         competitorPosition: positionOf(item.price, item.competitorPrice),
         fit,
         curvature: curvatureEvidence(item.priceHistory, item.price, item.unitsSold30d),
-        change: periodChange(item.priceHistory, item.price, item.unitsSold30d, item.competitorPrice)
+        change: periodChange(item.priceHistory, item.price, item.unitsSold30d, item.competitorPrice),
+        evidence: item
       })
   }
   return fits
@@ -274,7 +296,9 @@ const buildPools = (
   fitOf: (item: TaggedFit) => ElasticityFit | null,
   curvatureOf: (item: TaggedFit) => CurvatureEvidence | null,
   shiftOf: (tag: string | null) => Pooled,
-  responseOf: (tag: string | null) => number
+  responseOf: (tag: string | null) => number,
+  levelsOf: (tag: string | null) => ReadonlyArray<PeriodLevel | undefined> = () => [],
+  reference: number | null = null
 ): ElasticityPools => {
   const tagged = new Map<string, Array<TaggedFit>>()
   for (const item of items) {
@@ -290,7 +314,8 @@ const buildPools = (
     wider: Pooled,
     widerCurvature: Pooled,
     shift: Pooled,
-    competitorResponse: number
+    competitorResponse: number,
+    levels: ReadonlyArray<PeriodLevel | undefined>
   ): Pool | null => {
     const curvature = pooledToward(
       members.flatMap((item) => {
@@ -320,6 +345,7 @@ const buildPools = (
           curvatureVariance: curvature.variance,
           shift: shift.mean,
           shiftVariance: shift.variance,
+          levels,
           competitorResponse
         }
   }
@@ -329,7 +355,8 @@ const buildPools = (
     { mean: defaultElasticity, variance: priorMeanVariance },
     priorCurvature,
     shiftOf(null),
-    responseOf(null)
+    responseOf(null),
+    levelsOf(null)
   )
   if (workspace === null) return priorPools(defaultElasticity)
   const byTag = new Map<string, Pool>()
@@ -340,11 +367,131 @@ const buildPools = (
       { mean: workspace.mean, variance: workspace.variance + workspace.spread },
       { mean: workspace.curvature, variance: workspace.curvatureVariance },
       shiftOf(tag),
-      responseOf(tag)
+      responseOf(tag),
+      levelsOf(tag)
     )
     if (own !== null) byTag.set(tag, own)
   }
-  return { workspace, hasEvidence: true, byTag }
+  return { workspace, hasEvidence: true, byTag, reference }
+}
+
+/** Adds a measurement to the workspace's list (key null) and each of `tags`'. */
+const add = <A>(into: Map<string | null, Array<A>>, tags: ReadonlyArray<string>, m: A) => {
+  for (const key of [null, ...tags]) {
+    const list = into.get(key)
+    if (list === undefined) into.set(key, [m])
+    else list.push(m)
+  }
+}
+
+/** The competitor response of each pool from its items' measurements: the workspace's shrunk toward none, a tag's toward it. */
+const responsesOf = (responses: ReadonlyMap<string | null, ReadonlyArray<Measurement>>) => {
+  const workspaceResponse = pooledToward(responses.get(null) ?? [], priorResponse, minimumShiftSpread)
+  return (tag: string | null): number =>
+    tag === null
+      ? workspaceResponse.mean
+      : pooledToward(responses.get(tag) ?? [], { mean: workspaceResponse.mean, variance: priorResponse.variance }, 0)
+          .mean
+}
+
+/** The newest period end (`at`) in the items' histories; null when none has a time. */
+const newestPeriod = (items: ReadonlyArray<TaggedFit>): number | null => {
+  let newest: number | null = null
+  for (const item of items)
+    for (const point of item.evidence.priceHistory)
+      if (point.at !== undefined && (newest === null || point.at > newest)) newest = point.at
+  return newest
+}
+
+const hasTimes = (history: ReadonlyArray<PricePoint>): boolean => history.some((point) => point.at !== undefined)
+
+/** A past point's period level under a pool's levels (0 for a point without a time, or a period without a level). */
+export const pastLevelOf =
+  (levels: ReadonlyArray<PeriodLevel | undefined>, reference: number) =>
+  (point: PricePoint): number =>
+    point.at === undefined ? 0 : (levels[periodAge(point.at, reference)]?.level ?? 0)
+
+/**
+ * The pools of a workspace whose histories say when (`at`) their units were sold, after the history-only
+ * pools (`before`):
+ * 1. each pool's period levels (PeriodEffects.periodLevels) from every item with timed points, price moved or
+ *    not, each point read less its price's part under `before` (the pool's elasticity and curvature);
+ * 2. the competitor response from the items whose competitor price moved since their last price change:
+ *    their unexplained change less the change of level, over the competitor's log-change;
+ * 3. the pools from the items' fits and curvatures refitted with every past point read less its period's level.
+ */
+/**
+ * A category's levels are read off its points only when one of them reaches this (in ln units, about 6 %):
+ * in a market without seasons the levels measured stay within ±0.05, and what they hold then is the price
+ * response misread under the pool's elasticity where the engine moved a category's items mostly one way
+ * (docs/pricing.md, "Periods for every item").
+ */
+const materialLevel = 0.06
+
+const timedPools = (
+  sorted: ReadonlyArray<TaggedFit>,
+  before: ElasticityPools,
+  reference: number,
+  defaultElasticity: number
+): ElasticityPools => {
+  const evidence = new Map<string | null, Array<LevelEvidence>>()
+  for (const item of sorted) {
+    const { pool } = poolOf(item.tags, before)
+    const anchor = item.fit.anchorLogPrice
+    const e = pool.mean
+    const c = pool.curvature
+    const { priceHistory, price, unitsSold30d } = item.evidence
+    const found = levelEvidence(priceHistory, price, unitsSold30d, reference, (logPrice) => {
+      const x = logPrice - anchor
+      return x * (e + (c * x) / 2)
+    })
+    if (found !== null) add(evidence, item.tags, found)
+  }
+  const levels = new Map<string | null, ReadonlyArray<PeriodLevel | undefined>>()
+  for (const [tag, list] of evidence) {
+    const found = periodLevels(list)
+    levels.set(tag, found.some((level) => level !== undefined && Math.abs(level.level) >= materialLevel) ? found : [])
+  }
+  const levelsOf = (tag: string | null) => levels.get(tag) ?? levels.get(null) ?? []
+  const pastLevelFor = (item: TaggedFit) => pastLevelOf(levelsOf(poolOf(item.tags, before).tag), reference)
+  const responses = new Map<string | null, Array<Measurement>>()
+  for (const item of sorted) {
+    const change = item.change
+    const competitor = change?.logCompetitorChange ?? 0
+    if (change === null || Math.abs(competitor) < competitorMove) continue
+    const { pool } = poolOf(item.tags, before)
+    const earlier = combine(change.previous, pool, change.lastPrice, null)
+    const residual = unexplained(change, earlier.mean, earlier.variance, pool.curvature)
+    add(responses, item.tags, {
+      value: (residual.value + pastLevelFor(item)(change.last)) / competitor,
+      variance: residual.variance / (competitor * competitor)
+    })
+  }
+  const refits = new Map<TaggedFit, { fit: ElasticityFit | null; curvature: CurvatureEvidence | null }>()
+  const refit = (item: TaggedFit) => {
+    const known = refits.get(item)
+    if (known !== undefined) return known
+    const { priceHistory, price, unitsSold30d } = item.evidence
+    const level = pastLevelFor(item)
+    const found = hasTimes(priceHistory)
+      ? {
+          fit: fitElasticity(priceHistory, price, unitsSold30d, 0, null, level),
+          curvature: curvatureEvidence(priceHistory, price, unitsSold30d, 0, level)
+        }
+      : { fit: item.fit, curvature: item.curvature }
+    refits.set(item, found)
+    return found
+  }
+  return buildPools(
+    sorted,
+    defaultElasticity,
+    (item) => refit(item).fit,
+    (item) => refit(item).curvature,
+    () => noShift,
+    responsesOf(responses),
+    levelsOf,
+    reference
+  )
 }
 
 /**
@@ -354,6 +501,7 @@ const buildPools = (
  * 2. each pool's period effect (PeriodEffects): the mean, over its items with a price change, of the part
  *    of their units' change since then that those pools' elasticities do not explain, shrunk toward none;
  * 3. the pools from the items' fits with the current period's units read less that effect.
+ * When the histories say when their units were sold, step 2 is a period level per past period instead (timedPools).
  */
 export const poolsFromFits = (fits: ReadonlyArray<TaggedFit>, defaultElasticity: number): ElasticityPools => {
   const sorted = fits.toSorted(byFit)
@@ -366,17 +514,12 @@ export const poolsFromFits = (fits: ReadonlyArray<TaggedFit>, defaultElasticity:
     () => noShift,
     () => 0
   )
+  const reference = newestPeriod(sorted)
+  if (reference !== null) return timedPools(sorted, before, reference, defaultElasticity)
   // The period effect from the items whose competitor price did not move; then the competitor response from
   // those whose did, less the period effect: the slope of their unexplained change on the competitor's.
   const residuals = new Map<string | null, Array<Measurement>>()
   const responses = new Map<string | null, Array<Measurement>>()
-  const add = (into: Map<string | null, Array<Measurement>>, tags: ReadonlyArray<string>, m: Measurement) => {
-    for (const key of [null, ...tags]) {
-      const list = into.get(key)
-      if (list === undefined) into.set(key, [m])
-      else list.push(m)
-    }
-  }
   const explained: Array<{ readonly item: TaggedFit; readonly residual: Measurement; readonly competitor: number }> = []
   for (const item of sorted) {
     const change = item.change
@@ -404,12 +547,7 @@ export const poolsFromFits = (fits: ReadonlyArray<TaggedFit>, defaultElasticity:
       variance: residual.variance / (competitor * competitor)
     })
   }
-  const workspaceResponse = pooledToward(responses.get(null) ?? [], priorResponse, minimumShiftSpread)
-  const responseOf = (tag: string | null): number =>
-    tag === null
-      ? workspaceResponse.mean
-      : pooledToward(responses.get(tag) ?? [], { mean: workspaceResponse.mean, variance: priorResponse.variance }, 0)
-          .mean
+  const responseOf = responsesOf(responses)
   const shiftFor = (item: TaggedFit): number => shiftOf(poolOf(item.tags, before).tag).mean
   return buildPools(
     sorted,
@@ -516,8 +654,18 @@ export const estimateItem = (item: EstimateInput, pools: ElasticityPools): Elast
     item.competitorPrice === null || pool.competitorResponse === 0
       ? null
       : { price: item.competitorPrice, response: pool.competitorResponse }
-  const fit = fitElasticity(item.priceHistory, item.price, item.unitsSold30d, pool.shift, competitor)
-  const curve = itemCurvature(item, pool)
+  // With timed points, each past point is read less its period's level; without, the current one less the period effect.
+  const timed = pools.reference !== null && pool.levels.length > 0 ? pools.reference : null
+  const pastLevel = timed === null ? null : pastLevelOf(pool.levels, timed)
+  const fit = fitElasticity(
+    item.priceHistory,
+    item.price,
+    item.unitsSold30d,
+    pastLevel === null ? pool.shift : 0,
+    competitor,
+    pastLevel
+  )
+  const curve = itemCurvature(item, pool, pastLevel)
   const estimate = combine(fit, pool, item.price, item.competitorPrice, curve)
   const change = pools.hasEvidence
     ? periodChange(item.priceHistory, item.price, item.unitsSold30d, item.competitorPrice)
@@ -525,7 +673,11 @@ export const estimateItem = (item: EstimateInput, pools: ElasticityPools): Elast
   const check =
     change === null
       ? null
-      : checkPrediction(change, combine(change.previous, pool, change.lastPrice, item.competitorPrice), pool)
+      : checkPrediction(
+          change,
+          combine(change.previous, pool, change.lastPrice, item.competitorPrice),
+          timed === null ? pool : { ...pool, ...levelChange(pool.levels, timed, change.last) }
+        )
   return toEstimate(
     estimate.mean,
     estimate.variance * (check?.widening ?? 1),
@@ -540,16 +692,31 @@ export const estimateItem = (item: EstimateInput, pools: ElasticityPools): Elast
 /**
  * An item's curvature: its pool's, with the variance of an item's around it (the pool mean's variance and
  * the items' spread, curvatureSpreadShare), combined by precision with its own where its prices show a bend
- * (DemandCurvature, its pool's period effect removed): linear and logit items of one category bend
+ * (DemandCurvature, its pool's period effect removed, or each point's period level when the history is timed): linear and logit items of one category bend
  * differently, and an item that has moved across enough prices says which it is.
  */
-const itemCurvature = (item: EstimateInput, pool: Pool): Pooled => {
+const itemCurvature = (item: EstimateInput, pool: Pool, pastLevel: PastLevel | null): Pooled => {
   const spread = curvatureSpreadShare * pool.curvature
   const pooled = { mean: pool.curvature, variance: pool.curvatureVariance + spread * spread }
   if (!(pooled.variance > 0)) return pooled
-  const own = curvatureEvidence(item.priceHistory, item.price, item.unitsSold30d, pool.shift)
+  const own =
+    pastLevel === null
+      ? curvatureEvidence(item.priceHistory, item.price, item.unitsSold30d, pool.shift)
+      : curvatureEvidence(item.priceHistory, item.price, item.unitsSold30d, 0, pastLevel)
   if (own === null || !(own.variance > 0)) return pooled
   return shrinkToward({ mean: own.curvature, variance: own.variance }, pooled)
+}
+
+/** The change of level from a past point's period to now (the prediction check's expected shift), and its variance. */
+const levelChange = (
+  levels: ReadonlyArray<PeriodLevel | undefined>,
+  reference: number,
+  point: PricePoint
+): { readonly shift: number; readonly shiftVariance: number } => {
+  const level = point.at === undefined ? undefined : levels[periodAge(point.at, reference)]
+  return level === undefined
+    ? { shift: 0, shiftVariance: priorShift.variance }
+    : { shift: -level.level, shiftVariance: level.variance }
 }
 
 /** estimateItem's figures for an item whose fit (or none) is already known, without the prediction check. */

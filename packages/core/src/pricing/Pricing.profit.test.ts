@@ -63,9 +63,10 @@ const handPool = (mean: number): ElasticityPools => {
     curvatureVariance: 0,
     shift: 0,
     shiftVariance: 0,
+    levels: [],
     competitorResponse: 0
   }
-  return { workspace: pool, hasEvidence: true, byTag: new Map([["mugs", pool]]) }
+  return { workspace: pool, hasEvidence: true, byTag: new Map([["mugs", pool]]), reference: null }
 }
 
 /** The recommendation of one item tagged mugs priced under `handPool(mean)`, as the fields a case checks. */

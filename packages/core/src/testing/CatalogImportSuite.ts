@@ -146,7 +146,8 @@ export const catalogImportSuite = <E>(name: string, services: Layer.Layer<Catalo
           catalog.setPrice(workspace.id, imported.id, 1200, imported.createdAt + 1)
         )
         const applied = itemOf(yield* allItems(workspace.id), "W")
-        assert.deepStrictEqual(applied.priceHistory, [{ price: 1000, units: 30 }])
+        // The units were counted at the import's time: the point says so (PriceHistory).
+        assert.deepStrictEqual(applied.priceHistory, [{ price: 1000, units: 30, at: imported.createdAt }])
         const again = yield* importLines(workspace.id, "csv", file)
         assert.deepStrictEqual(
           [again.summary.unchanged, again.summary.stalePrice, again.summary.priceChanged],

@@ -1,8 +1,11 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, type Layer, Option, Stream } from "effect"
+import { decideImportLine } from "../catalog/CatalogImportDecision.ts"
 import type { CatalogItem } from "../catalog/CatalogItem.ts"
+import type { CatalogPatch } from "../catalog/CatalogPatch.ts"
 import { CatalogRepository, type RunItem } from "../catalog/CatalogRepository.ts"
 import type { IdGenerator } from "../kernel/IdGenerator.ts"
+import { CurrencyCode } from "../kernel/Money.ts"
 import type { WorkspaceRepository } from "../workspaces/WorkspaceRepository.ts"
 import { aCatalogItemInput, fixtureNow, minuteMs } from "./Fixtures.ts"
 import { assertPaging, createdAtKey } from "./PagingContract.ts"
@@ -96,6 +99,7 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
             id: null,
             workspaceId: workspace.id,
             analysedCost: 0,
+            unitsCountedAt: null,
             priceHistory: [],
             priceSetAt: fixtureNow,
             writtenBackFrom: null,
@@ -161,6 +165,60 @@ export const catalogRepositoryContract = <E>(name: string, services: Layer.Layer
           { price: 1000, units: 31 },
           { price: 1100, units: 25 }
         ])
+      })
+    )
+
+    it.effect("the history records each period once: a new period adds a point, a known one adds nothing", () =>
+      Effect.gen(function* () {
+        const catalog = yield* CatalogRepository
+        const workspace = yield* seedWorkspace()
+        const dayMs = 86_400_000
+        // A file observed at `at` (its units counted up to then), imported a minute later.
+        const importAt = (at: number, price: string, units: number) => {
+          const patch: CatalogPatch = {
+            sku: "T",
+            title: "Mug",
+            currency: CurrencyCode.make("USD"),
+            price,
+            unitsSold30d: units,
+            observedAt: at
+          }
+          return catalog.applyImport(workspace.id, [{ line: 2, patch }], (current, line) =>
+            decideImportLine(current, line, workspace.id, at + minuteMs)
+          )
+        }
+        yield* importAt(fixtureNow, "10.00", 30)
+        const created = yield* itemBySku(workspace.id, "T")
+        assert.deepStrictEqual([created.unitsCountedAt, created.priceHistory], [fixtureNow, []])
+        // Two write-backs in the period: the units were sold at 10.00, recorded once.
+        yield* catalog.setPrice(workspace.id, created.id, 1100, fixtureNow + 2 * minuteMs)
+        yield* catalog.setPrice(workspace.id, created.id, 1200, fixtureNow + 3 * minuteMs)
+        const first = [{ price: 1000, units: 30, at: fixtureNow }]
+        assert.deepStrictEqual((yield* itemBySku(workspace.id, "T")).priceHistory, first)
+        // The next period's units at 12.00: the period of the 30 units is recorded, nothing to add.
+        yield* importAt(fixtureNow + 30 * dayMs, "12.00", 25)
+        const next = yield* itemBySku(workspace.id, "T")
+        assert.deepStrictEqual(
+          [next.unitsSold30d, next.unitsCountedAt, next.priceHistory],
+          [25, fixtureNow + 30 * dayMs, first]
+        )
+        // The same file again: a known state adds nothing.
+        const [again] = yield* importAt(fixtureNow + 30 * dayMs, "12.00", 25)
+        assert.strictEqual(again?._tag, "Unchanged")
+        // A period later at the same price: the outgoing period becomes a point, the price unchanged.
+        yield* importAt(fixtureNow + 60 * dayMs, "12.00", 27)
+        const later = yield* itemBySku(workspace.id, "T")
+        assert.deepStrictEqual(
+          [later.price, later.unitsSold30d, later.unitsCountedAt, later.priceHistory],
+          [1200, 27, fixtureNow + 60 * dayMs, [...first, { price: 1200, units: 25, at: fixtureNow + 30 * dayMs }]]
+        )
+        // An upsert does not say when its units were counted.
+        yield* catalog.upsertMany(
+          workspace.id,
+          [aCatalogItemInput({ sku: "T", price: 1200, unitsSold30d: 20 })],
+          fixtureNow
+        )
+        assert.strictEqual((yield* itemBySku(workspace.id, "T")).unitsCountedAt, null)
       })
     )
 

@@ -131,6 +131,7 @@ export const aCatalogItem = (overrides: Partial<CatalogItem> = {}): CatalogItem 
   storeProductRef: "product-001",
   storeVariantRef: "variant-001",
   analysedCost: null,
+  unitsCountedAt: null,
   priceHistory: [],
   competitorPrice: null,
   priceSetAt: fixtureNow,

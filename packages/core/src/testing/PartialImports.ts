@@ -104,11 +104,14 @@ export const unmentionedFieldsKept = (
       `${context}: ${field}`
     )
   }
-  // The outgoing price with the units and the competitor price of its time (PriceHistory.withPrice).
-  const outgoing =
-    before.competitorPrice === null
-      ? { price: before.price, units: before.unitsSold30d }
-      : { price: before.price, units: before.unitsSold30d, competitorPrice: before.competitorPrice }
+  // The outgoing price with the units, the competitor price of its time and when the units were counted
+  // (PriceHistory.withPrice).
+  const outgoing = {
+    price: before.price,
+    units: before.unitsSold30d,
+    ...(before.competitorPrice === null ? {} : { competitorPrice: before.competitorPrice }),
+    ...(before.unitsCountedAt === null ? {} : { at: before.unitsCountedAt })
+  }
   const pricePoint = columns.includes("price") ? [outgoing] : []
   assert.deepStrictEqual(after.priceHistory, [...before.priceHistory, ...pricePoint], `${context}: priceHistory`)
   assert.deepStrictEqual(
