@@ -208,7 +208,9 @@ export const decideImportLine = (
     patch.unitsSold30d === undefined
       ? priced
       : patch.salesPeriods !== undefined
-        ? { ...priced, unitsSold30d: patch.unitsSold30d, unitsCountedAt: patch.observedAt ?? now }
+        ? patch.unitsSold30d === priced.unitsSold30d
+          ? priced
+          : { ...priced, unitsSold30d: patch.unitsSold30d, unitsCountedAt: patch.observedAt ?? now }
         : { ...priced, ...withUnits(priced, patch.unitsSold30d, patch.observedAt ?? now) }
   const next: CatalogItem = {
     ...current,
