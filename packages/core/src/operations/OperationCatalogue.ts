@@ -197,7 +197,7 @@ export const listRecommendations = defineOperation(
     mcp: {
       name: "list_recommendations",
       description:
-        "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...) run_id, tag (of the item) and rule. Answers one page: pass its next_cursor as cursor for the next.",
+        "Price recommendations, newest first; filter by status (new, pending_approval, approved, applied, ...), run_id, tag (of the item) and rule. Answers one page: pass its next_cursor as cursor for the next.",
       destructive: false,
       openWorld: false
     }

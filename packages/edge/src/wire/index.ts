@@ -8,6 +8,8 @@ export * from "./CatalogImportSummaryJson.ts"
 export * from "./CatalogItemJson.ts"
 export * from "./DeprecatedOperations.ts"
 export * from "./EdgeErrors.ts"
+// Named by the declarations of the schemas derived from an entity (the client's .d.ts build).
+export type { WireFields } from "./EntityJson.ts"
 export * from "./ErrorEnvelope.ts"
 export * from "./IdempotencyKeyHeader.ts"
 export * from "./ListJson.ts"
