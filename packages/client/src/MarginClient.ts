@@ -150,6 +150,7 @@ const methodsOf = (config: ClientConfig) =>
         send("dismissRecommendation")(api.recommendations.dismissRecommendation(recommendation(id))),
       approveRecommendation: (id: string) =>
         send("approveRecommendation")(api.recommendations.approveRecommendation(recommendation(id))),
+      undoPriceChange: (id: string) => send("undoPriceChange")(api.recommendations.undoPriceChange(recommendation(id))),
       rejectRecommendation: (id: string, body: RejectBody) =>
         send("rejectRecommendation")(
           api.recommendations.rejectRecommendation({ ...recommendation(id), payload: body })

@@ -85,6 +85,7 @@ export const createClient = (config: ClientConfig): PromiseClient => {
     dismissRecommendation: (id, options) => run((client) => client.dismissRecommendation(id), options),
     approveRecommendation: (id, options) => run((client) => client.approveRecommendation(id), options),
     rejectRecommendation: (id, body, options) => run((client) => client.rejectRecommendation(id, body), options),
+    undoPriceChange: (id, options) => run((client) => client.undoPriceChange(id), options),
     listAlerts: (query, options) => run((client) => client.listAlerts(query), options),
     getAlert: (id, options) => run((client) => client.getAlert(id), options),
     snoozeAlert: (id, body, options) => run((client) => client.snoozeAlert(id, body), options),
