@@ -10,7 +10,8 @@ import type {
   TransitionConflict
 } from "../kernel/Errors.ts"
 import type { RecommendationId, WorkspaceId } from "../kernel/Ids.ts"
-import { type DeliveryOutcome, WriteBackDelivery } from "../writeback/WriteBackDelivery.ts"
+import type { WriteBack } from "../writeback/WriteBack.ts"
+import { type DeliveryOutcome, type DeliveryReport, WriteBackDelivery } from "../writeback/WriteBackDelivery.ts"
 import type { Recommendation } from "./Recommendation.ts"
 import { Recommendations } from "./Recommendations.ts"
 
@@ -54,6 +55,28 @@ export const writeBackStateOf = (outcome: DeliveryOutcome): WriteBackState["stat
 }
 
 /**
+ * One delivery of a write-back now, within `timeout`, as an approval (and an undo) makes: where it
+ * stands afterwards. A slow or failing store leaves the row pending for the workers.
+ */
+export const deliverNow = (
+  delivery: WriteBackDelivery["Service"],
+  writeBack: WriteBack,
+  timeout: Duration.Input
+): Effect.Effect<WriteBackState> =>
+  delivery.deliverOne(writeBack).pipe(
+    Effect.timeoutOption(timeout),
+    Effect.catch((error) =>
+      Effect.as(Effect.logWarning("write-back left to the worker", error.message), Option.none<DeliveryReport>())
+    ),
+    Effect.map(
+      (report): WriteBackState =>
+        Option.isNone(report)
+          ? { status: "pending", attempts: writeBack.attempts }
+          : { status: writeBackStateOf(report.value.outcome), attempts: report.value.writeBack.attempts }
+    )
+  )
+
+/**
  * Approve as both front doors offer it: the approval (role, plan, store, then compare-and-swap and
  * outbox row in one transaction: `Recommendations.approve`), then one opportunistic delivery of its write-back within `deliveryTimeout`.
  * The approval stands whatever the delivery does: a slow or failing store leaves the row pending
@@ -82,19 +105,7 @@ export class Approval extends Context.Service<
             if (approved.idempotent || approved.writeBack === null) {
               return { recommendation: approved.recommendation, idempotent: approved.idempotent, writeBack: null }
             }
-            const pending: WriteBackState = { status: "pending", attempts: approved.writeBack.attempts }
-            const report = yield* delivery.deliverOne(approved.writeBack).pipe(
-              Effect.timeoutOption(options.deliveryTimeout),
-              Effect.catch((error) =>
-                Effect.as(Effect.logWarning("write-back left to the worker", error.message), Option.none())
-              )
-            )
-            if (Option.isNone(report))
-              return { recommendation: approved.recommendation, idempotent: false, writeBack: pending }
-            const writeBack: WriteBackState = {
-              status: writeBackStateOf(report.value.outcome),
-              attempts: report.value.writeBack.attempts
-            }
+            const writeBack = yield* deliverNow(delivery, approved.writeBack, options.deliveryTimeout)
             // Delivery moved the recommendation on (applied / write_back_failed): answer it as it is now.
             const recommendation =
               writeBack.status === "pending"

@@ -16,7 +16,7 @@ import { type RecommendationId, type WorkspaceId, WriteBackId } from "../kernel/
 import { formatMoney } from "../kernel/Money.ts"
 import type { Page, PageRequest } from "../kernel/Page.ts"
 import { Transactor } from "../kernel/Transactor.ts"
-import { type WriteBackState, writeBackStateOf } from "../recommendations/Approval.ts"
+import { deliverNow, type WriteBackState } from "../recommendations/Approval.ts"
 import type { Recommendation } from "../recommendations/Recommendation.ts"
 import { RecommendationRepository } from "../recommendations/RecommendationRepository.ts"
 import { isConnected } from "../stores/StoreConnection.ts"
@@ -213,15 +213,7 @@ export class PriceChanges extends Context.Service<
           const now = yield* Clock.currentTimeMillis
           const queued = yield* transactor.transaction(enqueueUndo(workspaceId, recommendationId, actor, now))
           // One delivery now, as an approval gets; a slow or failing store leaves the row to the workers.
-          const report = yield* delivery.deliverOne(queued).pipe(
-            Effect.timeoutOption(options.deliveryTimeout),
-            Effect.catch((error) =>
-              Effect.as(Effect.logWarning("undo write-back left to the worker", error.message), Option.none())
-            )
-          )
-          const state: WriteBackState = Option.isNone(report)
-            ? { status: "pending", attempts: queued.attempts }
-            : { status: writeBackStateOf(report.value.outcome), attempts: report.value.writeBack.attempts }
+          const state = yield* deliverNow(delivery, queued, options.deliveryTimeout)
           return { change: yield* get(workspaceId, recommendationId), writeBack: state } satisfies PriceChangeUndone
         })
 
